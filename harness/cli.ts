@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { sandboxCommand } from './commands/sandbox.js';
+import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
+import { processIo, type CliIo } from './io.js';
+
+/** Builds the command tree. Each call is independent, so tests can run many in one process. */
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('harness')
+    .description('Measure whether work survives as a recursive agent splits a goal deeper, with and without an independent verifier at every merge.')
+    .addHelpText(
+      'after',
+      `\nExit codes:\n${EXIT_DESCRIPTIONS.map(([code, text]) => `  ${code}  ${text}`).join('\n')}\n\nDocker: set DOCKER_HOST to use a remote daemon.\n`,
+    );
+  program.addCommand(sandboxCommand(io));
+
+  // Commander's own errors (unknown flag, missing argument) become one-line usage errors.
+  const configure = (cmd: Command): void => {
+    cmd
+      .exitOverride()
+      .showSuggestionAfterError(true)
+      .configureOutput({
+        writeOut: (s) => io.out(s),
+        writeErr: (s) => io.err(s),
+        outputError: (s, write) => write(`${s.replace(/\n(?=.)/g, ' ').trim()}\n`),
+      });
+    cmd.commands.forEach(configure);
+  };
+  configure(program);
+  return program;
+}
+
+/** Runs the CLI on `argv` (without node and script) and returns the exit code. Never throws. */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    const code = exitCodeFor(error);
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`harness: ${message}\n`);
+    if (code === EXIT.internal && error instanceof Error && error.stack) io.err(`${error.stack}\n`);
+    return code;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  runCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,63 @@
+import { Command } from 'commander';
+import Docker from 'dockerode';
+import { pruneSandboxes } from '../../engine/index.js';
+import type { CliIo } from '../io.js';
+import { BuildMethod, buildSandboxImage, sandboxImageStatus } from '../sandbox-image.js';
+import { UsageError } from '../exit-codes.js';
+
+export function sandboxCommand(io: CliIo): Command {
+  const sandbox = new Command('sandbox').description('build, inspect and clean up the container image agent code runs in');
+
+  sandbox
+    .command('build')
+    .description('build the sandbox image (Python 3 + pytest), tagged by a digest of its recipe; skipped when current')
+    .option('--method <method>', 'auto | dockerfile | debootstrap (auto: Dockerfile when a registry answers, else debootstrap)', 'auto')
+    .option('--force', 'rebuild even when the current tag exists', false)
+    .option('--json', 'print the result as JSON', false)
+    .action(async (opts: { method: string; force: boolean; json: boolean }) => {
+      const method = BuildMethod.safeParse(opts.method);
+      if (!method.success) {
+        throw new UsageError(`--method: expected auto, dockerfile or debootstrap, got ${JSON.stringify(opts.method)}`);
+      }
+      const result = await buildSandboxImage({
+        docker: new Docker(),
+        method: method.data,
+        force: opts.force,
+        log: opts.json ? undefined : (line) => io.err(`  ${line}\n`),
+      });
+      if (opts.json) io.out(`${JSON.stringify(result)}\n`);
+      else io.out(`sandbox image ${result.tag} ready (${result.method}${result.seconds ? `, ${result.seconds} s` : ''})\n`);
+    });
+
+  sandbox
+    .command('status')
+    .description('say whether the current sandbox image is present, and list stale ones')
+    .option('--json', 'print the status as JSON', false)
+    .action(async (opts: { json: boolean }) => {
+      const status = await sandboxImageStatus(new Docker());
+      if (opts.json) {
+        io.out(`${JSON.stringify(status)}\n`);
+        return;
+      }
+      io.out(
+        status.present
+          ? `${status.tag}: present and current (built by ${status.method ?? 'unknown'}, ${status.sizeMb} MB, ${status.created})\n`
+          : `${status.tag}: absent. Run \`harness sandbox build\`.\n`,
+      );
+      if (status.stale.length) io.out(`stale (older recipes, safe to remove): ${status.stale.join(', ')}\n`);
+    });
+
+  sandbox
+    .command('prune')
+    .description('remove sandbox containers whose harness process is gone (left by a crash or kill)')
+    .option('--all', 'remove every sandbox container, including ones a live harness still uses', false)
+    .option('--run <id>', 'only containers of this run id')
+    .option('--json', 'print the result as JSON', false)
+    .action(async (opts: { all: boolean; run?: string; json: boolean }) => {
+      const result = await pruneSandboxes(new Docker(), { all: opts.all, runId: opts.run });
+      if (opts.json) io.out(`${JSON.stringify(result)}\n`);
+      else io.out(`removed ${result.removed.length} container(s)${result.kept.length ? `, kept ${result.kept.length} owned by a live process` : ''}\n`);
+    });
+
+  return sandbox;
+}

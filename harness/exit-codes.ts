@@ -1,0 +1,43 @@
+import { RdhError } from '../engine/index.js';
+
+/**
+ * The CLI's exit codes. Scripts key on these numbers; the README's table is generated
+ * from the same list, so they cannot drift apart.
+ */
+export const EXIT = {
+  ok: 0,
+  /** A bug in the harness: an error nobody planned for. */
+  internal: 1,
+  /** Bad input: a flag, manifest, configuration or journal. Nothing was written. */
+  usage: 2,
+  /** The machine cannot do the work: Docker unreachable, sandbox image missing or unbuildable. */
+  environment: 3,
+  /** A grading was refused: the oracle's integrity could not be shown, so no score was given. */
+  gradingRefused: 4,
+} as const;
+
+export const EXIT_DESCRIPTIONS: Array<[number, string]> = [
+  [EXIT.ok, 'success'],
+  [EXIT.internal, 'internal error (a bug; please report it with the command and output)'],
+  [EXIT.usage, 'bad input: a flag, manifest, provider configuration or journal; nothing was written'],
+  [EXIT.environment, 'environment: Docker unreachable, sandbox image missing or its build failed'],
+  [EXIT.gradingRefused, 'grading refused: the oracle could not be shown to have been held out'],
+];
+
+/** Error codes that are the user's input rather than the machine. */
+const USAGE_CODES = new Set(['usage', 'manifest_invalid', 'provider_config_invalid', 'journal_mismatch', 'journal_invalid', 'workspace_path']);
+const ENVIRONMENT_CODES = new Set(['docker_unavailable', 'sandbox_image_missing', 'sandbox_build_failed']);
+const GRADING_CODES = new Set(['grading_refused']);
+
+export function exitCodeFor(error: unknown): number {
+  if (!(error instanceof RdhError)) return EXIT.internal;
+  if (USAGE_CODES.has(error.code)) return EXIT.usage;
+  if (ENVIRONMENT_CODES.has(error.code)) return EXIT.environment;
+  if (GRADING_CODES.has(error.code)) return EXIT.gradingRefused;
+  return EXIT.internal;
+}
+
+/** A flag or argument the user got wrong. */
+export class UsageError extends RdhError {
+  readonly code = 'usage';
+}
