@@ -3,3 +3,4 @@ export { runCli, buildProgram } from './cli.js';
 export { EXIT, EXIT_DESCRIPTIONS, UsageError, exitCodeFor } from './exit-codes.js';
 export { bufferIo, processIo, type CliIo } from './io.js';
 export * from './sandbox-image.js';
+export { canonicalJson, digestOf } from './internal/canonical-json.js';

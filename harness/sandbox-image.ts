@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { z } from 'zod';
 import { RdhError, assertDockerReachable } from '../engine/index.js';
+import { digestOf } from './internal/canonical-json.js';
 
 /**
  * What the sandbox image is made of. Agents and the oracle need Python 3 and pytest, and
@@ -28,20 +28,8 @@ const METHOD_LABEL = 'io.rdh.build-method';
 export const BuildMethod = z.enum(['auto', 'dockerfile', 'debootstrap']);
 export type BuildMethod = z.infer<typeof BuildMethod>;
 
-/** Canonical JSON: keys sorted at every level, so formatting never changes a digest. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 export function recipeDigest(recipe: unknown = SANDBOX_RECIPE): string {
-  return createHash('sha256').update(canonicalJson(recipe)).digest('hex').slice(0, 12);
+  return digestOf(recipe).slice(0, 12);
 }
 
 /** The tag the current recipe builds: `rdh-sandbox:<12 hex digits>`. */
