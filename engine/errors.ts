@@ -46,3 +46,63 @@ export class SandboxDisposedError extends RdhError {
     super(`sandbox ${id} was used after dispose(); create a new sandbox for new work.`);
   }
 }
+
+/** A node (or an ancestor) has spent its allocation; the call was refused before it was made. */
+export class BudgetExhaustedError extends RdhError {
+  readonly code = 'budget_exhausted';
+  constructor(
+    readonly nodeId: string,
+    readonly scope: 'node' | 'ancestor' | 'phase',
+    detail: string,
+  ) {
+    super(`budget refused a call for node ${nodeId}: ${detail}`);
+  }
+}
+
+/** The endpoint kept refusing with 429 after its retries; the router may fall back. */
+export class ModelRateLimitedError extends RdhError {
+  readonly code = 'model_rate_limited';
+  constructor(readonly model: string, readonly retryAfterMs: number | null, options?: { cause?: unknown }) {
+    super(`model ${model} is rate limited${retryAfterMs ? ` (retry after ${retryAfterMs} ms)` : ''}`, options);
+  }
+}
+
+/** A transient failure (5xx, connection, timeout) that outlived its retries. */
+export class ModelUnavailableError extends RdhError {
+  readonly code = 'model_unavailable';
+  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
+    super(`model ${model} is unavailable: ${detail}`, options);
+  }
+}
+
+/** The account behind the key has no quota left: true of every later call, not just this one. */
+export class ModelQuotaExhaustedError extends RdhError {
+  readonly code = 'model_quota_exhausted';
+  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
+    super(`the provider account for ${model} has no quota left: ${detail}. Add credit or use another key.`, options);
+  }
+}
+
+/** The key was refused or the model does not exist: fix the configuration. */
+export class ModelConfigurationError extends RdhError {
+  readonly code = 'model_configuration';
+  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
+    super(`model ${model} refused the request: ${detail}. Check the base URL, the API key variable and the model id.`, options);
+  }
+}
+
+/** The endpoint answered with something that is not a chat completion. */
+export class ModelResponseInvalidError extends RdhError {
+  readonly code = 'model_response_invalid';
+  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
+    super(`model ${model} sent a malformed response: ${detail}`, options);
+  }
+}
+
+/** No model may serve a role: all are excluded (independence) or cooling down. */
+export class NoEligibleModelError extends RdhError {
+  readonly code = 'no_eligible_model';
+  constructor(readonly role: string, detail: string) {
+    super(`no model can serve as ${role}: ${detail}`);
+  }
+}

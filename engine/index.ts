@@ -15,3 +15,4 @@ export {
   type PruneResult,
   type SandboxLimits,
 } from './docker-sandbox.js';
+export { stableJson } from './internal/stable-json.js';

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/**
+ * The ModelClient port: one chat-completions call. Adapters (OpenAI-compatible HTTP, the
+ * simulated population, test scripts) implement it; the engine never knows which it has.
+ */
+
+export const ToolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+export type ToolCall = z.infer<typeof ToolCall>;
+
+export const ChatMessage = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('assistant'), content: z.string().nullable(), toolCalls: z.array(ToolCall).optional() }),
+  z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
+]);
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+/** The seven jobs a model does in the engine; prompts, selection and accounting key on them. */
+export const Role = z.enum(['planner', 'worker', 'checker', 'verifier', 'drift_judge', 'merger', 'reviewer']);
+export type Role = z.infer<typeof Role>;
+
+export interface ModelRequest {
+  /** Model id as the endpoint knows it. */
+  model: string;
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  /** Upper bound on output tokens. Default: the endpoint's. */
+  maxTokens?: number;
+  /** Default 0: the engine wants repeatable answers. */
+  temperature?: number;
+  /** Ask the endpoint for a JSON object (when it supports it). Default false. */
+  json?: boolean;
+  /** Which job this call does; not sent to the endpoint, but fakes and transcripts read it. */
+  role: Role;
+  /** The execution id spend and transcript are both keyed by. */
+  sessionId: string;
+  /** The node the call is made for. */
+  nodeId: string;
+}
+
+export const Usage = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** Part of inputTokens served from the endpoint's prompt cache. */
+  cachedTokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+export interface ModelResponse {
+  content: string | null;
+  toolCalls: ToolCall[];
+  usage: Usage;
+  /** The model that actually answered, as the endpoint reported it. Independence is judged on this. */
+  model: string;
+  finishReason: string | null;
+}
+
+export interface ModelClient {
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}
+
+export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cachedTokens: a.cachedTokens + b.cachedTokens,
+  };
+}

@@ -1,0 +1,107 @@
+import { stableJson } from './internal/stable-json.js';
+
+export interface MonitorOptions {
+  /** Identical calls in a row that count as a loop. Default 3. */
+  repeatLimit?: number;
+  /** Steps with no file written and no change in the check pass count. Default 5. */
+  noProgressLimit?: number;
+  /** Consult the drift judge every this many steps. Default 6. */
+  driftEvery?: number;
+}
+
+/** What one tool call did, as the work loop reports it after the call. */
+export interface MonitorStep {
+  tool: string;
+  args: unknown;
+  /** The call changed a file's content. */
+  wroteFile: boolean;
+  /** Paths the call wrote, for the "write nobody checks" drift trigger. */
+  writtenPaths?: string[];
+  /** Checks passing after the call, when the call ran them. */
+  checkPassCount?: number | null;
+}
+
+export type MonitorFlagKind = 'repeat' | 'oscillation' | 'no_progress';
+
+export interface MonitorVerdict {
+  flags: Array<{ kind: MonitorFlagKind; detail: string }>;
+  /** Why the drift judge should be asked now, or null. The judge is never asked without a trigger. */
+  consultDrift: string | null;
+}
+
+/**
+ * Free heuristics after every tool call. They cost nothing, so they run always; the model
+ * drift judge runs only when one of them (or a schedule) trips. Genuine progress (a file
+ * changed, or the check pass count moved) clears all loop suspicion: re-running the checks
+ * after a fix is the behaviour wanted, even when it is the third identical call.
+ */
+export class Monitor {
+  private readonly repeatLimit: number;
+  private readonly noProgressLimit: number;
+  private readonly driftEvery: number;
+  private keys: string[] = [];
+  private sinceProgress = 0;
+  private steps = 0;
+  private lastPassCount: number | null = null;
+
+  constructor(
+    /** Text of the node's checks; a write to a path none of them mentions triggers the drift judge. */
+    private readonly checkText: string,
+    options: MonitorOptions = {},
+  ) {
+    this.repeatLimit = options.repeatLimit ?? 3;
+    this.noProgressLimit = options.noProgressLimit ?? 5;
+    this.driftEvery = options.driftEvery ?? 6;
+  }
+
+  observe(step: MonitorStep): MonitorVerdict {
+    this.steps++;
+    // Object keys sorted: the same call with its arguments reordered is the same call.
+    const key = `${step.tool}:${stableJson(step.args ?? null)}`;
+    const passMoved =
+      step.checkPassCount != null && this.lastPassCount != null && step.checkPassCount !== this.lastPassCount;
+    if (step.checkPassCount != null) this.lastPassCount = step.checkPassCount;
+    const progress = step.wroteFile || passMoved;
+
+    const flags: MonitorVerdict['flags'] = [];
+    if (progress) {
+      this.keys = [key];
+      this.sinceProgress = 0;
+    } else {
+      this.keys.push(key);
+      this.sinceProgress++;
+      const k = this.keys;
+      const tail = k.slice(-this.repeatLimit);
+      if (tail.length === this.repeatLimit && tail.every((x) => x === tail[0])) {
+        flags.push({ kind: 'repeat', detail: `${step.tool} called ${this.repeatLimit} times in a row with the same arguments` });
+      } else if (isPeriodic(k, 2) || isPeriodic(k, 3)) {
+        flags.push({ kind: 'oscillation', detail: `the last calls alternate with period ${isPeriodic(k, 2) ? 2 : 3}` });
+      }
+      if (this.sinceProgress >= this.noProgressLimit) {
+        flags.push({ kind: 'no_progress', detail: `${this.sinceProgress} steps with no file written and no change in checks passing` });
+      }
+    }
+
+    let consultDrift: string | null = null;
+    if (flags.length) consultDrift = `monitor flagged ${flags.map((f) => f.kind).join(', ')}`;
+    else if (this.steps % this.driftEvery === 0) consultDrift = `scheduled after ${this.steps} steps`;
+    else {
+      const unchecked = (step.writtenPaths ?? []).find((p) => !this.checkText.includes(p) && !this.checkText.includes(baseName(p)));
+      if (unchecked) consultDrift = `wrote ${unchecked}, which no check mentions`;
+    }
+    return { flags, consultDrift };
+  }
+}
+
+/** A-B-A-B (period 2) or A-B-C-A-B-C (period 3) at the end of the sequence, with distinct members. */
+function isPeriodic(keys: string[], period: number): boolean {
+  if (keys.length < period * 2) return false;
+  const tail = keys.slice(-period * 2);
+  const cycle = tail.slice(0, period);
+  if (new Set(cycle).size !== period) return false;
+  return tail.every((k, i) => k === cycle[i % period]);
+}
+
+function baseName(p: string): string {
+  return p.split('/').pop() ?? p;
+}

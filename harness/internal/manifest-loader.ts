@@ -1,0 +1,77 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { RdhError } from '../../engine/index.js';
+import { Manifest } from '../manifest.js';
+import { digestOf } from './canonical-json.js';
+import { problemLine, readDataFile } from './data-file.js';
+
+/** The manifest cannot be used as written. One line per problem, each with its fix; nothing was written. */
+export class ManifestInvalidError extends RdhError {
+  readonly code = 'manifest_invalid';
+  constructor(readonly problems: readonly string[], options?: { cause?: unknown }) {
+    super(problems.join('\n'), options);
+  }
+}
+
+/** A manifest that passed every check, with what the rest of the harness needs beside it. */
+export interface LoadedManifest {
+  /**
+   * What the sweep obeys: validated, defaults applied, caps ascending, arms in canonical
+   * order, paths as written. Flags such as `--max-sessions` replace this object (see
+   * `folded`); the file is never touched.
+   */
+  readonly manifest: Manifest;
+  /** Absolute path of the manifest file. */
+  readonly file: string;
+  /** The path as the user wrote it; messages and reports name the file this way. */
+  readonly shownAs: string;
+  /** `manifest.spec` resolved against the manifest file's own folder. */
+  readonly specDir: string;
+  /**
+   * sha256 of the manifest as the file states it (canonical JSON, defaults applied, paths as
+   * written). Stable under key order, formatting and the checkout's location; changed by
+   * any semantic edit; never changed by a fold, so a resume with `--max-sessions` matches.
+   */
+  readonly digest: string;
+  /** Lines every artifact of this sweep must show on its face (the same_family caveat). */
+  readonly caveats: readonly string[];
+  /** Values folded in from flags, with the manifest's own value beside each. */
+  readonly folded: { readonly max_sessions?: { readonly manifest: number; readonly flag: number } };
+}
+
+/** Canonical digest of a validated manifest. */
+export function manifestDigest(manifest: Manifest): string {
+  return digestOf(manifest);
+}
+
+/** The caveat a same_family sweep carries everywhere; undefined for cross_family. */
+export function sameFamilyCaveat(manifest: Manifest): string | undefined {
+  if (manifest.independence !== 'same_family') return undefined;
+  const family = manifest.executor.family ?? manifest.reviewer.family;
+  const who = family ? `both from family "${family}"` : 'declared to share a family';
+  return `SAME FAMILY: executor and reviewer are ${who}, so the gated arm's judge is not independent of the work it judges; a judge favours its own family's output, which biases the difference between the arms toward zero.`;
+}
+
+const STARTER = 'copy manifests/smoke.yaml to start';
+
+/**
+ * Reads, validates and resolves a manifest. Throws ManifestInvalidError listing every problem
+ * it can find at once (a person fixes them in one pass), each as `file:line: field: what; fix`.
+ * Paths resolve against the manifest's folder, so it means the same from any directory.
+ */
+export async function loadManifest(file: string): Promise<LoadedManifest> {
+  const absolute = path.resolve(file);
+  const result = await readDataFile(absolute, { shownAs: file, schema: Manifest, what: 'manifest', starter: STARTER });
+  if (!result.ok) throw new ManifestInvalidError(result.lines);
+  const manifest = result.value;
+  const specDir = path.resolve(path.dirname(absolute), manifest.spec);
+  const isDir = await stat(specDir).then((s) => s.isDirectory(), () => undefined);
+  if (isDir !== true) {
+    const what = isDir === false ? 'is a file, not a folder' : 'does not exist';
+    throw new ManifestInvalidError([
+      problemLine(file, result.source, ['spec'], `${JSON.stringify(manifest.spec)} ${what} (looked at ${specDir}); spec is relative to the manifest's own folder, ${path.dirname(absolute)}`),
+    ]);
+  }
+  const caveat = sameFamilyCaveat(manifest);
+  return { manifest, file: absolute, shownAs: file, specDir, digest: manifestDigest(manifest), caveats: caveat ? [caveat] : [], folded: {} };
+}

@@ -1,0 +1,200 @@
+import { z } from 'zod';
+
+/**
+ * The sweep manifest: what one sweep measures, on which models, and the ceilings it may not
+ * pass. This file is the only definition of the format; the TypeScript types, the loader's
+ * checks and the committed JSON Schema (harness/schema/manifest.schema.json) all derive
+ * from it. Keys are snake_case because the format is YAML data written by people.
+ */
+
+/** The two arms: merges judged by an independent reviewer, or by the merging agent itself. */
+export const ARMS = ['gated', 'ungated'] as const;
+export const Arm = z.enum(ARMS).describe('`gated`: an independent reviewer judges every merge and a rejection feeds a repair attempt. `ungated`: the merging agent reviews itself and its verdict is not used (the control).');
+export type Arm = z.infer<typeof Arm>;
+
+export const Independence = z
+  .enum(['cross_family', 'same_family'])
+  .describe(
+    'What the two pairs claim about each other. `cross_family`: executor and reviewer come from different model families, so the gate is an independent judge (both pairs must declare a family, and they must differ). `same_family`: they share one; allowed, but every artifact then carries a caveat, because a judge prefers its own family and that biases the arms toward no difference. No default: the claim is checked, so it must be made.',
+  )
+  .meta({ examples: ['cross_family'] });
+export type Independence = z.infer<typeof Independence>;
+
+/** Who answers a role. The simulated provider needs no configuration; anything else is named by the provider configuration. */
+export const ModelPair = z
+  .object({
+    provider: z
+      .enum(['sim', 'openai-compatible'])
+      .describe(
+        '`sim`: the built-in simulated agent population (deterministic, planted rates from `simulated`; needs no configuration). `openai-compatible`: any OpenAI-compatible endpoint; the provider configuration (--providers FILE or RDH_PROVIDERS) says which endpoint serves `model` and at what price. No default.',
+      )
+      .meta({ examples: ['openai-compatible'] }),
+    model: z
+      .string()
+      .min(1)
+      .describe('Model id: a real id, or a placeholder the provider configuration maps to a real model. Placeholders keep the manifest vendor-agnostic, so one sweep can be recorded against different providers. No default.')
+      .meta({ examples: ['executor-model'] }),
+    family: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "Declared model family: the organisation that trained the model (for `sim`, the simulated population's name, e.g. sim-alpha). Self-preference follows the trainer, not the endpoint, so independence is checked on this, never on the provider. Required under cross_family; no default.",
+      )
+      .meta({ examples: ['example-family-a'] }),
+    rung: z
+      .int()
+      .positive()
+      .describe('Capability rung (1 = the smallest model that can do the work; higher is more capable). A placeholder id has no discoverable capability, and a reviewer weaker than the executor it judges is a different experiment, so it is declared and recorded beside every result. No default.')
+      .meta({ examples: [3] }),
+  })
+  .strict();
+export type ModelPair = z.infer<typeof ModelPair>;
+
+const PositiveInt = () => z.int().positive();
+const Rate = (fallback: number, why: string) =>
+  z.number().min(0).max(1).default(fallback).describe(`${why} A rate in [0, 1]. Default ${fallback}.`).meta({ examples: [fallback] });
+
+function uniqueItems<T>(what: string) {
+  return (items: T[], ctx: z.core.$RefinementCtx<T[]>) => {
+    items.forEach((item, i) => {
+      if (items.indexOf(item) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `${JSON.stringify(item)} appears twice; list each ${what} once` });
+    });
+  };
+}
+
+/**
+ * A sweep manifest as written (after validation, with every default applied). Paths stay as
+ * written so that the digest does not depend on where the checkout lives.
+ */
+export const Manifest = z
+  .object({
+    version: z.literal(1).describe('Format version. Always 1; a later format takes a new number so an older harness refuses it rather than misreading it. No default.').meta({ examples: [1] }),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
+      .describe('Short name of the sweep, used in headings and run folder names, so letters, digits, ".", "_" and "-" only. No default.')
+      .meta({ examples: ['recursion-depth'] }),
+    spec: z
+      .string()
+      .min(1)
+      .describe("Folder holding the specification handed to agents (SPEC.md), relative to this manifest file's own folder, so the manifest means the same from any working directory. Must exist. No default.")
+      .meta({ examples: ['../spec/sqlcsv'] }),
+    depth_caps: z
+      .array(PositiveInt())
+      .min(1)
+      .superRefine(uniqueItems('cap'))
+      .transform((caps) => [...caps].sort((a, b) => a - b))
+      .describe('Depth caps to sweep: the deepest planning level a tree may use (a cap of N fully used reports N). Positive whole numbers, each once; order does not matter. `--depths` records a subset. No default.')
+      .meta({ examples: [[1, 2, 3, 4]] }),
+    repetitions: z
+      .object({
+        default: PositiveInt().default(1).describe('Cells per cap and arm for every cap without an override. Default 1.').meta({ examples: [2] }),
+        by_cap: z
+          .record(z.string().regex(/^[1-9][0-9]*$/), PositiveInt())
+          .default({})
+          .describe('Overrides by cap, e.g. {3: 4, 4: 4}: spend samples where the curve bends (caps 3-4) rather than where it is flat and cheap. Keys must be caps in depth_caps. Default none.')
+          .meta({ examples: [{ 3: 4, 4: 4 }] }),
+      })
+      .strict()
+      .prefault({})
+      .describe('Repetitions per cap and arm: a default plus per-cap overrides. Results are bimodal, so a cap needs several cells before its spread means anything. Default 1 for every cap.')
+      .meta({ examples: [{ default: 2, by_cap: { 3: 4, 4: 4 } }] }),
+    arms: z
+      .array(Arm)
+      .min(1)
+      .superRefine(uniqueItems('arm'))
+      .transform((arms) => ARMS.filter((arm) => arms.includes(arm)))
+      .default([...ARMS])
+      .describe('Which arms to record. Both, unless staging one: the comparison between them is the measurement. Default [gated, ungated].')
+      .meta({ examples: [['gated', 'ungated']] }),
+    executor: ModelPair.describe('The pair that plans, builds leaves and merges. No default.').meta({
+      examples: [{ provider: 'openai-compatible', model: 'executor-model', family: 'example-family-a', rung: 3 }],
+    }),
+    reviewer: ModelPair.describe('The pair that judges merges in the gated arm. Must differ from the executor; its family is checked against `independence`. No default.').meta({
+      examples: [{ provider: 'openai-compatible', model: 'reviewer-model', family: 'example-family-b', rung: 3 }],
+    }),
+    independence: Independence,
+    merge_attempts: PositiveInt()
+      .default(2)
+      .describe(
+        'Merge attempts per assembling node, one number for both arms: the gated arm may repair after a rejection, and the ungated arm spends the same attempts on a self-review, so the arms differ in independence rather than effort (repair rounds otherwise float with reviewer behaviour). Each attempt is a merge session and a review session. Default 2.',
+      )
+      .meta({ examples: [2] }),
+    unit: z
+      .object({
+        max_turns: PositiveInt().default(60).describe('Tool-loop turns one session may take before it is stopped. Default 60.').meta({ examples: [60] }),
+        token_ceiling: PositiveInt()
+          .default(1_000_000)
+          .describe('Tokens one session may spend (input + output). Counted on every provider, so it holds where the cost ceiling cannot. Default 1000000 (a live leaf that delivered spent about 600k).')
+          .meta({ examples: [1_000_000] }),
+        cost_ceiling_usd: z
+          .number()
+          .positive()
+          .default(5)
+          .describe('US dollars one session may spend. A flat-rate provider reports $0 per call, so this can never fire there; the token ceiling is the bound that always holds. Default 5.')
+          .meta({ examples: [5] }),
+      })
+      .strict()
+      .prefault({})
+      .describe('Ceilings on one session (a unit of agent work). Default: 60 turns, 1000000 tokens, $5.')
+      .meta({ examples: [{ max_turns: 60, token_ceiling: 1_000_000, cost_ceiling_usd: 5 }] }),
+    max_sessions: PositiveInt()
+      .describe('Hard ceiling on model sessions for the whole sweep; reaching it stops the sweep and reports what was measured, with a caveat. Sessions scale with branching^depth, which nobody can predict, so this is what makes a wrong guess survivable. `--max-sessions` may lower it, never raise it. No default: a ceiling nobody chose is not a ceiling.')
+      .meta({ examples: [8000] }),
+    projected_branching: z
+      .number()
+      .gt(1)
+      .describe('Children per planning node assumed by `harness plan` to project the bill (b^d leaves at cap d). A scenario, not a bound: the planner decides the real shape. Round down from a recorded tree. Above 1 (at 1 a tree never grows); no default, because a hidden input reads as a measurement.')
+      .meta({ examples: [4] }),
+    concurrency: PositiveInt().default(4).describe('Sessions in flight at once across the sweep. Bounds Docker load and provider rate limits; changes wall-clock time, never what is measured. Default 4.').meta({ examples: [4] }),
+    simulated: z
+      .object({
+        seed: z.int().nonnegative().default(1).describe('Seed of the simulated population; each session is seeded from it and its (cell, node, role, attempt), so a resumed sweep equals an uninterrupted one. Default 1.').meta({ examples: [1] }),
+        leaf_defect_rate: Rate(0.2, 'Chance that a simulated leaf plants a defect in a requirement it claims.'),
+        seam_defect_rate: Rate(0.15, 'Chance that a simulated merge breaks one seam between children.'),
+        judge_recall: Rate(0.8, 'Chance that the independent judge (gated arm) detects a planted defect.'),
+        self_review_recall: Rate(0.3, 'Chance that a self-review (ungated arm) detects a planted defect; its verdict is not used, it only shapes the repair.'),
+        repair_rate: Rate(0.6, 'Chance that a repair attempt fixes a detected defect.'),
+      })
+      .strict()
+      .prefault({})
+      .describe('Planted parameters of the `sim` provider. The harness is validated by recovering these: measured survival must match the closed-form expectation. Ignored by real providers. Defaults as listed per field.')
+      .meta({ examples: [{ seed: 1, judge_recall: 0.8, self_review_recall: 0.3 }] }),
+  })
+  .strict()
+  .superRefine((m, ctx) => {
+    const { executor: ex, reviewer: rv } = m;
+    if (ex.provider === rv.provider && ex.model === rv.model) {
+      ctx.addIssue({ code: 'custom', path: ['reviewer'], message: `same provider and model as executor (${ex.provider} ${ex.model}); a pair cannot judge its own work, so name a different reviewer model` });
+    }
+    if (m.independence === 'cross_family') {
+      for (const role of ['executor', 'reviewer'] as const) {
+        if (m[role].family === undefined) {
+          ctx.addIssue({ code: 'custom', path: [role, 'family'], message: `missing, but independence: cross_family needs both pairs to declare a family; add ${role}.family, or claim independence: same_family` });
+        }
+      }
+      if (ex.family !== undefined && ex.family === rv.family) {
+        ctx.addIssue({ code: 'custom', path: ['reviewer', 'family'], message: `"${rv.family}" is also executor.family, which contradicts independence: cross_family; use a reviewer from another family, or claim independence: same_family` });
+      }
+    } else if (ex.family !== undefined && rv.family !== undefined && ex.family !== rv.family) {
+      ctx.addIssue({ code: 'custom', path: ['independence'], message: `same_family, but executor.family "${ex.family}" differs from reviewer.family "${rv.family}"; claim independence: cross_family, or correct the families` });
+    }
+    for (const key of Object.keys(m.repetitions.by_cap)) {
+      if (!m.depth_caps.includes(Number(key))) {
+        ctx.addIssue({ code: 'custom', path: ['repetitions', 'by_cap', key], message: `cap ${key} is not in depth_caps [${m.depth_caps.join(', ')}]; add it to depth_caps or remove this override` });
+      }
+    }
+  })
+  .meta({ title: 'recursion-depth harness sweep manifest', description: 'One sweep: depth caps x arms x repetitions, the model pairs, and the ceilings it may not pass. Validated by `harness plan`.' });
+export type Manifest = z.infer<typeof Manifest>;
+
+/** Repetitions the manifest asks for at `cap` (the per-cap override, else the default). */
+export function repetitionsAt(manifest: Manifest, cap: number): number {
+  return manifest.repetitions.by_cap[String(cap)] ?? manifest.repetitions.default;
+}
+
+/** True when either pair is served by the built-in simulated provider. */
+export function usesSimulatedProvider(manifest: Manifest): boolean {
+  return manifest.executor.provider === 'sim' || manifest.reviewer.provider === 'sim';
+}

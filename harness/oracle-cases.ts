@@ -1,0 +1,94 @@
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { RdhError } from '../engine/index.js';
+import type { Requirement } from './spec-requirements.js';
+
+/**
+ * One behavioural case of a held-out oracle. Cases never leave oracle/: they are staged
+ * into a grading container and deleted there before any graded program runs.
+ */
+export const OracleCase = z
+  .object({
+    /** Unique; begins with the requirement it decides. */
+    id: z.string().regex(/^R\d{2}-[A-Za-z0-9_-]+$/),
+    req: z.string().regex(/^R\d{2}$/),
+    /** Data set folder under the oracle's data/; `{data}` in args becomes its path. */
+    data: z.string().optional(),
+    args: z.array(z.string()),
+    stdin: z.string().optional(),
+    expect: z
+      .object({
+        exit: z.number().int().min(0).max(255),
+        /** Exact stdout. */
+        stdout: z.string().optional(),
+        /** Order-insensitive result, parsed from csv or json stdout. */
+        rows: z.object({ header: z.array(z.string()), rows: z.array(z.array(z.unknown())) }).strict().optional(),
+        /** Default: nonempty when exit != 0, any otherwise. */
+        stderr: z.enum(['nonempty', 'any']).optional(),
+      })
+      .strict(),
+    /** Whether SQLite on the same data must agree (a cross-check run by the tests). */
+    sqlite: z.union([
+      z.literal('same'),
+      z.object({ differs: z.string().min(1) }).strict(),
+      z.object({ skip: z.string().min(1) }).strict(),
+    ]),
+  })
+  .strict();
+export type OracleCase = z.infer<typeof OracleCase>;
+
+export class OracleInvalidError extends RdhError {
+  readonly code = 'oracle_invalid';
+}
+
+export interface Oracle {
+  name: string;
+  dir: string;
+  cases: OracleCase[];
+  /** Requirement id -> the ids of the cases that decide it. */
+  requirementMap: Record<string, string[]>;
+  /** Data set names the cases use. */
+  datasets: string[];
+}
+
+/** Loads every `cases/*.yaml`, validating each case and the oracle as a whole against the spec. */
+export async function loadOracle(dir: string, requirements: Requirement[]): Promise<Oracle> {
+  const casesDir = path.join(dir, 'cases');
+  const files = (await readdir(casesDir)).filter((f) => f.endsWith('.yaml')).sort();
+  const cases: OracleCase[] = [];
+  for (const file of files) {
+    const raw: unknown = parse(await readFile(path.join(casesDir, file), 'utf8'));
+    const list = z.array(z.unknown()).safeParse(raw);
+    if (!list.success) throw new OracleInvalidError(`${file}: expected a YAML list of cases`);
+    list.data.forEach((item, i) => {
+      const parsed = OracleCase.safeParse(item);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new OracleInvalidError(`${file}[${i}]: ${issue.path.join('.')}: ${issue.message}`);
+      }
+      if (!parsed.data.id.startsWith(`${parsed.data.req}-`)) {
+        throw new OracleInvalidError(`${file}[${i}]: id ${parsed.data.id} must begin with its requirement ${parsed.data.req}`);
+      }
+      cases.push(parsed.data);
+    });
+  }
+  const seen = new Set<string>();
+  for (const c of cases) {
+    if (seen.has(c.id)) throw new OracleInvalidError(`duplicate case id ${c.id}`);
+    seen.add(c.id);
+  }
+  const known = new Set(requirements.map((r) => r.id));
+  const requirementMap: Record<string, string[]> = Object.fromEntries(requirements.map((r) => [r.id, []]));
+  for (const c of cases) {
+    if (!known.has(c.req)) throw new OracleInvalidError(`case ${c.id} decides ${c.req}, which the spec does not define`);
+    requirementMap[c.req]!.push(c.id);
+  }
+  const datasets = [...new Set(cases.flatMap((c) => (c.data ? [c.data] : [])))].sort();
+  for (const name of datasets) {
+    const ok = await stat(path.join(dir, 'data', name)).then((s) => s.isDirectory(), () => false);
+    if (!ok) throw new OracleInvalidError(`data set ${name} is used by a case but oracle data/${name} does not exist`);
+  }
+  return { name: path.basename(dir), dir, cases, requirementMap, datasets };
+}

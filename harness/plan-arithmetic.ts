@@ -1,0 +1,213 @@
+import { ARMS, type Arm } from './manifest.js';
+
+/**
+ * The arithmetic of a sweep's bill. Pure: data in, data out, no files, no clocks. The plan
+ * command projects from a declared branching; a later forecast from recorded per-cell
+ * costs feeds its own per-cell figures through the same ceiling rule (`applyCeiling`).
+ */
+
+/** One cell of the matrix: one tree recorded at one cap, in one arm, for one repetition. */
+export interface Cell {
+  cap: number;
+  /** 1-based. */
+  repetition: number;
+  arm: Arm;
+  /** Stable name, e.g. `cap3-rep2-gated`; journals and reports key on it. */
+  id: string;
+}
+
+/**
+ * The order cells are recorded in: caps ascending, then repetition, then arm (gated before
+ * ungated). Cheap caps come first so a ceiling cuts the expensive end, and the two arms of
+ * one repetition sit side by side so a stop never leaves an arm measured without its pair
+ * at that repetition. The sweep runner records in exactly this order.
+ */
+export function cellOrder(caps: readonly number[], arms: readonly Arm[], repetitions: Readonly<Record<number, number>>): Cell[] {
+  const cells: Cell[] = [];
+  const orderedArms = ARMS.filter((arm) => arms.includes(arm));
+  for (const cap of [...new Set(caps)].sort((a, b) => a - b)) {
+    const reps = repetitions[cap] ?? 0;
+    for (let repetition = 1; repetition <= reps; repetition++) {
+      for (const arm of orderedArms) cells.push({ cap, repetition, arm, id: `cap${cap}-rep${repetition}-${arm}` });
+    }
+  }
+  return cells;
+}
+
+/** A full tree at cap `d` and branching `b`: b^d leaves under (b^d - 1)/(b - 1) planning nodes. */
+export interface TreeShape {
+  leaves: number;
+  planningNodes: number;
+}
+
+export function treeShape(branching: number, cap: number): TreeShape {
+  if (!(branching > 1)) throw new RangeError(`branching must be above 1, got ${branching}`);
+  const leaves = branching ** cap;
+  return { leaves, planningNodes: (leaves - 1) / (branching - 1) };
+}
+
+/** Sessions in one cell, by kind. Both arms hold the same counts: they differ in who reviews. */
+export interface CellSessions {
+  /** One per leaf. */
+  build: number;
+  /** One per planning node. */
+  planning: number;
+  /** One per planning node per merge attempt. */
+  merge: number;
+  /** One per merge: the independent judge (gated) or the merging agent's self-review (ungated). */
+  review: number;
+  total: number;
+}
+
+export function cellSessions(shape: TreeShape, mergeAttempts: number): CellSessions {
+  const build = shape.leaves;
+  const planning = shape.planningNodes;
+  const merge = shape.planningNodes * mergeAttempts;
+  const review = merge;
+  return { build, planning, merge, review, total: build + planning + merge + review };
+}
+
+/** Price of one model in US dollars per million tokens. */
+export interface Price {
+  input: number;
+  output: number;
+}
+
+/** How to price sessions; absent where any role's price is unknown. */
+export interface Pricing {
+  executor: Price;
+  reviewer: Price;
+  /** Input tokens per output token assumed when a session spends its token ceiling. */
+  inputPerOutput: number;
+}
+
+export interface PlanInput {
+  caps: readonly number[];
+  arms: readonly Arm[];
+  /** Repetitions by cap; every cap in `caps` needs an entry. */
+  repetitions: Readonly<Record<number, number>>;
+  branching: number;
+  mergeAttempts: number;
+  unit: { tokenCeiling: number; costCeilingUsd: number };
+  maxSessions: number;
+  pricing?: Pricing;
+}
+
+/** Dollars for one session of a model: its token ceiling at the assumed split, held by the cost ceiling. */
+export function sessionPriceUsd(price: Price, tokenCeiling: number, costCeilingUsd: number, inputPerOutput: number): number {
+  const perToken = (inputPerOutput * price.input + price.output) / (inputPerOutput + 1) / 1_000_000;
+  return Math.min(tokenCeiling * perToken, costCeilingUsd);
+}
+
+function cellPriceUsd(sessions: CellSessions, arm: Arm, input: PlanInput): number | undefined {
+  const { pricing, unit } = input;
+  if (!pricing) return undefined;
+  const at = (price: Price) => sessionPriceUsd(price, unit.tokenCeiling, unit.costCeilingUsd, pricing.inputPerOutput);
+  // Only the gated arm calls the reviewer; the ungated arm's self-review is the executor.
+  const reviewer = arm === 'gated' ? at(pricing.reviewer) : at(pricing.executor);
+  return (sessions.total - sessions.review) * at(pricing.executor) + sessions.review * reviewer;
+}
+
+export interface CapProjection extends TreeShape {
+  cap: number;
+  repetitions: number;
+  cells: number;
+  perCell: CellSessions;
+  sessions: number;
+  tokenBound: number;
+  costBoundUsd: number;
+  pricedUsd?: number;
+}
+
+export type CellFate = 'fits' | 'stops_inside' | 'not_started';
+
+export interface CellProjection extends Cell {
+  sessions: number;
+  /** Sessions spent once this cell is done, counting every cell before it. */
+  cumulative: number;
+  /** `stops_inside`: the ceiling is reached during this cell, its sessions spent and it unmeasured. */
+  fate: CellFate;
+}
+
+export interface CeilingVerdict {
+  maxSessions: number;
+  exceeded: boolean;
+  /** Sessions beyond the ceiling (0 when it fits). */
+  overBy: number;
+  /** Cells that finish under the ceiling. */
+  measured: number;
+  /** Cells likely left unmeasured, in recording order. */
+  unmeasured: CellProjection[];
+}
+
+/** Walks cells in recording order and marks where a session ceiling would stop the sweep. */
+export function applyCeiling(cells: ReadonlyArray<Cell & { sessions: number }>, maxSessions: number): { cells: CellProjection[]; ceiling: CeilingVerdict } {
+  let cumulative = 0;
+  let stopped = false;
+  const projected = cells.map((cell): CellProjection => {
+    cumulative += cell.sessions;
+    const fate: CellFate = stopped ? 'not_started' : cumulative <= maxSessions ? 'fits' : 'stops_inside';
+    if (fate === 'stops_inside') stopped = true;
+    return { ...cell, cumulative, fate };
+  });
+  const unmeasured = projected.filter((cell) => cell.fate !== 'fits');
+  return {
+    cells: projected,
+    ceiling: { maxSessions, exceeded: cumulative > maxSessions, overBy: Math.max(0, cumulative - maxSessions), measured: projected.length - unmeasured.length, unmeasured },
+  };
+}
+
+export interface PlanProjection {
+  branching: number;
+  mergeAttempts: number;
+  caps: CapProjection[];
+  cells: CellProjection[];
+  total: { cells: number; sessions: number; tokenBound: number; costBoundUsd: number; pricedUsd?: number };
+  ceiling: CeilingVerdict;
+}
+
+/** The bill of a sweep in which every tree uses its whole cap at the declared branching. */
+export function projectPlan(input: PlanInput): PlanProjection {
+  const { unit } = input;
+  const order = cellOrder(input.caps, input.arms, input.repetitions);
+  const perCap = new Map<number, { shape: TreeShape; sessions: CellSessions }>();
+  for (const cap of new Set(order.map((cell) => cell.cap))) {
+    const shape = treeShape(input.branching, cap);
+    perCap.set(cap, { shape, sessions: cellSessions(shape, input.mergeAttempts) });
+  }
+  const { cells, ceiling } = applyCeiling(
+    order.map((cell) => ({ ...cell, sessions: perCap.get(cell.cap)!.sessions.total })),
+    input.maxSessions,
+  );
+  const caps = [...perCap].map(([cap, { shape, sessions }]): CapProjection => {
+    const capCells = order.filter((cell) => cell.cap === cap);
+    const total = sessions.total * capCells.length;
+    const prices = capCells.map((cell) => cellPriceUsd(sessions, cell.arm, input));
+    return {
+      cap,
+      ...shape,
+      repetitions: input.repetitions[cap] ?? 0,
+      cells: capCells.length,
+      perCell: sessions,
+      sessions: total,
+      tokenBound: total * unit.tokenCeiling,
+      costBoundUsd: total * unit.costCeilingUsd,
+      ...(input.pricing ? { pricedUsd: prices.reduce<number>((sum, p) => sum + (p ?? 0), 0) } : {}),
+    };
+  });
+  const sum = (pick: (c: CapProjection) => number) => caps.reduce((total, c) => total + pick(c), 0);
+  return {
+    branching: input.branching,
+    mergeAttempts: input.mergeAttempts,
+    caps,
+    cells,
+    total: {
+      cells: cells.length,
+      sessions: sum((c) => c.sessions),
+      tokenBound: sum((c) => c.tokenBound),
+      costBoundUsd: sum((c) => c.costBoundUsd),
+      ...(input.pricing ? { pricedUsd: sum((c) => c.pricedUsd ?? 0) } : {}),
+    },
+    ceiling,
+  };
+}

@@ -1,0 +1,216 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { RdhError } from '../engine/index.js';
+import { problemLine, readDataFile } from './internal/data-file.js';
+import type { LoadedManifest } from './internal/manifest-loader.js';
+import { shown } from './internal/schema-problems.js';
+import { looksLikeSecret } from './internal/secret-shape.js';
+import type { YamlSource } from './internal/yaml-document.js';
+import type { ModelPair } from './manifest.js';
+import type { Price } from './plan-arithmetic.js';
+
+/**
+ * Where the manifest's models are served. Kept apart from the manifest because it is a fact
+ * about one lab's accounts, not about the experiment: the same manifest (with placeholder
+ * model ids) is recorded against different providers by swapping this file. It never holds a
+ * key, only the NAME of the environment variable that does.
+ */
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const ProviderEndpoint = z
+  .object({
+    base_url: z
+      .url({ protocol: /^https?$/ })
+      .superRefine((url, ctx) => {
+        const parsed = new URL(url);
+        if (parsed.username || parsed.password || [...parsed.searchParams.keys()].some((k) => /key|token|secret/i.test(k))) {
+          ctx.addIssue({ code: 'custom', message: 'carries credentials; remove them from the URL, put the key in an environment variable and name it in api_key_env' });
+        }
+      })
+      .describe('Base URL of an OpenAI-compatible API (hosted provider, gateway, or a local vLLM / llama.cpp / Ollama server), up to and including /v1. No default.')
+      .meta({ examples: ['https://api.example.com/v1'] }),
+    api_key_env: z
+      .string()
+      .superRefine((name, ctx) => {
+        if (looksLikeSecret(name)) {
+          ctx.addIssue({ code: 'custom', message: 'looks like a literal API key (value not shown); never write a key in this file: export it as an environment variable and write the variable NAME here, e.g. api_key_env: OPENROUTER_API_KEY' });
+        } else if (!ENV_NAME.test(name)) {
+          ctx.addIssue({ code: 'custom', message: `${shown(name)} is not an environment variable name; write the NAME of the variable holding the key, e.g. api_key_env: OPENROUTER_API_KEY` });
+        }
+      })
+      .meta({ pattern: ENV_NAME.source, examples: ['OPENROUTER_API_KEY'] })
+      .describe('NAME of the environment variable holding the API key, never the key itself, so this file can be shared and committed. For a local server that checks no key, name any variable and set it to any value. No default.'),
+  })
+  .strict();
+export type ProviderEndpoint = z.infer<typeof ProviderEndpoint>;
+
+const Usd = (what: string) => z.number().nonnegative().describe(`US dollars per million ${what} tokens. 0 for a free or flat-rate server. No default.`);
+
+export const ModelEntry = z
+  .object({
+    provider: z.string().min(1).describe('Which entry under `providers` serves this model. No default.').meta({ examples: ['gateway'] }),
+    model: z.string().min(1).optional().describe('The real model id sent to the endpoint. Default: the key this entry is listed under (for manifests that name real ids).').meta({ examples: ['vendor-a/model-name'] }),
+    family: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The real model's family (the organisation that trained it). Compared with the manifest's independence claim by relation: under cross_family the two pairs' families must differ. Absent means not saying, never a disagreement. No default.")
+      .meta({ examples: ['vendor-a'] }),
+    price_usd_per_million: z
+      .object({
+        input: Usd('input').meta({ examples: [3] }),
+        output: Usd('output').meta({ examples: [15] }),
+        cached_input: Usd('cached input')
+          .optional()
+          .describe('US dollars per million cached input tokens. Default: the input price (the plan never assumes caching works until a probe shows it does).')
+          .meta({ examples: [0.3] }),
+      })
+      .strict()
+      .optional()
+      .describe('Prices, for the priced estimate in `harness plan`. Default: unknown (no priced estimate; the token bound still holds).')
+      .meta({ examples: [{ input: 3, output: 15, cached_input: 0.3 }] }),
+  })
+  .strict();
+export type ModelEntry = z.infer<typeof ModelEntry>;
+
+/** A provider configuration file (see manifests/providers.example.yaml). */
+export const ProviderConfig = z
+  .object({
+    version: z.literal(1).describe('Format version. Always 1. No default.').meta({ examples: [1] }),
+    providers: z
+      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), ProviderEndpoint)
+      .describe('OpenAI-compatible endpoints by a name of your choosing. `sim` is built in and may not be redefined. No default.')
+      .meta({ examples: [{ gateway: { base_url: 'https://api.example.com/v1', api_key_env: 'OPENROUTER_API_KEY' } }] }),
+    models: z
+      .record(z.string().min(1), ModelEntry)
+      .describe("Models by the id a manifest uses (placeholder or real): who serves each, the real id, its family and prices. No default.")
+      .meta({ examples: [{ 'executor-model': { provider: 'gateway', model: 'vendor-a/model-name', family: 'vendor-a' } }] }),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    if ('sim' in config.providers) ctx.addIssue({ code: 'custom', path: ['providers', 'sim'], message: 'sim is the built-in simulated provider and needs no configuration; remove this entry' });
+    const names = Object.keys(config.providers);
+    for (const [id, entry] of Object.entries(config.models)) {
+      if (!names.includes(entry.provider)) {
+        ctx.addIssue({ code: 'custom', path: ['models', id, 'provider'], message: `"${entry.provider}" is not under providers; add providers.${entry.provider}, or use one of: ${names.join(', ') || '(none defined)'}` });
+      }
+      for (const [field, value] of [['model', entry.model], ['family', entry.family]] as const) {
+        if (value !== undefined && looksLikeSecret(value)) ctx.addIssue({ code: 'custom', path: ['models', id, field], message: 'looks like a literal API key (value not shown); keys belong in environment variables named by api_key_env' });
+      }
+    }
+  })
+  .meta({ title: 'recursion-depth harness provider configuration', description: 'Where the models a manifest names are served, their real families and prices. Holds environment variable names, never keys.' });
+export type ProviderConfig = z.infer<typeof ProviderConfig>;
+
+/** The provider configuration is unusable, or disagrees with the manifest. One line per problem. */
+export class ProviderConfigInvalidError extends RdhError {
+  readonly code = 'provider_config_invalid';
+  constructor(readonly problems: readonly string[], options?: { cause?: unknown }) {
+    super(problems.join('\n'), options);
+  }
+}
+
+export interface LoadedProviderConfig {
+  readonly config: ProviderConfig;
+  readonly file: string;
+  readonly shownAs: string;
+  readonly source: YamlSource;
+}
+
+const STARTER = 'copy manifests/providers.example.yaml to start';
+
+export async function loadProviderConfig(file: string): Promise<LoadedProviderConfig> {
+  const result = await readDataFile(path.resolve(file), { shownAs: file, schema: ProviderConfig, what: 'provider configuration', starter: STARTER });
+  if (!result.ok) throw new ProviderConfigInvalidError(result.lines);
+  return { config: result.value, file: path.resolve(file), shownAs: file, source: result.source };
+}
+
+/** Where the provider configuration is: the `--providers` flag, else `RDH_PROVIDERS`, else none. */
+export function providerConfigPath(flag: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  return flag || env.RDH_PROVIDERS || undefined;
+}
+
+const ROLES = ['executor', 'reviewer'] as const;
+
+/**
+ * For commands that call models: refuses a manifest naming a non-simulated model when no
+ * configuration was given. Commands that only read (plan) do without one.
+ */
+export function requireProviderConfig(loaded: LoadedManifest, configPath: string | undefined): string | undefined {
+  if (configPath) return configPath;
+  const role = ROLES.find((r) => loaded.manifest[r].provider !== 'sim');
+  if (!role) return undefined;
+  throw new ProviderConfigInvalidError([
+    `${loaded.shownAs}: ${role}.provider is ${loaded.manifest[role].provider}, which needs a provider configuration saying where "${loaded.manifest[role].model}" is served; pass --providers FILE or set RDH_PROVIDERS (${STARTER})`,
+  ]);
+}
+
+/** The real family a pair runs as: the manifest's own for `sim`, the configuration's otherwise. */
+function realFamily(pair: ModelPair, config: ProviderConfig): { family: string | undefined; where: string } {
+  if (pair.provider === 'sim') return { family: pair.family, where: 'the simulated provider' };
+  return { family: config.models[pair.model]?.family, where: `models.${pair.model}.family` };
+}
+
+/**
+ * Checks the configuration against the manifest: every non-simulated pair is served, the two
+ * pairs are not one real model, and the configuration's real families keep the manifest's
+ * independence claim. Compared by RELATION, never by name: a placeholder family in the
+ * manifest cannot equal a real vendor's name, but the claim that the two pairs differ must
+ * survive the aliasing. A family the configuration leaves out is not saying, not disagreeing.
+ */
+export function checkProviderConfig(loaded: LoadedManifest, providers: LoadedProviderConfig): void {
+  const { manifest } = loaded;
+  const { config, shownAs, source } = providers;
+  const lines: string[] = [];
+  const at = (where: PropertyKey[], text: string) => lines.push(problemLine(shownAs, source, where, text));
+  for (const role of ROLES) {
+    const pair = manifest[role];
+    if (pair.provider !== 'sim' && !config.models[pair.model]) {
+      at(['models'], `no entry for "${pair.model}" (${role}.model in ${loaded.shownAs}); add models.${pair.model} with its provider, real model id and family`);
+    }
+  }
+  if (lines.length > 0) throw new ProviderConfigInvalidError(lines);
+
+  const served = (pair: ModelPair) => (pair.provider === 'sim' ? `sim ${pair.model}` : `${config.models[pair.model]!.provider} ${config.models[pair.model]!.model ?? pair.model}`);
+  const { executor, reviewer } = manifest;
+  if (executor.model !== reviewer.model && served(executor) === served(reviewer)) {
+    at(['models', reviewer.model], `serves the same model as models.${executor.model} (${served(reviewer)}); the reviewer would judge its own work, so point one of them at another model`);
+  }
+  const ex = realFamily(executor, config);
+  const rv = realFamily(reviewer, config);
+  const familyPath = (pair: ModelPair) => (pair.provider === 'sim' ? [] : ['models', pair.model, 'family']);
+  if (ex.family !== undefined && rv.family !== undefined) {
+    if (manifest.independence === 'cross_family' && ex.family === rv.family) {
+      at(familyPath(reviewer), `"${rv.family}" is also the family of ${ex.where}, but ${loaded.shownAs} claims independence: cross_family; serve the reviewer from a model of another family, or claim same_family in the manifest`);
+    }
+    if (manifest.independence === 'same_family' && ex.family !== rv.family) {
+      at(familyPath(reviewer), `"${rv.family}" differs from "${ex.family}" (${ex.where}), but ${loaded.shownAs} claims independence: same_family; claim cross_family in the manifest, or serve both pairs from one family`);
+    }
+  }
+  if (lines.length > 0) throw new ProviderConfigInvalidError(lines);
+}
+
+/** A pair's price, when known: free for `sim`, the configuration's otherwise. */
+export function priceOf(pair: ModelPair, config: ProviderConfig | undefined): Price | undefined {
+  if (pair.provider === 'sim') return { input: 0, output: 0 };
+  const price = config?.models[pair.model]?.price_usd_per_million;
+  return price ? { input: price.input, output: price.output } : undefined;
+}
+
+/**
+ * The API key for a provider, read from the environment variable the configuration names.
+ * Fails with the variable's name (never a value) and how to set it.
+ */
+export function apiKeyFor(providers: LoadedProviderConfig, provider: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const endpoint = providers.config.providers[provider];
+  if (!endpoint) throw new ProviderConfigInvalidError([`${providers.shownAs}: no provider "${provider}" under providers; add it`]);
+  const key = env[endpoint.api_key_env];
+  if (!key) {
+    throw new ProviderConfigInvalidError([
+      problemLine(providers.shownAs, providers.source, ['providers', provider, 'api_key_env'], `environment variable ${endpoint.api_key_env} is not set; export it (export ${endpoint.api_key_env}=...) before running, or name another variable here`),
+    ]);
+  }
+  return key;
+}
+
