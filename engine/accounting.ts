@@ -20,6 +20,8 @@ export class NodeAccount {
   /** `model` ids (as answered) that produced work on this node: planner, checker, worker, merger. */
   readonly contributorModels = new Set<string>();
   readonly contributorFamilies = new Set<string>();
+  /** Tokens spent under each phase cap, across attempts (the work loop's 60% is cumulative). */
+  readonly phaseSpent = new Map<string, number>();
 
   constructor(
     readonly nodeId: string,
@@ -46,7 +48,7 @@ export class NodeAccount {
 interface Scope {
   account: NodeAccount;
   /** A phase ceiling inside the node (the work loop's 60%), when one is active. */
-  phase: { label: string; limit: number; spent: number } | null;
+  phase: { label: string; limit: number } | null;
 }
 
 /**
@@ -62,11 +64,14 @@ export class Accounting {
     return this.als.run({ account, phase: null }, fn);
   }
 
-  /** Run `fn` under a ceiling of `fraction` of the current node's allocation. */
+  /**
+   * Run `fn` under a ceiling of `fraction` of the current node's allocation. The ceiling is
+   * cumulative per label: a retry's work loop shares the 60% the first attempt started on.
+   */
   withPhaseCap<T>(label: string, fraction: number, fn: () => Promise<T>): Promise<T> {
     const scope = this.scope();
     const limit = Math.floor(scope.account.allocation * fraction);
-    return this.als.run({ account: scope.account, phase: { label, limit, spent: 0 } }, fn);
+    return this.als.run({ account: scope.account, phase: { label, limit } }, fn);
   }
 
   current(): NodeAccount {
@@ -82,8 +87,9 @@ export class Accounting {
   /** Throws {@link BudgetExhaustedError} when this node, an ancestor, or the active phase is spent. */
   assertRoom(): void {
     const { account, phase } = this.scope();
-    if (phase && phase.spent >= phase.limit) {
-      throw new BudgetExhaustedError(account.nodeId, 'phase', `${phase.label} spent ${phase.spent} of its ${phase.limit} token cap`);
+    const phaseSpent = phase ? (account.phaseSpent.get(phase.label) ?? 0) : 0;
+    if (phase && phaseSpent >= phase.limit) {
+      throw new BudgetExhaustedError(account.nodeId, 'phase', `${phase.label} spent ${phaseSpent} of its ${phase.limit} token cap`);
     }
     for (let a: NodeAccount | null = account; a; a = a.parent) {
       if (a.spent >= a.allocation) {
@@ -104,7 +110,7 @@ export class Accounting {
       a.costUsd += costUsd;
       a.usage = addUsage(a.usage, usage);
     }
-    if (phase) phase.spent += tokens;
+    if (phase) account.phaseSpent.set(phase.label, (account.phaseSpent.get(phase.label) ?? 0) + tokens);
   }
 
   /**

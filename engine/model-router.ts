@@ -89,6 +89,8 @@ export interface RoutedResponse extends ModelResponse {
 export class ModelRouter {
   private readonly failures = new Map<string, number>();
   private readonly coolingUntil = new Map<string, number>();
+  /** Who last answered each session: what a caller reads to know the real author of a verdict. */
+  private readonly answers = new Map<string, { model: string; family: string }>();
   private readonly cooldownMs: number;
   private readonly failuresBeforeCooldown: number;
 
@@ -111,6 +113,11 @@ export class ModelRouter {
       .map((m, i) => ({ m, i, cooling: (this.coolingUntil.get(m.name) ?? 0) > now }))
       .sort((a, b) => Number(a.cooling) - Number(b.cooling) || prefs.indexOf(a.m.tier) - prefs.indexOf(b.m.tier) || a.i - b.i)
       .map((x) => x.m);
+  }
+
+  /** The model and family that answered a session's most recent call. */
+  lastAnswer(sessionId: string): { model: string; family: string } | undefined {
+    return this.answers.get(sessionId);
   }
 
   /** Family of the model an endpoint says answered. */
@@ -146,6 +153,7 @@ export class ModelRouter {
         });
         this.failures.delete(spec.name);
         const family = this.familyOf(response.model, spec);
+        this.answers.set(request.sessionId, { model: response.model, family });
         const costUsd = priceOf(spec, response.usage);
         accounting.charge(response.usage, costUsd);
         if (CONTRIBUTING_ROLES.has(role)) accounting.recordContributor(response.model, family);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { gradeCommand } from './commands/grade.js';
+import { planCommand } from './commands/plan.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
@@ -14,6 +15,7 @@ export function buildProgram(io: CliIo): Command {
       `\nExit codes:\n${EXIT_DESCRIPTIONS.map(([code, text]) => `  ${code}  ${text}`).join('\n')}\n\nDocker: set DOCKER_HOST to use a remote daemon.\n`,
     );
   program.addCommand(sandboxCommand(io));
+  program.addCommand(planCommand(io));
   program.addCommand(gradeCommand(io));
 
   // Commander's own errors (unknown flag, missing argument) become one-line usage errors.

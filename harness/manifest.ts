@@ -72,7 +72,7 @@ export const Manifest = z
     version: z.literal(1).describe('Format version. Always 1; a later format takes a new number so an older harness refuses it rather than misreading it. No default.').meta({ examples: [1] }),
     name: z
       .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'may use only letters, digits, ".", "_" and "-", starting with a letter or digit')
       .describe('Short name of the sweep, used in headings and run folder names, so letters, digits, ".", "_" and "-" only. No default.')
       .meta({ examples: ['recursion-depth'] }),
     spec: z
@@ -80,18 +80,19 @@ export const Manifest = z
       .min(1)
       .describe("Folder holding the specification handed to agents (SPEC.md), relative to this manifest file's own folder, so the manifest means the same from any working directory. Must exist. No default.")
       .meta({ examples: ['../spec/sqlcsv'] }),
+    // Metadata sits inside the transform so the JSON Schema (input side) keeps it.
     depth_caps: z
       .array(PositiveInt())
       .min(1)
       .superRefine(uniqueItems('cap'))
-      .transform((caps) => [...caps].sort((a, b) => a - b))
       .describe('Depth caps to sweep: the deepest planning level a tree may use (a cap of N fully used reports N). Positive whole numbers, each once; order does not matter. `--depths` records a subset. No default.')
-      .meta({ examples: [[1, 2, 3, 4]] }),
+      .meta({ examples: [[1, 2, 3, 4]], uniqueItems: true })
+      .transform((caps) => [...caps].sort((a, b) => a - b)),
     repetitions: z
       .object({
         default: PositiveInt().default(1).describe('Cells per cap and arm for every cap without an override. Default 1.').meta({ examples: [2] }),
         by_cap: z
-          .record(z.string().regex(/^[1-9][0-9]*$/), PositiveInt())
+          .record(z.string().regex(/^[1-9][0-9]*$/, 'is not a depth cap (a positive whole number)'), PositiveInt())
           .default({})
           .describe('Overrides by cap, e.g. {3: 4, 4: 4}: spend samples where the curve bends (caps 3-4) rather than where it is flat and cheap. Keys must be caps in depth_caps. Default none.')
           .meta({ examples: [{ 3: 4, 4: 4 }] }),
@@ -104,10 +105,10 @@ export const Manifest = z
       .array(Arm)
       .min(1)
       .superRefine(uniqueItems('arm'))
-      .transform((arms) => ARMS.filter((arm) => arms.includes(arm)))
       .default([...ARMS])
-      .describe('Which arms to record. Both, unless staging one: the comparison between them is the measurement. Default [gated, ungated].')
-      .meta({ examples: [['gated', 'ungated']] }),
+      .describe('Which arms to record. Both, unless staging one: the comparison between them is the measurement. Order does not matter. Default [gated, ungated].')
+      .meta({ examples: [['gated', 'ungated']], uniqueItems: true })
+      .transform((arms) => ARMS.filter((arm) => arms.includes(arm))),
     executor: ModelPair.describe('The pair that plans, builds leaves and merges. No default.').meta({
       examples: [{ provider: 'openai-compatible', model: 'executor-model', family: 'example-family-a', rung: 3 }],
     }),
@@ -180,7 +181,8 @@ export const Manifest = z
     } else if (ex.family !== undefined && rv.family !== undefined && ex.family !== rv.family) {
       ctx.addIssue({ code: 'custom', path: ['independence'], message: `same_family, but executor.family "${ex.family}" differs from reviewer.family "${rv.family}"; claim independence: cross_family, or correct the families` });
     }
-    for (const key of Object.keys(m.repetitions.by_cap)) {
+    // With no valid caps the override check would only echo the caps' own problem.
+    for (const key of m.depth_caps.length > 0 ? Object.keys(m.repetitions.by_cap) : []) {
       if (!m.depth_caps.includes(Number(key))) {
         ctx.addIssue({ code: 'custom', path: ['repetitions', 'by_cap', key], message: `cap ${key} is not in depth_caps [${m.depth_caps.join(', ')}]; add it to depth_caps or remove this override` });
       }

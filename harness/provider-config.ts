@@ -79,7 +79,7 @@ export const ProviderConfig = z
   .object({
     version: z.literal(1).describe('Format version. Always 1. No default.').meta({ examples: [1] }),
     providers: z
-      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), ProviderEndpoint)
+      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'is not a usable provider name (letters, digits, ".", "_" and "-")'), ProviderEndpoint)
       .describe('OpenAI-compatible endpoints by a name of your choosing. `sim` is built in and may not be redefined. No default.')
       .meta({ examples: [{ gateway: { base_url: 'https://api.example.com/v1', api_key_env: 'OPENROUTER_API_KEY' } }] }),
     models: z
@@ -148,8 +148,8 @@ export function requireProviderConfig(loaded: LoadedManifest, configPath: string
 
 /** The real family a pair runs as: the manifest's own for `sim`, the configuration's otherwise. */
 function realFamily(pair: ModelPair, config: ProviderConfig): { family: string | undefined; where: string } {
-  if (pair.provider === 'sim') return { family: pair.family, where: 'the simulated provider' };
-  return { family: config.models[pair.model]?.family, where: `models.${pair.model}.family` };
+  if (pair.provider === 'sim') return { family: pair.family, where: `sim ${pair.model}` };
+  return { family: config.models[pair.model]?.family, where: `models.${pair.model}` };
 }
 
 /**
@@ -179,13 +179,15 @@ export function checkProviderConfig(loaded: LoadedManifest, providers: LoadedPro
   }
   const ex = realFamily(executor, config);
   const rv = realFamily(reviewer, config);
-  const familyPath = (pair: ModelPair) => (pair.provider === 'sim' ? [] : ['models', pair.model, 'family']);
+  const familyPath = (pair: ModelPair) => ['models', pair.model, 'family'];
+  // Point at the side the configuration owns; a simulated pair's family lives in the manifest.
+  const pointAt = reviewer.provider !== 'sim' ? familyPath(reviewer) : familyPath(executor);
   if (ex.family !== undefined && rv.family !== undefined) {
     if (manifest.independence === 'cross_family' && ex.family === rv.family) {
-      at(familyPath(reviewer), `"${rv.family}" is also the family of ${ex.where}, but ${loaded.shownAs} claims independence: cross_family; serve the reviewer from a model of another family, or claim same_family in the manifest`);
+      at(pointAt, `executor and reviewer both run as family "${rv.family}" (${ex.where}, ${rv.where}), but ${loaded.shownAs} claims independence: cross_family; serve the reviewer from a model of another family, or claim same_family in the manifest`);
     }
     if (manifest.independence === 'same_family' && ex.family !== rv.family) {
-      at(familyPath(reviewer), `"${rv.family}" differs from "${ex.family}" (${ex.where}), but ${loaded.shownAs} claims independence: same_family; claim cross_family in the manifest, or serve both pairs from one family`);
+      at(pointAt, `executor runs as family "${ex.family}" and reviewer as "${rv.family}", but ${loaded.shownAs} claims independence: same_family; claim cross_family in the manifest, or serve both pairs from one family`);
     }
   }
   if (lines.length > 0) throw new ProviderConfigInvalidError(lines);

@@ -74,7 +74,11 @@ function valueAt(input: unknown, path: YamlPath): unknown {
 export function flow(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(flow).join(', ')}]`;
   if (value && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${k}: ${flow(v)}`).join(', ')}}`;
-  if (typeof value === 'string') return /^[A-Za-z_][A-Za-z0-9._/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off)$/i.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'string') {
+    // Plain when YAML would read it back as the same text; quoted when it would become a number, boolean or null.
+    const plain = /^[A-Za-z0-9_./][A-Za-z0-9._/-]*$/.test(value) && Number.isNaN(Number(value)) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value);
+    return plain ? value : JSON.stringify(value);
+  }
   return String(value);
 }
 
@@ -119,6 +123,9 @@ function numberBound(issue: { minimum?: unknown; maximum?: unknown; inclusive?: 
   return issue.inclusive ? `must be at most ${bound}` : `must be less than ${bound}`;
 }
 
+/** A message a schema wrote for itself (zod's own defaults all start "Invalid"). */
+const isOwnMessage = (message: string): boolean => !/^Invalid\b/.test(message);
+
 function describe(issue: z.core.$ZodIssue, root: z.ZodType, input: unknown): SchemaProblem[] {
   const path = issue.path;
   const got = valueAt(input, path);
@@ -130,6 +137,9 @@ function describe(issue: z.core.$ZodIssue, root: z.ZodType, input: unknown): Sch
   if (issue.code === 'unrecognized_keys') {
     const known = Object.keys(defOf(fieldAt(root, path)?.core ?? root).shape ?? {});
     return issue.keys.map((key) => {
+      if (/(key|token|secret|password)$/i.test(key)) {
+        return at('unknown field, and it looks like a credential; never write a key in a file: export it as an environment variable and name the variable in the provider configuration (api_key_env)', [...path, key]);
+      }
       const guess = didYouMean(key, known);
       return at(guess ? `unknown field; did you mean "${guess}"? Rename or remove it` : `unknown field; remove it (fields here: ${known.join(', ')})`, [...path, key]);
     });
@@ -137,11 +147,16 @@ function describe(issue: z.core.$ZodIssue, root: z.ZodType, input: unknown): Sch
   if (got === undefined && parentIsMapping) return [at(`missing; add it, ${fix}`)];
   if (issue.code === 'invalid_type') {
     if (issue.expected === 'int' && typeof got === 'number') return [at(`must be a whole number, got ${got}; ${fix}`)];
-    return [at(`expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${shown(got)}; ${fix}`)];
+    const core = fieldAt(root, path)?.core;
+    const expected = issue.expected === 'number' && core && defOf(core).format?.includes('int') ? 'int' : issue.expected;
+    return [at(`expected ${EXPECTED[expected] ?? expected}, got ${shown(got)}; ${fix}`)];
   }
   if (issue.code === 'too_small' || issue.code === 'too_big') {
     const small = issue.code === 'too_small';
-    if (issue.origin === 'array') return [at(`${small ? `must list at least ${Number(issue.minimum)}` : `may list at most ${Number(issue.maximum)}`} item(s); ${fix}`)];
+    if (issue.origin === 'array') {
+      const what = small ? (Number(issue.minimum) === 1 ? 'must not be empty' : `must list at least ${Number(issue.minimum)} items`) : `may list at most ${Number(issue.maximum)} items`;
+      return [at(`${what}; ${fix}`)];
+    }
     if (issue.origin === 'string') return [at(`${small ? 'must not be empty' : `must be at most ${Number(issue.maximum)} characters`}; ${fix}`)];
     const core = fieldAt(root, path)?.core;
     const integer = core !== undefined && Boolean(defOf(core).format?.includes('int'));
@@ -153,8 +168,11 @@ function describe(issue: z.core.$ZodIssue, root: z.ZodType, input: unknown): Sch
     const guess = typeof got === 'string' ? didYouMean(got, options) : undefined;
     return [at(`expected one of ${options.join(', ')}, got ${shown(got)}; ${guess ? `did you mean ${guess}?` : fix}`)];
   }
-  if (issue.code === 'invalid_key') return [at(`${shown(path.at(-1))} is not allowed as a key here; ${fix}`)];
-  if (issue.code === 'invalid_format') return [at(`${shown(got)} does not have the expected form; ${fix}`)];
+  if (issue.code === 'invalid_key') {
+    const why = issue.issues.map((inner) => inner.message).find(isOwnMessage) ?? 'is not allowed as a key here';
+    return [at(`${shown(path.at(-1))} ${why}; ${fix}`)];
+  }
+  if (issue.code === 'invalid_format') return [at(`${shown(got)} ${isOwnMessage(issue.message) ? issue.message : 'does not have the expected form'}; ${fix}`)];
   return [at(`${issue.message}; ${fix}`)];
 }
 

@@ -1,0 +1,154 @@
+import { cp, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { WORKER_CAP } from './accounting.js';
+import { establishChecks } from './check-stage.js';
+import type { Check, CheckResult } from './checks.js';
+import { brief, type EngineContext, type Task } from './engine-context.js';
+import { gate, type GateOutcome, type Override, type VerifierOpinion } from './gate.js';
+import type { ChatMessage } from './model-client.js';
+import { Monitor } from './monitor.js';
+import { openQuestions } from './plan-rules.js';
+import { promptFor } from './prompts.js';
+import { repairLoop } from './repair-loop.js';
+import { DriftReply } from './replies.js';
+import { askStructured } from './structured.js';
+import { runToolLoop, type DriftOpinion } from './tool-loop.js';
+import { WORK_TOOLS } from './tools.js';
+import { metaVerify, verifyWork } from './verify-stage.js';
+
+/** How a stage that does work ended; solve.ts turns it into a NodeResult. */
+export interface StageOutcome {
+  gate: GateOutcome;
+  assumptions: string[];
+  openQuestions: string[];
+  checks: Check[];
+  checkResults: CheckResult[];
+  opinion: VerifierOpinion | null;
+  attempts: number;
+  checkRewrites: number;
+  monitorFlags: string[];
+  overrides: Override[];
+  interfaceChanges: string[];
+}
+
+/** Copies a prerequisite's real output into a fresh workspace. */
+export async function prepareWorkspace(ctx: EngineContext, task: Task): Promise<string> {
+  const dir = path.join(ctx.workRoot, task.id, 'ws');
+  await mkdir(dir, { recursive: true });
+  for (const seed of task.seedDirs) {
+    await cp(seed, dir, { recursive: true, force: false, errorOnExist: false, filter: (src) => !src.includes(`${path.sep}.children`) });
+  }
+  return dir;
+}
+
+export function emitOverrides(ctx: EngineContext, nodeId: string, overrides: Override[]): void {
+  for (const o of overrides) ctx.events.emit({ type: 'override', version: 1, ts: ctx.clock.now().toISOString(), nodeId, ...o });
+}
+
+export function driftJudgeFor(ctx: EngineContext, task: Task, session: (r: string) => string) {
+  return async (recent: string[], trigger: string): Promise<DriftOpinion> => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: promptFor('drift_judge') },
+      { role: 'user', content: `## Goal\n${task.goal}\n\n## Trigger\n${trigger}\n\n## Recent actions\n${recent.join('\n')}` },
+    ];
+    return (await askStructured(ctx.router, 'drift_judge', DriftReply, { sessionId: session('drift_judge'), messages })).value;
+  };
+}
+
+/**
+ * One leaf's life: checks before work, falsified on an empty workspace; the work loop under
+ * the monitor and the 60% cap; meta-verification (one check rewrite, ever); the independent
+ * re-run; the gate. A red verdict is retried with the failing checks prepended.
+ */
+export async function runLeaf(ctx: EngineContext, task: Task, planAssumptions: string[], session: (r: string) => string): Promise<StageOutcome> {
+  const workspace = await prepareWorkspace(ctx, task);
+  const sandbox = await ctx.sandboxes.create({ workspaceDir: workspace, runId: ctx.runId, purpose: task.id });
+  try {
+    const established = await establishChecks(ctx, task, { reason: 'initial', session });
+    let checks = established.checks;
+    const assumptions = [...planAssumptions, ...established.assumptions];
+    const questions = openQuestions(assumptions);
+    let rewriteUsed = false;
+    const monitorFlags: string[] = [];
+    const overrides: Override[] = [];
+    let lastPassing = 0;
+
+    const loop = await repairLoop({
+      maxAttempts: ctx.maxAttempts,
+      budgetLeft: () => ctx.accounting.current().remaining > 0,
+      attempt: async (index, findings) => {
+        const monitor = new Monitor(checks.map((c) => c.command).join('\n'));
+        const messages: ChatMessage[] = [
+          { role: 'system', content: promptFor('worker') },
+          {
+            role: 'user',
+            content: `${brief(ctx, task)}\n\n## Checks (the definition of done)\n${checks.map((c) => `- ${c.id}: ${c.description}\n  \`${c.command}\``).join('\n')}${
+              findings.length ? `\n\n## Attempt ${index}: the last attempt was not done. Fix these first\n${findings.map((f) => `- ${f}`).join('\n')}` : ''
+            }`,
+          },
+        ];
+        const work = await ctx.accounting.withPhaseCap('work', WORKER_CAP, () =>
+          runToolLoop({
+            router: ctx.router, role: 'worker', sessionId: session('worker'), nodeId: task.id, messages, tools: WORK_TOOLS,
+            ctx: { sandbox, checks: () => checks, onChecks: (r) => void (lastPassing = r.filter((x) => x.passed).length) },
+            events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns, monitor, driftJudge: driftJudgeFor(ctx, task, session),
+          }),
+        );
+        monitorFlags.push(...work.flags);
+
+        const meta = await metaVerify(ctx, task, checks, await sandbox.listFiles(), session);
+        if (!meta.adequate) {
+          if (rewriteUsed) {
+            const outcome: GateOutcome = { verdict: 'CHECKS_INADEQUATE', reasons: [`the checks were rewritten once and are still judged too weak: ${meta.reason}`], overrides: [] };
+            return { value: { outcome, results: [] as CheckResult[], opinion: null }, score: lastPassing, accepted: false, settled: true, independent: true, findings: [] };
+          }
+          // Rewrite the checks once, ever, and judge the same artifacts again: the work was never the complaint.
+          rewriteUsed = true;
+          const rewritten = await establishChecks(ctx, task, { reason: 'inadequate', previous: checks, guidance: [meta.reason, ...meta.missing], session });
+          checks = rewritten.checks;
+        }
+
+        const { results, opinion } = await verifyWork(ctx, task, checks, workspace, session);
+        const outcome = gate({
+          checks: results,
+          verifier: opinion,
+          contributorFamilies: [...ctx.accounting.current().contributorFamilies],
+          openQuestions: questions,
+        });
+        overrides.push(...outcome.overrides);
+        emitOverrides(ctx, task.id, outcome.overrides);
+        const failing = results.filter((r) => !r.passed);
+        return {
+          value: { outcome, results, opinion },
+          score: results.length - failing.length,
+          accepted: outcome.verdict === 'DONE',
+          settled: outcome.verdict === 'NEEDS_HUMAN' || outcome.verdict === 'CHECKS_INADEQUATE',
+          independent: opinion !== null && !ctx.accounting.current().contributorFamilies.has(opinion.family),
+          findings: [
+            ...failing.map((f) => `check ${f.id} failed: ${f.output.slice(-500)}`),
+            ...(opinion?.verdict === 'NOT_DONE' ? opinion.findings : []),
+          ],
+        };
+      },
+      onRound: (attempt, round, stop) =>
+        ctx.events.emit({ type: 'repair_round', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, attempt, accepted: round.accepted, independent: round.independent, score: round.score, stop }),
+    });
+
+    const { outcome, results, opinion } = loop.final.value;
+    return {
+      gate: outcome,
+      assumptions,
+      openQuestions: questions,
+      checks,
+      checkResults: results,
+      opinion,
+      attempts: loop.attempts,
+      checkRewrites: rewriteUsed ? 1 : 0,
+      monitorFlags,
+      overrides,
+      interfaceChanges: [],
+    };
+  } finally {
+    await sandbox.dispose();
+  }
+}

@@ -1,0 +1,179 @@
+import { cp, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import PQueue from 'p-queue';
+import { establishChecks, type EstablishedChecks } from './check-stage.js';
+import type { EngineContext, Task } from './engine-context.js';
+import { gate, type GateOutcome, type Override } from './gate.js';
+import { emitOverrides, prepareWorkspace, type StageOutcome } from './leaf.js';
+import type { ChatMessage } from './model-client.js';
+import type { NodeResult } from './node-result.js';
+import { atomicity, openQuestions } from './plan-rules.js';
+import { promptFor } from './prompts.js';
+import { repairLoop } from './repair-loop.js';
+import type { PlanReply, SubtaskReply } from './replies.js';
+import { runToolLoop } from './tool-loop.js';
+import { WORK_TOOLS } from './tools.js';
+import { verifyWork } from './verify-stage.js';
+import type { CheckResult } from './checks.js';
+import type { NodeAccount } from './accounting.js';
+
+export type SolveNode = (ctx: EngineContext, task: Task, account: NodeAccount) => Promise<NodeResult>;
+
+/** Subtask slugs made safe for paths and unique among siblings. */
+export function childTasks(ctx: EngineContext, parent: Task, plan: PlanReply): Array<Task & { prerequisite: boolean }> {
+  const used = new Set<string>();
+  return plan.subtasks.map((s: SubtaskReply, i) => {
+    let slug = s.slug.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || `part-${i + 1}`;
+    while (used.has(slug)) slug = `${slug}-${i + 1}`;
+    used.add(slug);
+    return {
+      id: `${parent.id}.${i + 1}`,
+      slug,
+      goal: s.goal,
+      depth: parent.depth + 1,
+      kind: s.kind,
+      claims: s.claims,
+      artifacts: s.artifacts,
+      criteria: s.criteria,
+      layout: parent.layout ?? plan.layout,
+      prerequisiteListing: null,
+      seedDirs: [],
+      oversized: atomicity(s, ctx.atomicity).oversized,
+      prerequisite: s.prerequisite,
+    };
+  });
+}
+
+async function listing(dir: string, root = dir): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    if (e.name === '.children' || e.name === '__pycache__') continue;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await listing(full, root)));
+    else out.push(path.relative(root, full));
+  }
+  return out.sort();
+}
+
+/**
+ * A split node: prerequisites first, alone, their real files handed on; the rest at once,
+ * each with an equal share after the parent's reserve; then assembly under `.children/`,
+ * integration checks written after the fact, and the same independent re-run and gate.
+ */
+export async function runSplit(
+  ctx: EngineContext,
+  task: Task,
+  plan: PlanReply,
+  account: NodeAccount,
+  session: (r: string) => string,
+  solveNode: SolveNode,
+): Promise<{ outcome: StageOutcome; children: NodeResult[] }> {
+  const kids = childTasks(ctx, task, plan);
+  const share = account.childShares(kids.length);
+  const children: NodeResult[] = new Array(kids.length);
+  const seedDirs: string[] = [];
+  let prereqListing: string[] | null = null;
+
+  for (const [i, kid] of kids.entries()) {
+    if (!kid.prerequisite) continue;
+    const result = await solveNode(ctx, { ...kid, seedDirs: [...seedDirs], prerequisiteListing: prereqListing }, account.child(kid.id, share));
+    children[i] = result;
+    seedDirs.push(result.workspace);
+    prereqListing = [...(prereqListing ?? []), ...(await listing(result.workspace))];
+  }
+  const queue = new PQueue({ concurrency: ctx.concurrency });
+  await Promise.all(
+    kids.map((kid, i) =>
+      kid.prerequisite
+        ? null
+        : queue.add(async () => {
+            children[i] = await solveNode(ctx, { ...kid, seedDirs: [...seedDirs], prerequisiteListing: prereqListing }, account.child(kid.id, share));
+          }),
+    ),
+  );
+
+  const workspace = await prepareWorkspace(ctx, task);
+  for (const child of children) {
+    // A child stopped before it built anything has no workspace; the merger sees it missing.
+    if (await stat(child.workspace).then(() => true, () => false)) {
+      await cp(child.workspace, path.join(workspace, '.children', child.slug), { recursive: true });
+    }
+  }
+  const questions = [...new Set([...openQuestions(plan.assumptions), ...children.flatMap((c) => c.openQuestions)])];
+  const sandbox = await ctx.sandboxes.create({ workspaceDir: workspace, runId: ctx.runId, purpose: `${task.id}:assemble` });
+  const overrides: Override[] = [];
+  const interfaceChanges: string[] = [];
+  const seam: { current: EstablishedChecks | null } = { current: null };
+  try {
+    const summary = children
+      .map((c) => `- .children/${c.slug}/  verdict ${c.verdict}; goal: ${c.goal}${c.claims.length ? `; claims: ${c.claims.join(' | ')}` : ''}`)
+      .join('\n');
+    const loop = await repairLoop({
+      maxAttempts: ctx.maxAttempts,
+      budgetLeft: () => ctx.accounting.current().remaining > 0,
+      attempt: async (index, findings) => {
+        const messages: ChatMessage[] = [
+          { role: 'system', content: promptFor('merger') },
+          {
+            role: 'user',
+            content: `## Goal\n${task.goal}\n\n## Layout and interfaces\n${task.layout ?? plan.layout ?? '(none declared)'}\n\n## Children\n${summary}${
+              findings.length ? `\n\n## Attempt ${index}: the last assembly was not done. Fix these first\n${findings.map((f) => `- ${f}`).join('\n')}` : ''
+            }`,
+          },
+        ];
+        const merged = await runToolLoop({
+          router: ctx.router, role: 'merger', sessionId: session('merger'), nodeId: task.id, messages, tools: WORK_TOOLS,
+          ctx: { sandbox, checks: () => seam.current?.checks ?? [] }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns,
+        });
+        interfaceChanges.push(...(merged.finish?.interfaceChanges ?? []));
+        ctx.events.emit({ type: 'assembled', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, children: children.map((c) => c.slug), interfaceChanges: merged.finish?.interfaceChanges ?? [] });
+        // Integration checks are written after the fact, once the seams exist to be tested.
+        seam.current ??= await establishChecks(ctx, task, { reason: 'seam', session, extra: `## Children\n${summary}` });
+        const { results, opinion } = await verifyWork(ctx, task, seam.current.checks, workspace, session, 'seam');
+        const outcome = gate({ checks: results, verifier: opinion, contributorFamilies: [...ctx.accounting.current().contributorFamilies], openQuestions: questions });
+        overrides.push(...outcome.overrides);
+        emitOverrides(ctx, task.id, outcome.overrides);
+        const failing = results.filter((r) => !r.passed);
+        return {
+          value: { outcome, results, opinion },
+          score: results.length - failing.length,
+          accepted: outcome.verdict === 'DONE',
+          settled: outcome.verdict === 'NEEDS_HUMAN' || outcome.verdict === 'CHECKS_INADEQUATE',
+          independent: opinion !== null && !ctx.accounting.current().contributorFamilies.has(opinion.family),
+          findings: [...failing.map((f) => `seam check ${f.id} failed: ${f.output.slice(-500)}`), ...(opinion?.verdict === 'NOT_DONE' ? opinion.findings : [])],
+        };
+      },
+      onRound: (attempt, round, stop) =>
+        ctx.events.emit({ type: 'repair_round', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, attempt, accepted: round.accepted, independent: round.independent, score: round.score, stop }),
+    });
+
+    const { results, opinion } = loop.final.value;
+    let outcome: GateOutcome = loop.final.value.outcome;
+    const unfinished = children.filter((c) => c.verdict !== 'DONE');
+    if (outcome.verdict !== 'NEEDS_HUMAN' && unfinished.length) {
+      outcome = {
+        verdict: 'INCOMPLETE',
+        reasons: [`${unfinished.length} of ${children.length} children are not done: ${unfinished.map((c) => `${c.slug} ${c.verdict}`).join(', ')}`, ...outcome.reasons],
+        overrides: [],
+      };
+    }
+    return {
+      children,
+      outcome: {
+        gate: outcome,
+        assumptions: plan.assumptions,
+        openQuestions: questions,
+        checks: seam.current?.checks ?? [],
+        checkResults: results as CheckResult[],
+        opinion,
+        attempts: loop.attempts,
+        checkRewrites: 0,
+        monitorFlags: [],
+        overrides,
+        interfaceChanges,
+      },
+    };
+  } finally {
+    await sandbox.dispose();
+  }
+}

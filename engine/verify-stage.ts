@@ -1,0 +1,120 @@
+import { runChecks, type Check, type CheckResult } from './checks.js';
+import { NoEligibleModelError } from './errors.js';
+import { brief, type EngineContext, type Task } from './engine-context.js';
+import type { VerifierOpinion } from './gate.js';
+import type { ChatMessage } from './model-client.js';
+import { promptFor } from './prompts.js';
+import { AdequacyReply, OpinionReply } from './replies.js';
+import { StructuredOutputError, askStructured, extractJson } from './structured.js';
+import { runToolLoop } from './tool-loop.js';
+import { READ_ONLY_TOOLS } from './tools.js';
+
+/** The families that produced work on the current node, as answered: none of them may judge. */
+function contributors(ctx: EngineContext): string[] {
+  return [...ctx.accounting.current().contributorFamilies];
+}
+
+/**
+ * Meta-verification: would passing these checks actually prove the goal? Asked of a family
+ * that contributed nothing, before the checks are trusted to decide DONE.
+ */
+export async function metaVerify(ctx: EngineContext, task: Task, checks: Check[], listing: string[], session: (r: string) => string) {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: promptFor('verifier') },
+    {
+      role: 'user',
+      content: `## Task: are the checks adequate?\n\n${brief(ctx, task)}\n\n## Checks\n${JSON.stringify(checks, null, 2)}\n\n## Files in the workspace\n${listing.join('\n') || '(none)'}\n\nReturn {"adequate": ..., "reason": ..., "missing": [...]}.`,
+    },
+  ];
+  let asked;
+  try {
+    asked = await askStructured(ctx.router, 'verifier', AdequacyReply, { sessionId: session('verifier'), messages, excludeFamilies: contributors(ctx) });
+  } catch (error) {
+    // With no independent model there is nobody to judge the checks; the gate will refuse DONE anyway.
+    if (error instanceof NoEligibleModelError) return { adequate: true, reason: error.message, missing: [], model: null, family: null };
+    throw error;
+  }
+  const { value, response } = asked;
+  ctx.events.emit({ type: 'meta_verified', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, adequate: value.adequate, reason: value.reason, model: response.model });
+  return { ...value, model: response.model, family: response.family };
+}
+
+export interface Verification {
+  results: CheckResult[];
+  opinion: VerifierOpinion | null;
+}
+
+/**
+ * The independent re-run. The engine runs every check again in a fresh container on the
+ * same workspace (a reported pass is not evidence), then a verifier of a family that
+ * contributed nothing reads the artifacts with read-only tools and gives its opinion. It is
+ * never shown the worker's transcript or claims.
+ */
+export async function verifyWork(
+  ctx: EngineContext,
+  task: Task,
+  checks: Check[],
+  workspaceDir: string,
+  session: (r: string) => string,
+  by: 'verifier' | 'seam' = 'verifier',
+): Promise<Verification> {
+  const sandbox = await ctx.sandboxes.create({ workspaceDir, runId: ctx.runId, purpose: `${task.id}:verify` });
+  try {
+    const results = await runChecks(sandbox, checks);
+    ctx.events.emit({ type: 'checks_run', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, by, results });
+    const listing = await sandbox.listFiles();
+    const exclude = contributors(ctx);
+    const sessionId = session('verifier');
+    const messages: ChatMessage[] = [
+      { role: 'system', content: promptFor('verifier') },
+      {
+        role: 'user',
+        content: `## Task: is the work done?\n\n${brief(ctx, task)}\n\n## Checks, as just re-run for you\n${results
+          .map((r, i) => `- ${r.passed ? 'PASS' : 'FAIL'} ${r.id}: \`${checks[i]?.command}\`${r.passed ? '' : `\n  output: ${r.output.slice(-600)}`}`)
+          .join('\n')}\n\n## Files\n${listing.join('\n') || '(none)'}\n\nInspect what you need, then return {"verdict": ..., "findings": [...]}.`,
+      },
+    ];
+    let loop;
+    try {
+      loop = await runToolLoop({
+        router: ctx.router, role: 'verifier', sessionId, nodeId: task.id, messages, tools: READ_ONLY_TOOLS,
+        ctx: { sandbox, checks: () => checks }, events: ctx.events, clock: ctx.clock, maxTurns: 8, excludeFamilies: exclude,
+      });
+    } catch (error) {
+      // No family that contributed nothing is available: no sign-off, so the gate forces NOT_DONE.
+      if (error instanceof NoEligibleModelError) return { results, opinion: null };
+      throw error;
+    }
+    let opinion: VerifierOpinion | null = null;
+    const parsed = OpinionReply.safeParse(safeExtract(loop.finalContent));
+    if (parsed.success) {
+      const last = ctx.router.lastAnswer(sessionId);
+      if (last) opinion = { ...parsed.data, ...last };
+    } else {
+      try {
+        const again = await askStructured(ctx.router, 'verifier', OpinionReply, {
+          sessionId,
+          messages: [...loop.messages, { role: 'user', content: 'Give your final answer now as the JSON object {"verdict": ..., "findings": [...]}.' }],
+          excludeFamilies: exclude,
+        });
+        opinion = { ...again.value, model: again.response.model, family: again.response.family };
+      } catch (error) {
+        if (!(error instanceof StructuredOutputError)) throw error;
+      }
+    }
+    if (opinion) {
+      ctx.events.emit({ type: 'verifier_opinion', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, ...opinion });
+    }
+    return { results, opinion };
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+function safeExtract(text: string | null): unknown {
+  try {
+    return extractJson(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,54 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { positiveInt } from '../internal/cli-parsers.js';
+import { loadManifest } from '../internal/manifest-loader.js';
+import { selectDepths, withMaxSessions } from '../internal/manifest-staging.js';
+import type { CliIo } from '../io.js';
+import { buildPlanReport, renderPlanJson, renderPlanText } from '../plan-report.js';
+import { checkProviderConfig, loadProviderConfig, providerConfigPath } from '../provider-config.js';
+
+interface PlanFlags {
+  depths?: number[];
+  maxSessions?: number;
+  providers?: string;
+  json: boolean;
+}
+
+/** Commander value parser for `--depths 1,2`: positive whole numbers, comma-separated, duplicates dropped. */
+function capList(value: string): number[] {
+  const parts = value.split(',').map((part) => part.trim());
+  if (!parts.every((part) => /^[1-9][0-9]*$/.test(part))) {
+    throw new InvalidArgumentError(`expected caps as whole numbers of at least 1 separated by commas, e.g. 1,2; got ${JSON.stringify(value)}.`);
+  }
+  return [...new Set(parts.map(Number))];
+}
+
+/** `harness plan`: the matrix and the bill of a sweep, read from its manifest. Writes nothing. */
+export function planCommand(io: CliIo): Command {
+  return new Command('plan')
+    .description('print the matrix (cap x arm x repetition cells) and the bill of a sweep, spending nothing')
+    .argument('<manifest>', 'sweep manifest (YAML), e.g. manifests/smoke.yaml')
+    .option('--depths <caps>', 'only these caps, comma-separated, e.g. 1,2 (default: every cap in the manifest)', capList)
+    .option('--max-sessions <n>', "lower the session ceiling for this run; never above the manifest's (default: the manifest's max_sessions)", positiveInt)
+    .option('--providers <file>', 'provider configuration, for prices and the real-family check (default: $RDH_PROVIDERS, else none)')
+    .option('--json', 'print the plan as one JSON object', false)
+    .addHelpText(
+      'after',
+      [
+        '',
+        "The bill assumes every tree uses its whole cap at the manifest's",
+        'projected_branching: a scenario to size the ceiling against, not a bound.',
+        'Exit code 2: a bad flag, manifest or provider configuration; nothing is written.',
+        '',
+      ].join('\n'),
+    )
+    .action(async (file: string, flags: PlanFlags) => {
+      let loaded = await loadManifest(file);
+      if (flags.maxSessions !== undefined) loaded = withMaxSessions(loaded, flags.maxSessions);
+      const selected = flags.depths === undefined ? undefined : selectDepths(loaded, flags.depths);
+      const configPath = providerConfigPath(flags.providers);
+      const providers = configPath === undefined ? undefined : await loadProviderConfig(configPath);
+      if (providers) checkProviderConfig(loaded, providers);
+      const report = buildPlanReport(loaded, { ...(selected ? { depths: selected } : {}), ...(providers ? { providers } : {}) });
+      io.out(flags.json ? renderPlanJson(report) : renderPlanText(report));
+    });
+}

@@ -1,0 +1,198 @@
+import { count, plain, tokens, usd } from './internal/figures.js';
+import type { LoadedManifest } from './internal/manifest-loader.js';
+import { textTable, wrap } from './internal/text-table.js';
+import { repetitionsAt, usesSimulatedProvider, type Manifest, type ModelPair } from './manifest.js';
+import { projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
+import { priceOf, type LoadedProviderConfig } from './provider-config.js';
+
+/**
+ * Input tokens assumed per output token when pricing a session at its token ceiling. An
+ * earlier system measured input outweighing output 10:1 (agents re-read files and transcripts
+ * far more than they write), so the estimate says so beside its figure rather than hiding it.
+ */
+export const INPUT_PER_OUTPUT = 10;
+
+/** What `harness plan` reports; the text and the JSON are two renderings of this one object. */
+export interface PlanReport {
+  manifest: { file: string; name: string; digest: string; spec: string; specDir: string };
+  /** Lines every artifact of the sweep shows (same_family). */
+  caveats: string[];
+  /** The planted parameters, present when a pair uses the simulated provider. */
+  simulated?: Manifest['simulated'];
+  executor: ModelPair;
+  reviewer: ModelPair;
+  independence: Manifest['independence'];
+  arms: Manifest['arms'];
+  /** The caps this plan covers, and every cap the manifest declares. */
+  depths: { selected: number[]; declared: number[] };
+  unit: Manifest['unit'];
+  /** The ceiling the run enforces; `manifest` is the file's own value when a flag lowered it. */
+  maxSessions: { enforced: number; manifest: number; lowered: boolean };
+  pricing: { known: true; inputPerOutput: number; executor: Price; reviewer: Price; providers?: string } | { known: false; why: string };
+  projection: PlanProjection;
+}
+
+export interface PlanReportOptions {
+  /** Caps to cover (already checked against the manifest). Default: every cap. */
+  depths?: readonly number[];
+  /** The checked provider configuration, when one was given. Default: none (prices unknown). */
+  providers?: LoadedProviderConfig;
+}
+
+function pricingFor(loaded: LoadedManifest, providers: LoadedProviderConfig | undefined): PlanReport['pricing'] {
+  const { executor, reviewer } = loaded.manifest;
+  const needsConfig = [executor, reviewer].some((pair) => pair.provider !== 'sim');
+  if (needsConfig && !providers) return { known: false, why: 'no provider configuration (pass --providers FILE or set RDH_PROVIDERS)' };
+  const ex = priceOf(executor, providers?.config);
+  const rv = priceOf(reviewer, providers?.config);
+  if (!ex || !rv) {
+    const missing = [executor, reviewer].filter((pair) => !priceOf(pair, providers?.config)).map((pair) => `models.${pair.model}`);
+    return { known: false, why: `${[...new Set(missing)].join(' and ')} in ${providers?.shownAs} ${missing.length > 1 ? 'have' : 'has'} no price_usd_per_million` };
+  }
+  return { known: true, inputPerOutput: INPUT_PER_OUTPUT, executor: ex, reviewer: rv, ...(providers ? { providers: providers.shownAs } : {}) };
+}
+
+/** Assembles the report. Pure: the command has already loaded and checked everything. */
+export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptions = {}): PlanReport {
+  const { manifest } = loaded;
+  const selected = options.depths ? [...options.depths] : [...manifest.depth_caps];
+  const pricing = pricingFor(loaded, options.providers);
+  const projection = projectPlan({
+    caps: selected,
+    arms: manifest.arms,
+    repetitions: Object.fromEntries(selected.map((cap) => [cap, repetitionsAt(manifest, cap)])),
+    branching: manifest.projected_branching,
+    mergeAttempts: manifest.merge_attempts,
+    unit: { tokenCeiling: manifest.unit.token_ceiling, costCeilingUsd: manifest.unit.cost_ceiling_usd },
+    maxSessions: manifest.max_sessions,
+    ...(pricing.known ? { pricing: { executor: pricing.executor, reviewer: pricing.reviewer, inputPerOutput: pricing.inputPerOutput } } : {}),
+  });
+  return {
+    manifest: { file: loaded.shownAs, name: manifest.name, digest: loaded.digest, spec: manifest.spec, specDir: loaded.specDir },
+    caveats: [...loaded.caveats],
+    ...(usesSimulatedProvider(manifest) ? { simulated: manifest.simulated } : {}),
+    executor: manifest.executor,
+    reviewer: manifest.reviewer,
+    independence: manifest.independence,
+    arms: manifest.arms,
+    depths: { selected, declared: [...manifest.depth_caps] },
+    unit: manifest.unit,
+    maxSessions: { enforced: manifest.max_sessions, manifest: loaded.folded.max_sessions?.manifest ?? manifest.max_sessions, lowered: loaded.folded.max_sessions !== undefined },
+    pricing,
+    projection,
+  };
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+const pairText = (pair: ModelPair) => `${pair.provider} ${pair.model}, family ${pair.family ?? '(not declared)'}, rung ${pair.rung}`;
+const perMillion = (price: Price) => `$${plain(price.input)}/$${plain(price.output)}`;
+
+function ceilingLines(report: PlanReport): string[] {
+  const { projection, maxSessions } = report;
+  const { ceiling, total } = projection;
+  const whose = maxSessions.lowered ? `--max-sessions; the manifest says ${count(maxSessions.manifest)}` : 'from the manifest';
+  const head = `Ceiling: max_sessions ${count(ceiling.maxSessions)} (${whose}), the number the run enforces.`;
+  if (!ceiling.exceeded) return [head, `  The projection of ${count(total.sessions)} sessions fits.`];
+  const lines = [head, `  The projection of ${count(total.sessions)} sessions exceeds it by ${count(ceiling.overBy)}; ${ceiling.measured} of ${total.cells} cells fit.`];
+  const first = ceiling.unmeasured[0]!;
+  lines.push(`  Likely unmeasured, in recording order (caps ascending, then repetition, then arm):`);
+  const byCap = new Map<number, CellProjection[]>();
+  for (const cell of ceiling.unmeasured) byCap.set(cell.cap, [...(byCap.get(cell.cap) ?? []), cell]);
+  for (const [cap, cells] of byCap) {
+    const all = projection.cells.filter((cell) => cell.cap === cap).length;
+    lines.push(`    cap ${cap}: ${cells.length === all ? `all ${all} cells` : `${cells.length} of ${all} cells, from ${cells[0]!.id} on`}`);
+  }
+  lines.push(`  The ceiling is reached inside ${first.id}: its sessions are spent, it goes unmeasured,`, '  and the cells after it never start.');
+  let sum = 0;
+  const whole = projection.caps.filter((cap) => (sum += cap.sessions) <= ceiling.maxSessions).map((cap) => cap.cap);
+  if (whole.length > 0) lines.push(`  Whole caps that fit: --depths ${whole.join(',')} (${count(projection.caps.slice(0, whole.length).reduce((s, c) => s + c.sessions, 0))} sessions).`);
+  return lines;
+}
+
+/** The plan as a researcher reads it: who, what, the bill per cap, and what the ceiling cuts. */
+export function renderPlanText(report: PlanReport): string {
+  const { projection, manifest, unit, pricing } = report;
+  const b = plain(projection.branching);
+  const lines: string[] = [];
+  lines.push(`harness plan: ${manifest.name} (nothing is spent)`);
+  for (const caveat of report.caveats) lines.push(...wrap(`CAVEAT: ${caveat}`, 96, '  '));
+  if (report.simulated) {
+    const s = report.simulated;
+    const who = report.executor.provider === 'sim' && report.reviewer.provider === 'sim' ? 'both pairs use' : 'a pair uses';
+    lines.push(
+      `SIMULATED: ${who} the built-in sim provider, a synthetic agent population planted with`,
+      `  seed ${s.seed}, leaf_defect_rate ${plain(s.leaf_defect_rate)}, seam_defect_rate ${plain(s.seam_defect_rate)}, judge_recall ${plain(s.judge_recall)},`,
+      `  self_review_recall ${plain(s.self_review_recall)}, repair_rate ${plain(s.repair_rate)}`,
+    );
+  }
+  const selectedNote = report.depths.selected.length < report.depths.declared.length ? ` (--depths; the manifest declares ${report.depths.declared.join(', ')})` : '';
+  const reps = projection.caps.map((cap) => cap.repetitions).join(', ');
+  lines.push(
+    '',
+    ...textTable(
+      [
+        ['manifest', `${manifest.file} (digest ${manifest.digest.slice(0, 12)})`],
+        ['spec', manifest.spec],
+        ['executor', pairText(report.executor)],
+        ['reviewer', pairText(report.reviewer)],
+        ['independence', report.independence],
+        ['depth caps', `${report.depths.selected.join(', ')}${selectedNote}`],
+        ['matrix', `${plural(projection.caps.length, 'cap')} x ${plural(report.arms.length, 'arm')} (${report.arms.join(', ')}) x repetitions ${reps} = ${plural(projection.total.cells, 'cell')}`],
+        ['merges', `${plural(projection.mergeAttempts, 'attempt')} per assembling node, equal in every arm; each a merge and a review session`],
+      ],
+      ['left', 'left'],
+    ),
+    '',
+    `Sessions if every tree uses its whole cap at projected_branching b = ${b}:`,
+    '',
+  );
+  const allSim = report.executor.provider === 'sim' && report.reviewer.provider === 'sim';
+  // An all-simulated sweep is free; a column of $0.00 would only crowd the table.
+  const priced = pricing.known && !allSim && projection.total.pricedUsd !== undefined;
+  const header = ['cap', 'leaves', 'planning', 'sessions/cell', 'reps', 'cells', 'sessions', 'token bound', 'cost bound', ...(priced ? ['priced'] : [])];
+  const rows = projection.caps.map((cap) => [
+    String(cap.cap),
+    count(cap.leaves),
+    count(cap.planningNodes),
+    count(cap.perCell.total),
+    String(cap.repetitions),
+    String(cap.cells),
+    count(cap.sessions),
+    tokens(cap.tokenBound),
+    usd(cap.costBoundUsd),
+    ...(priced ? [usd(cap.pricedUsd ?? 0)] : []),
+  ]);
+  const { total } = projection;
+  rows.push(['all', '', '', '', '', String(total.cells), count(total.sessions), tokens(total.tokenBound), usd(total.costBoundUsd), ...(priced ? [usd(total.pricedUsd ?? 0)] : [])]);
+  lines.push(...textTable([header, ...rows], header.map((_, i) => (i === 0 ? 'left' : 'right'))));
+  lines.push(
+    '',
+    `  Every figure comes from b = ${b}: a scenario, not a bound. A tree that stops shallow costs`,
+    '  less; one that branches wider costs more.',
+    `  sessions/cell = leaves (1 build each) + planning nodes x (1 planning + ${projection.mergeAttempts} x [merge + review]).`,
+    `  token bound   = sessions x unit.token_ceiling (${count(unit.token_ceiling)}); it holds on every provider.`,
+    `  cost bound    = sessions x unit.cost_ceiling_usd (${usd(unit.cost_ceiling_usd)}); a flat-rate provider reports $0,`,
+    '                  so only the token bound always holds.',
+  );
+  if (!pricing.known) lines.push(`  priced        = unknown: ${pricing.why}.`);
+  else if (allSim) lines.push('  priced        = $0: the simulated provider charges nothing.');
+  else {
+    lines.push(
+      `  priced        = each session at its token ceiling, ${pricing.inputPerOutput}:1 input:output (as an earlier system`,
+      '                  measured), no cached-input discount, capped at the cost ceiling; per million',
+      `                  input/output: executor ${report.executor.model} ${perMillion(pricing.executor)}, reviewer ${report.reviewer.model} ${perMillion(pricing.reviewer)}.`,
+    );
+  }
+  lines.push('', ...ceilingLines(report));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Rounds float noise (4.4 ** 3 = 85.18400000000001) out of the JSON; figures stay numbers. */
+function tidy(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(6)) : value;
+}
+
+/** The same report as JSON, one object on one line, for scripts. */
+export function renderPlanJson(report: PlanReport): string {
+  return `${JSON.stringify(report, tidy)}\n`;
+}

@@ -1,0 +1,592 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bufferIo, runCli } from '../../../harness/index.js';
+import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest-fixtures.js';
+
+type Scratch = Awaited<ReturnType<typeof scratch>>;
+let tmp: Scratch;
+beforeAll(async () => {
+  tmp = await scratch();
+});
+afterAll(() => tmp.cleanup());
+
+/** Runs the CLI in memory; scratch paths read as <tmp> so snapshots hold on any machine. */
+async function run(...argv: string[]) {
+  const io = bufferIo();
+  const code = await runCli(argv, io);
+  const clean = (text: string) => text.replaceAll(tmp.dir, '<tmp>').replaceAll(process.cwd(), '<repo>');
+  return { code, stdout: clean(io.stdout()), stderr: clean(io.stderr()) };
+}
+
+describe('harness plan: the shipped manifests', () => {
+  it('prints the smoke sweep, SIMULATED on its face', async () => {
+    const { code, stdout, stderr } = await run('plan', 'manifests/smoke.yaml');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatchInlineSnapshot(`
+      "harness plan: smoke (nothing is spent)
+      SIMULATED: both pairs use the built-in sim provider, a synthetic agent population planted with
+        seed 1, leaf_defect_rate 0.2, seam_defect_rate 0.15, judge_recall 0.8,
+        self_review_recall 0.3, repair_rate 0.6
+
+        manifest      manifests/smoke.yaml (digest 388226ad15ac)
+        spec          ../spec/sqlcsv
+        executor      sim sim-executor, family sim-alpha, rung 1
+        reviewer      sim sim-reviewer, family sim-beta, rung 1
+        independence  cross_family
+        depth caps    1, 2
+        matrix        2 caps x 2 arms (gated, ungated) x repetitions 1, 1 = 4 cells
+        merges        2 attempts per assembling node in both arms, each a merge and a review session
+
+      Sessions if every tree uses its whole cap at projected_branching b = 2:
+
+        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
+        1         2         1              7     1      2        14        2.80M      $14.00
+        2         4         3             19     1      2        38        7.60M      $38.00
+        all                                             4        52        10.4M      $52.00
+
+        Every figure comes from b = 2: a scenario, not a bound. A tree that stops shallow costs
+        less; one that branches wider costs more.
+        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
+        cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
+                        so only the token bound always holds.
+        priced        = $0: the simulated provider charges nothing.
+
+      Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
+        The projection of 52 sessions fits.
+      "
+    `);
+  });
+
+  it('prints the smoke sweep for one cap', async () => {
+    const { code, stdout } = await run('plan', 'manifests/smoke.yaml', '--depths', '1');
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "harness plan: smoke (nothing is spent)
+      SIMULATED: both pairs use the built-in sim provider, a synthetic agent population planted with
+        seed 1, leaf_defect_rate 0.2, seam_defect_rate 0.15, judge_recall 0.8,
+        self_review_recall 0.3, repair_rate 0.6
+
+        manifest      manifests/smoke.yaml (digest 388226ad15ac)
+        spec          ../spec/sqlcsv
+        executor      sim sim-executor, family sim-alpha, rung 1
+        reviewer      sim sim-reviewer, family sim-beta, rung 1
+        independence  cross_family
+        depth caps    1 (--depths; the manifest declares 1, 2)
+        matrix        1 cap x 2 arms (gated, ungated) x repetitions 1 = 2 cells
+        merges        2 attempts per assembling node in both arms, each a merge and a review session
+
+      Sessions if every tree uses its whole cap at projected_branching b = 2:
+
+        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
+        1         2         1              7     1      2        14        2.80M      $14.00
+        all                                             2        14        2.80M      $14.00
+
+        Every figure comes from b = 2: a scenario, not a bound. A tree that stops shallow costs
+        less; one that branches wider costs more.
+        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
+        cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
+                        so only the token bound always holds.
+        priced        = $0: the simulated provider charges nothing.
+
+      Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
+        The projection of 14 sessions fits.
+      "
+    `);
+  });
+
+  it('prints the recursion-depth sweep', async () => {
+    const { code, stdout } = await run('plan', 'manifests/recursion-depth.yaml');
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "harness plan: recursion-depth (nothing is spent)
+
+        manifest      manifests/recursion-depth.yaml (digest d6a4cd3792df)
+        spec          ../spec/sqlcsv
+        executor      openai-compatible executor-model, family family-a, rung 3
+        reviewer      openai-compatible reviewer-model, family family-b, rung 3
+        independence  cross_family
+        depth caps    1, 2, 3, 4
+        matrix        4 caps x 2 arms (gated, ungated) x repetitions 2, 2, 4, 4 = 24 cells
+        merges        2 attempts per assembling node in both arms, each a merge and a review session
+
+      Sessions if every tree uses its whole cap at projected_branching b = 4:
+
+        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
+        1         4         1              9     2      4        36        36.0M        $180
+        2        16         5             41     2      4       164         164M        $820
+        3        64        21            169     4      8     1,352        1.35B      $6,760
+        4       256        85            681     4      8     5,448        5.45B     $27,240
+        all                                            24     7,000        7.00B     $35,000
+
+        Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
+        less; one that branches wider costs more.
+        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
+        cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
+                        so only the token bound always holds.
+        priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
+
+      Ceiling: max_sessions 8,000 (from the manifest), the number the run enforces.
+        The projection of 7,000 sessions fits.
+      "
+    `);
+  });
+
+  it('stages the cheap end with a lowered ceiling, and says which cells would go unmeasured', async () => {
+    const { code, stdout } = await run('plan', 'manifests/recursion-depth.yaml', '--depths', '2,1', '--max-sessions', '150');
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "harness plan: recursion-depth (nothing is spent)
+
+        manifest      manifests/recursion-depth.yaml (digest d6a4cd3792df)
+        spec          ../spec/sqlcsv
+        executor      openai-compatible executor-model, family family-a, rung 3
+        reviewer      openai-compatible reviewer-model, family family-b, rung 3
+        independence  cross_family
+        depth caps    1, 2 (--depths; the manifest declares 1, 2, 3, 4)
+        matrix        2 caps x 2 arms (gated, ungated) x repetitions 2, 2 = 8 cells
+        merges        2 attempts per assembling node in both arms, each a merge and a review session
+
+      Sessions if every tree uses its whole cap at projected_branching b = 4:
+
+        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
+        1         4         1              9     2      4        36        36.0M        $180
+        2        16         5             41     2      4       164         164M        $820
+        all                                             8       200         200M      $1,000
+
+        Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
+        less; one that branches wider costs more.
+        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
+        cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
+                        so only the token bound always holds.
+        priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
+
+      Ceiling: max_sessions 150 (--max-sessions; the manifest says 8,000), the number the run enforces.
+        The projection of 200 sessions exceeds it by 50; 6 of 8 cells fit.
+        Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
+          cap 2: 2 of 4 cells, from cap2-rep2-gated on
+        The ceiling is reached inside cap2-rep2-gated: its sessions are spent, it goes unmeasured,
+        and the cells after it never start.
+        Whole caps that fit: --depths 1 (36 sessions).
+      "
+    `);
+  });
+
+  it('prices the sweep from a provider configuration, beside a ceiling the flag lowered', async () => {
+    const { code, stdout } = await run('plan', 'manifests/recursion-depth.yaml', '--max-sessions', '2000', '--providers', 'manifests/providers.example.yaml');
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "harness plan: recursion-depth (nothing is spent)
+
+        manifest      manifests/recursion-depth.yaml (digest d6a4cd3792df)
+        spec          ../spec/sqlcsv
+        executor      openai-compatible executor-model, family family-a, rung 3
+        reviewer      openai-compatible reviewer-model, family family-b, rung 3
+        independence  cross_family
+        depth caps    1, 2, 3, 4
+        matrix        4 caps x 2 arms (gated, ungated) x repetitions 2, 2, 4, 4 = 24 cells
+        merges        2 attempts per assembling node in both arms, each a merge and a review session
+
+      Sessions if every tree uses its whole cap at projected_branching b = 4:
+
+        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound   priced
+        1         4         1              9     2      4        36        36.0M        $180     $131
+        2        16         5             41     2      4       164         164M        $820     $589
+        3        64        21            169     4      8     1,352        1.35B      $6,760   $4,844
+        4       256        85            681     4      8     5,448        5.45B     $27,240  $19,505
+        all                                            24     7,000        7.00B     $35,000  $25,069
+
+        Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
+        less; one that branches wider costs more.
+        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
+        cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
+                        so only the token bound always holds.
+        priced        = each session at its token ceiling, 10:1 input:output (as an earlier system
+                        measured), no cached-input discount, capped at the cost ceiling; per million
+                        input/output: executor executor-model $3/$15, reviewer reviewer-model $0/$0.
+
+      Ceiling: max_sessions 2,000 (--max-sessions; the manifest says 8,000), the number the run enforces.
+        The projection of 7,000 sessions exceeds it by 5,000; 16 of 24 cells fit.
+        Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
+          cap 4: all 8 cells
+        The ceiling is reached inside cap4-rep1-gated: its sessions are spent, it goes unmeasured,
+        and the cells after it never start.
+        Whole caps that fit: --depths 1,2,3 (1,552 sessions).
+      "
+    `);
+  });
+
+  it('finds the provider configuration through RDH_PROVIDERS when no flag names one', async () => {
+    vi.stubEnv('RDH_PROVIDERS', 'manifests/providers.example.yaml');
+    try {
+      const { code, stdout } = await run('plan', 'manifests/recursion-depth.yaml', '--depths', '1');
+      expect(code).toBe(0);
+      expect(stdout).toContain('priced        = each session at its token ceiling');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('gives the same data as JSON', async () => {
+    const { code, stdout } = await run('plan', 'manifests/smoke.yaml', '--depths', '2', '--max-sessions', '30', '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchInlineSnapshot(`
+      {
+        "arms": [
+          "gated",
+          "ungated",
+        ],
+        "caveats": [],
+        "depths": {
+          "declared": [
+            1,
+            2,
+          ],
+          "selected": [
+            2,
+          ],
+        },
+        "executor": {
+          "family": "sim-alpha",
+          "model": "sim-executor",
+          "provider": "sim",
+          "rung": 1,
+        },
+        "independence": "cross_family",
+        "manifest": {
+          "digest": "388226ad15acef21d3e0a54a651dfdeb68cac71497dfb5312d10c85244821553",
+          "file": "manifests/smoke.yaml",
+          "name": "smoke",
+          "spec": "../spec/sqlcsv",
+          "specDir": "<repo>/spec/sqlcsv",
+        },
+        "maxSessions": {
+          "enforced": 30,
+          "lowered": true,
+          "manifest": 100,
+        },
+        "pricing": {
+          "executor": {
+            "input": 0,
+            "output": 0,
+          },
+          "inputPerOutput": 10,
+          "known": true,
+          "reviewer": {
+            "input": 0,
+            "output": 0,
+          },
+        },
+        "projection": {
+          "branching": 2,
+          "caps": [
+            {
+              "cap": 2,
+              "cells": 2,
+              "costBoundUsd": 38,
+              "leaves": 4,
+              "perCell": {
+                "build": 4,
+                "merge": 6,
+                "planning": 3,
+                "review": 6,
+                "total": 19,
+              },
+              "planningNodes": 3,
+              "pricedUsd": 0,
+              "repetitions": 1,
+              "sessions": 38,
+              "tokenBound": 7600000,
+            },
+          ],
+          "ceiling": {
+            "exceeded": true,
+            "maxSessions": 30,
+            "measured": 1,
+            "overBy": 8,
+            "unmeasured": [
+              {
+                "arm": "ungated",
+                "cap": 2,
+                "cumulative": 38,
+                "fate": "stops_inside",
+                "id": "cap2-rep1-ungated",
+                "repetition": 1,
+                "sessions": 19,
+              },
+            ],
+          },
+          "cells": [
+            {
+              "arm": "gated",
+              "cap": 2,
+              "cumulative": 19,
+              "fate": "fits",
+              "id": "cap2-rep1-gated",
+              "repetition": 1,
+              "sessions": 19,
+            },
+            {
+              "arm": "ungated",
+              "cap": 2,
+              "cumulative": 38,
+              "fate": "stops_inside",
+              "id": "cap2-rep1-ungated",
+              "repetition": 1,
+              "sessions": 19,
+            },
+          ],
+          "mergeAttempts": 2,
+          "total": {
+            "cells": 2,
+            "costBoundUsd": 38,
+            "pricedUsd": 0,
+            "sessions": 38,
+            "tokenBound": 7600000,
+          },
+        },
+        "reviewer": {
+          "family": "sim-beta",
+          "model": "sim-reviewer",
+          "provider": "sim",
+          "rung": 1,
+        },
+        "simulated": {
+          "judge_recall": 0.8,
+          "leaf_defect_rate": 0.2,
+          "repair_rate": 0.6,
+          "seam_defect_rate": 0.15,
+          "seed": 1,
+          "self_review_recall": 0.3,
+        },
+        "unit": {
+          "cost_ceiling_usd": 1,
+          "max_turns": 20,
+          "token_ceiling": 200000,
+        },
+      }
+    `);
+  });
+});
+
+describe('harness plan: other manifests', () => {
+  it('shows the same_family caveat, and rounds the figures a fractional branching produces', async () => {
+    const file = await tmp.write(
+      'same-family.yaml',
+      yamlOf(patched(VALID_MANIFEST, { independence: 'same_family', reviewer: { family: 'family-a' }, projected_branching: 4.4, depth_caps: [3], repetitions: { default: 1, by_cap: {} }, arms: ['gated'] })),
+    );
+    const { code, stdout } = await run('plan', file);
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "harness plan: fixture (nothing is spent)
+      CAVEAT: SAME FAMILY: executor and reviewer are both from family "family-a", so the gated arm's judge is not independent of the work it judges; a judge favours its own family's output, which biases the difference between the arms toward zero.
+
+        manifest      <tmp>/same-family.yaml (digest 75908bb3e23c)
+        spec          ./spec
+        executor      openai-compatible executor-model, family family-a, rung 3
+        reviewer      openai-compatible reviewer-model, family family-a, rung 3
+        independence  same_family
+        depth caps    3
+        matrix        1 cap x 1 arm (gated) x repetitions 2 = 2 cells
+        merges        2 attempts per assembling node in both arms, each a merge and a review session
+
+      Sessions if every tree uses its whole cap at projected_branching b = 4.4:
+
+        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
+        3        85        25            209     2      2       418         418M      $2,090
+        all                                             2       418         418M      $2,090
+
+        Every figure comes from b = 4.4: a scenario, not a bound. A tree that stops shallow costs
+        less; one that branches wider costs more.
+        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
+        cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
+                        so only the token bound always holds.
+        priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
+
+      Ceiling: max_sessions 1,000 (from the manifest), the number the run enforces.
+        The projection of 418 sessions fits.
+      "
+    `);
+  });
+
+  it('shows per-command help with defaults', async () => {
+    const { code, stdout } = await run('plan', '--help');
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "Usage: harness plan [options] <manifest>
+
+      print the matrix (cap x arm x repetition cells) and the bill of a sweep,
+      spending nothing
+
+      Arguments:
+        manifest            sweep manifest (YAML), e.g. manifests/smoke.yaml
+
+      Options:
+        --depths <caps>     only these caps, comma-separated, e.g. 1,2 (default: every
+                            cap in the manifest)
+        --max-sessions <n>  lower the session ceiling for this run; never above the
+                            manifest's (default: the manifest's max_sessions)
+        --providers <file>  provider configuration, for prices and the real-family
+                            check (default: $RDH_PROVIDERS, else none)
+        --json              print the plan as one JSON object (default: false)
+        -h, --help          display help for command
+
+      The bill assumes every tree uses its whole cap at the manifest's projected_branching: a scenario to size
+      the ceiling against, not a bound. Exit code 2: a bad flag, manifest or provider configuration.
+
+      "
+    `);
+  });
+});
+
+/** Each case: a name, the manifest text (or null for none written), and extra argv. */
+type BadCase = [name: string, manifest: string | null, argv?: string[]];
+const bad = (patch: Record<string, unknown>) => yamlOf(patched(VALID_MANIFEST, patch));
+const valid = yamlOf(VALID_MANIFEST);
+
+const BAD_CASES: BadCase[] = [
+  ['version from the future', bad({ version: 2 })],
+  ['name missing', bad({ name: undefined })],
+  ['name with a space', bad({ name: 'my sweep' })],
+  ['spec missing', bad({ spec: undefined })],
+  ['spec folder absent', bad({ spec: './nowhere' })],
+  ['cap of zero', bad({ depth_caps: [1, 0, 3] })],
+  ['fractional cap', bad({ depth_caps: [1, 2.5, 3] })],
+  ['cap listed twice', bad({ depth_caps: [1, 3, 3] })],
+  ['no caps', bad({ depth_caps: [] })],
+  ['caps as text', bad({ depth_caps: '1,2,3' })],
+  ['zero repetitions', bad({ repetitions: { default: 0 } })],
+  ['negative repetitions for a cap', bad({ repetitions: { by_cap: { 3: -1 } } })],
+  ['repetitions for a cap not swept', bad({ repetitions: { by_cap: { 5: 2 } } })],
+  ['repetitions keyed by a word', bad({ repetitions: { by_cap: { three: 2 } } })],
+  ['repetitions as one number', bad({ repetitions: 3 })],
+  ['misspelt arm', bad({ arms: ['gated', 'ungatd'] })],
+  ['arm listed twice', bad({ arms: ['gated', 'gated'] })],
+  ['no arms', bad({ arms: [] })],
+  ['unknown provider kind', bad({ executor: { provider: 'openai' } })],
+  ['rung of zero', bad({ executor: { rung: 0 } })],
+  ['identical pairs', bad({ reviewer: { model: 'executor-model' } })],
+  ['cross_family without a family', bad({ executor: { family: undefined } })],
+  ['cross_family with one family', bad({ reviewer: { family: 'family-a' } })],
+  ['same_family with two families', bad({ independence: 'same_family' })],
+  ['misspelt independence', bad({ independence: 'cross-family' })],
+  ['unknown top-level field', bad({ max_session: 5 })],
+  ['a key pasted into a pair', bad({ executor: { api_key: 'sk-abc123abc123abc123abc123' } })],
+  ['fractional merge attempts', bad({ merge_attempts: 1.5 })],
+  ['negative token ceiling', bad({ unit: { token_ceiling: -5 } })],
+  ['zero cost ceiling', bad({ unit: { cost_ceiling_usd: 0 } })],
+  ['no session ceiling', bad({ max_sessions: undefined })],
+  ['branching of one', bad({ projected_branching: 1 })],
+  ['branching as a word', bad({ projected_branching: 'four' })],
+  ['a recall above one', bad({ simulated: { judge_recall: 1.5 } })],
+  ['zero concurrency', bad({ concurrency: 0 })],
+  ['YAML syntax error', valid.replace('name: fixture', 'name: "fixture')],
+  ['YAML key written twice', `${valid}name: again\n`],
+  ['empty file', ''],
+  ['a list, not a mapping', '- 1\n- 2\n'],
+  ['no such manifest', null],
+  ['--depths with a word', valid, ['--depths', '1,x']],
+  ['--depths with a cap not in the manifest', valid, ['--depths', '1,5']],
+  ['--depths of zero', valid, ['--depths', '0']],
+  ['--max-sessions of zero', valid, ['--max-sessions', '0']],
+  ['--max-sessions as a word', valid, ['--max-sessions', 'lots']],
+  ['--max-sessions above the manifest', valid, ['--max-sessions', '5000']],
+  ['misspelt --max-sessions', valid, ['--max-session', '5']],
+  ['unknown flag', valid, ['--jsn']],
+  ['--providers file absent', valid, ['--providers', 'nowhere.yaml']],
+];
+
+describe('harness plan: refusals', () => {
+  it(`refuses ${BAD_CASES.length} bad manifests and flags, each with one line naming the field and the fix, exit 2, nothing written`, async () => {
+    const before = await tmp.listing();
+    const results: string[] = [];
+    for (const [i, [name, text, argv = []]] of BAD_CASES.entries()) {
+      const file = text === null ? `${tmp.dir}/missing.yaml` : await tmp.write(`bad-${i}.yaml`, text);
+      const { code, stdout, stderr } = await run('plan', file, ...argv);
+      expect({ name, code, stdout }).toEqual({ name, code: 2, stdout: '' });
+      expect(stderr.trimEnd().split('\n'), name).toHaveLength(1);
+      results.push(`${name}: ${stderr.trimEnd()}`);
+    }
+    const written = BAD_CASES.map((_, i) => `bad-${i}.yaml`).filter((_, i) => BAD_CASES[i]![1] !== null);
+    expect((await tmp.listing()).filter((f) => !written.includes(f) && !before.includes(f))).toEqual([]);
+    expect(results).toMatchInlineSnapshot(`
+      [
+        "version from the future: harness: <tmp>/bad-0.yaml:1: version: expected 1, got 2; e.g. version: 1",
+        "name missing: harness: <tmp>/bad-1.yaml:1: name: missing; add it, e.g. name: recursion-depth",
+        "name with a space: harness: <tmp>/bad-2.yaml:2: name: "my sweep" does not have the expected form; e.g. name: recursion-depth",
+        "spec missing: harness: <tmp>/bad-3.yaml:1: spec: missing; add it, e.g. spec: "../spec/sqlcsv"",
+        "spec folder absent: harness: <tmp>/bad-4.yaml:3: spec: "../nowhere" does not exist (looked at /tmp/nowhere); spec is relative to the manifest's own folder, <tmp>",
+        "cap of zero: harness: <tmp>/bad-5.yaml:6: depth_caps[1]: must be a positive whole number, got 0; e.g. depth_caps: [1, 2, 3, 4]",
+        "fractional cap: harness: <tmp>/bad-6.yaml:6: depth_caps[1]: must be a whole number, got 2.5; e.g. depth_caps: [1, 2, 3, 4]",
+        "cap listed twice: harness: <tmp>/bad-7.yaml:7: depth_caps[2]: 3 appears twice; list each cap once",
+        "no caps: harness: <tmp>/bad-8.yaml:4: depth_caps: must list at least 1 item(s); e.g. depth_caps: [1, 2, 3, 4]",
+        "caps as text: harness: <tmp>/bad-9.yaml:4: depth_caps: expected a list, got "1,2,3"; e.g. depth_caps: [1, 2, 3, 4]",
+        "zero repetitions: harness: <tmp>/bad-10.yaml:9: repetitions.default: must be a positive whole number, got 0; e.g. default: 2",
+        "negative repetitions for a cap: harness: <tmp>/bad-11.yaml:11: repetitions.by_cap.3: must be a positive whole number, got -1; e.g. by_cap: {3: 4, 4: 4}",
+        "repetitions for a cap not swept: harness: <tmp>/bad-12.yaml:12: repetitions.by_cap.5: cap 5 is not in depth_caps [1, 2, 3]; add it to depth_caps or remove this override",
+        "repetitions keyed by a word: harness: <tmp>/bad-13.yaml:12: repetitions.by_cap.three: "three" is not allowed as a key here; e.g. by_cap: {3: 4, 4: 4}",
+        "repetitions as one number: harness: <tmp>/bad-14.yaml:8: repetitions: expected a mapping, got 3; e.g. repetitions: {default: 2, by_cap: {3: 4, 4: 4}}",
+        "misspelt arm: harness: <tmp>/bad-15.yaml:14: arms[1]: expected one of gated, ungated, got "ungatd"; did you mean ungated?",
+        "arm listed twice: harness: <tmp>/bad-16.yaml:14: arms[1]: "gated" appears twice; list each arm once",
+        "no arms: harness: <tmp>/bad-17.yaml:12: arms: must list at least 1 item(s); e.g. arms: [gated, ungated]",
+        "unknown provider kind: harness: <tmp>/bad-18.yaml:16: executor.provider: expected one of sim, openai-compatible, got "openai"; e.g. provider: openai-compatible",
+        "rung of zero: harness: <tmp>/bad-19.yaml:19: executor.rung: must be a positive whole number, got 0; e.g. rung: 3",
+        "identical pairs: harness: <tmp>/bad-20.yaml:20: reviewer: same provider and model as executor (openai-compatible executor-model); a pair cannot judge its own work, so name a different reviewer model",
+        "cross_family without a family: harness: <tmp>/bad-21.yaml:15: executor.family: missing, but independence: cross_family needs both pairs to declare a family; add executor.family, or claim independence: same_family",
+        "cross_family with one family: harness: <tmp>/bad-22.yaml:23: reviewer.family: "family-a" is also executor.family, which contradicts independence: cross_family; use a reviewer from another family, or claim independence: same_family",
+        "same_family with two families: harness: <tmp>/bad-23.yaml:25: independence: same_family, but executor.family "family-a" differs from reviewer.family "family-b"; claim independence: cross_family, or correct the families",
+        "misspelt independence: harness: <tmp>/bad-24.yaml:25: independence: expected one of cross_family, same_family, got "cross-family"; did you mean cross_family?",
+        "unknown top-level field: harness: <tmp>/bad-25.yaml:41: max_session: unknown field; did you mean "max_sessions"? Rename or remove it",
+        "a key pasted into a pair: harness: <tmp>/bad-26.yaml:20: executor.api_key: unknown field, and it looks like a credential; never write a key in a file: export it as an environment variable and name the variable in the provider configuration (api_key_env)",
+        "fractional merge attempts: harness: <tmp>/bad-27.yaml:26: merge_attempts: must be a whole number, got 1.5; e.g. merge_attempts: 2",
+        "negative token ceiling: harness: <tmp>/bad-28.yaml:29: unit.token_ceiling: must be a positive whole number, got -5; e.g. token_ceiling: 1000000",
+        "zero cost ceiling: harness: <tmp>/bad-29.yaml:30: unit.cost_ceiling_usd: must be positive, got 0; e.g. cost_ceiling_usd: 5",
+        "no session ceiling: harness: <tmp>/bad-30.yaml:1: max_sessions: missing; add it, e.g. max_sessions: 8000",
+        "branching of one: harness: <tmp>/bad-31.yaml:32: projected_branching: must be greater than 1, got 1; e.g. projected_branching: 4",
+        "branching as a word: harness: <tmp>/bad-32.yaml:32: projected_branching: expected a number, got "four"; e.g. projected_branching: 4",
+        "a recall above one: harness: <tmp>/bad-33.yaml:38: simulated.judge_recall: must be at most 1, got 1.5; e.g. judge_recall: 0.8",
+        "zero concurrency: harness: <tmp>/bad-34.yaml:33: concurrency: must be a positive whole number, got 0; e.g. concurrency: 4",
+        "YAML syntax error: harness: <tmp>/bad-35.yaml:2:15: YAML syntax error: Missing closing "quote; close the quote or bracket opened before this point",
+        "YAML key written twice: harness: <tmp>/bad-36.yaml:41:1: YAML syntax error: Map keys must be unique; each field may appear once; remove or rename one of them",
+        "empty file: harness: <tmp>/bad-37.yaml: the manifest is empty; write its fields (copy manifests/smoke.yaml to start)",
+        "a list, not a mapping: harness: <tmp>/bad-38.yaml:1: (top level): expected a mapping of fields, got a list; write the manifest as \`field: value\` lines (copy manifests/smoke.yaml to start)",
+        "no such manifest: harness: <tmp>/missing.yaml: cannot read the manifest: no such file; check the path (copy manifests/smoke.yaml to start)",
+        "--depths with a word: error: option '--depths <caps>' argument '1,x' is invalid. expected caps as whole numbers of at least 1 separated by commas, e.g. 1,2; got "1,x".",
+        "--depths with a cap not in the manifest: harness: --depths: cap 5 is not in <tmp>/bad-41.yaml; its caps are 1, 2, 3",
+        "--depths of zero: error: option '--depths <caps>' argument '0' is invalid. expected caps as whole numbers of at least 1 separated by commas, e.g. 1,2; got "0".",
+        "--max-sessions of zero: error: option '--max-sessions <n>' argument '0' is invalid. expected a whole number of at least 1, got "0".",
+        "--max-sessions as a word: error: option '--max-sessions <n>' argument 'lots' is invalid. expected a whole number of at least 1, got "lots".",
+        "--max-sessions above the manifest: harness: --max-sessions 5000 is above max_sessions 1000 in <tmp>/bad-45.yaml; the flag can only lower the ceiling. To raise it, edit max_sessions in the manifest (a new digest, so record into a new --out-dir)",
+        "misspelt --max-sessions: error: unknown option '--max-session' (Did you mean --max-sessions?)",
+        "unknown flag: error: unknown option '--jsn' (Did you mean --json?)",
+        "--providers file absent: harness: nowhere.yaml: cannot read the provider configuration: no such file; check the path (copy manifests/providers.example.yaml to start)",
+      ]
+    `);
+  });
+
+  it('refuses a missing manifest argument as a usage error', async () => {
+    const { code, stderr } = await run('plan');
+    expect(code).toBe(2);
+    expect(stderr).toMatchInlineSnapshot(`
+      "error: missing required argument 'manifest'
+      "
+    `);
+  });
+
+  it('lists every problem at once, one line each, so a person fixes them in one pass', async () => {
+    const file = await tmp.write('many.yaml', bad({ version: 3, depth_caps: [0, 2], arms: ['both'], concurrency: 'many' }));
+    const { code, stderr } = await run('plan', file);
+    expect(code).toBe(2);
+    expect(stderr).toMatchInlineSnapshot(`
+      "harness: <tmp>/many.yaml:1: version: expected 1, got 3; e.g. version: 1
+      <tmp>/many.yaml:5: depth_caps[0]: must be a positive whole number, got 0; e.g. depth_caps: [1, 2, 3, 4]
+      <tmp>/many.yaml:12: arms[0]: expected one of gated, ungated, got "both"; e.g. arms: [gated, ungated]
+      <tmp>/many.yaml:31: concurrency: expected a number, got "many"; e.g. concurrency: 4
+      "
+    `);
+  });
+});
