@@ -96,16 +96,20 @@ export async function runLeaf(ctx: EngineContext, task: Task, planAssumptions: s
         );
         monitorFlags.push(...work.flags);
 
-        const meta = await metaVerify(ctx, task, checks, await sandbox.listFiles(), session);
+        // Meta-verification: would passing these checks prove the goal? The set may be rewritten
+        // once, ever; the rewrite is judged again and then re-verified on the same artifacts.
+        const inadequate = (reason: string) => ({
+          value: { outcome: { verdict: 'CHECKS_INADEQUATE' as const, reasons: [`the checks are judged too weak to prove the goal: ${reason}`], overrides: [] }, results: [] as CheckResult[], opinion: null },
+          score: lastPassing, accepted: false, settled: true, independent: true, findings: [],
+        });
+        let meta = await metaVerify(ctx, task, checks, await sandbox.listFiles(), session);
         if (!meta.adequate) {
-          if (rewriteUsed) {
-            const outcome: GateOutcome = { verdict: 'CHECKS_INADEQUATE', reasons: [`the checks were rewritten once and are still judged too weak: ${meta.reason}`], overrides: [] };
-            return { value: { outcome, results: [] as CheckResult[], opinion: null }, score: lastPassing, accepted: false, settled: true, independent: true, findings: [] };
-          }
-          // Rewrite the checks once, ever, and judge the same artifacts again: the work was never the complaint.
+          if (rewriteUsed) return inadequate(meta.reason);
           rewriteUsed = true;
           const rewritten = await establishChecks(ctx, task, { reason: 'inadequate', previous: checks, guidance: [meta.reason, ...meta.missing], session });
           checks = rewritten.checks;
+          meta = await metaVerify(ctx, task, checks, await sandbox.listFiles(), session);
+          if (!meta.adequate) return inadequate(meta.reason);
         }
 
         const { results, opinion } = await verifyWork(ctx, task, checks, workspace, session);

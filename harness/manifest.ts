@@ -72,7 +72,7 @@ export const Manifest = z
     version: z.literal(1).describe('Format version. Always 1; a later format takes a new number so an older harness refuses it rather than misreading it. No default.').meta({ examples: [1] }),
     name: z
       .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'may use only letters, digits, ".", "_" and "-", starting with a letter or digit')
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'uses characters other than letters, digits, ".", "_" and "-" (or does not start with a letter or digit)')
       .describe('Short name of the sweep, used in headings and run folder names, so letters, digits, ".", "_" and "-" only. No default.')
       .meta({ examples: ['recursion-depth'] }),
     spec: z
@@ -181,8 +181,9 @@ export const Manifest = z
     } else if (ex.family !== undefined && rv.family !== undefined && ex.family !== rv.family) {
       ctx.addIssue({ code: 'custom', path: ['independence'], message: `same_family, but executor.family "${ex.family}" differs from reviewer.family "${rv.family}"; claim independence: cross_family, or correct the families` });
     }
-    // With no valid caps the override check would only echo the caps' own problem.
-    for (const key of m.depth_caps.length > 0 ? Object.keys(m.repetitions.by_cap) : []) {
+    // Against invalid caps the override check would only echo the caps' own problem.
+    const capsValid = m.depth_caps.length > 0 && m.depth_caps.every((cap) => Number.isInteger(cap) && cap > 0);
+    for (const key of capsValid ? Object.keys(m.repetitions.by_cap) : []) {
       if (!m.depth_caps.includes(Number(key))) {
         ctx.addIssue({ code: 'custom', path: ['repetitions', 'by_cap', key], message: `cap ${key} is not in depth_caps [${m.depth_caps.join(', ')}]; add it to depth_caps or remove this override` });
       }

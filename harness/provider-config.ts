@@ -79,7 +79,7 @@ export const ProviderConfig = z
   .object({
     version: z.literal(1).describe('Format version. Always 1. No default.').meta({ examples: [1] }),
     providers: z
-      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'is not a usable provider name (letters, digits, ".", "_" and "-")'), ProviderEndpoint)
+      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'uses characters other than letters, digits, ".", "_" and "-"'), ProviderEndpoint)
       .describe('OpenAI-compatible endpoints by a name of your choosing. `sim` is built in and may not be redefined. No default.')
       .meta({ examples: [{ gateway: { base_url: 'https://api.example.com/v1', api_key_env: 'OPENROUTER_API_KEY' } }] }),
     models: z

@@ -34,7 +34,7 @@ describe('harness plan: the shipped manifests', () => {
         independence  cross_family
         depth caps    1, 2
         matrix        2 caps x 2 arms (gated, ungated) x repetitions 1, 1 = 4 cells
-        merges        2 attempts per assembling node in both arms, each a merge and a review session
+        merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
 
       Sessions if every tree uses its whole cap at projected_branching b = 2:
 
@@ -73,7 +73,7 @@ describe('harness plan: the shipped manifests', () => {
         independence  cross_family
         depth caps    1 (--depths; the manifest declares 1, 2)
         matrix        1 cap x 2 arms (gated, ungated) x repetitions 1 = 2 cells
-        merges        2 attempts per assembling node in both arms, each a merge and a review session
+        merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
 
       Sessions if every tree uses its whole cap at projected_branching b = 2:
 
@@ -108,7 +108,7 @@ describe('harness plan: the shipped manifests', () => {
         independence  cross_family
         depth caps    1, 2, 3, 4
         matrix        4 caps x 2 arms (gated, ungated) x repetitions 2, 2, 4, 4 = 24 cells
-        merges        2 attempts per assembling node in both arms, each a merge and a review session
+        merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
 
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
@@ -146,7 +146,7 @@ describe('harness plan: the shipped manifests', () => {
         independence  cross_family
         depth caps    1, 2 (--depths; the manifest declares 1, 2, 3, 4)
         matrix        2 caps x 2 arms (gated, ungated) x repetitions 2, 2 = 8 cells
-        merges        2 attempts per assembling node in both arms, each a merge and a review session
+        merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
 
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
@@ -187,7 +187,7 @@ describe('harness plan: the shipped manifests', () => {
         independence  cross_family
         depth caps    1, 2, 3, 4
         matrix        4 caps x 2 arms (gated, ungated) x repetitions 2, 2, 4, 4 = 24 cells
-        merges        2 attempts per assembling node in both arms, each a merge and a review session
+        merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
 
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
@@ -382,7 +382,9 @@ describe('harness plan: other manifests', () => {
     expect(code).toBe(0);
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: fixture (nothing is spent)
-      CAVEAT: SAME FAMILY: executor and reviewer are both from family "family-a", so the gated arm's judge is not independent of the work it judges; a judge favours its own family's output, which biases the difference between the arms toward zero.
+      CAVEAT: SAME FAMILY: executor and reviewer are both from family "family-a", so the gated arm's
+        judge is not independent of the work it judges; a judge favours its own family's output, which
+        biases the difference between the arms toward zero.
 
         manifest      <tmp>/same-family.yaml (digest 75908bb3e23c)
         spec          ./spec
@@ -391,7 +393,7 @@ describe('harness plan: other manifests', () => {
         independence  same_family
         depth caps    3
         matrix        1 cap x 1 arm (gated) x repetitions 2 = 2 cells
-        merges        2 attempts per assembling node in both arms, each a merge and a review session
+        merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
 
       Sessions if every tree uses its whole cap at projected_branching b = 4.4:
 
@@ -435,8 +437,9 @@ describe('harness plan: other manifests', () => {
         --json              print the plan as one JSON object (default: false)
         -h, --help          display help for command
 
-      The bill assumes every tree uses its whole cap at the manifest's projected_branching: a scenario to size
-      the ceiling against, not a bound. Exit code 2: a bad flag, manifest or provider configuration.
+      The bill assumes every tree uses its whole cap at the manifest's
+      projected_branching: a scenario to size the ceiling against, not a bound.
+      Exit code 2: a bad flag, manifest or provider configuration; nothing is written.
 
       "
     `);
@@ -517,22 +520,22 @@ describe('harness plan: refusals', () => {
       [
         "version from the future: harness: <tmp>/bad-0.yaml:1: version: expected 1, got 2; e.g. version: 1",
         "name missing: harness: <tmp>/bad-1.yaml:1: name: missing; add it, e.g. name: recursion-depth",
-        "name with a space: harness: <tmp>/bad-2.yaml:2: name: "my sweep" does not have the expected form; e.g. name: recursion-depth",
-        "spec missing: harness: <tmp>/bad-3.yaml:1: spec: missing; add it, e.g. spec: "../spec/sqlcsv"",
-        "spec folder absent: harness: <tmp>/bad-4.yaml:3: spec: "../nowhere" does not exist (looked at /tmp/nowhere); spec is relative to the manifest's own folder, <tmp>",
+        "name with a space: harness: <tmp>/bad-2.yaml:2: name: "my sweep" may use only letters, digits, ".", "_" and "-", starting with a letter or digit; e.g. name: recursion-depth",
+        "spec missing: harness: <tmp>/bad-3.yaml:1: spec: missing; add it, e.g. spec: ../spec/sqlcsv",
+        "spec folder absent: harness: <tmp>/bad-4.yaml:3: spec: "./nowhere" does not exist (looked at <tmp>/nowhere); spec is relative to the manifest's own folder, <tmp>",
         "cap of zero: harness: <tmp>/bad-5.yaml:6: depth_caps[1]: must be a positive whole number, got 0; e.g. depth_caps: [1, 2, 3, 4]",
         "fractional cap: harness: <tmp>/bad-6.yaml:6: depth_caps[1]: must be a whole number, got 2.5; e.g. depth_caps: [1, 2, 3, 4]",
         "cap listed twice: harness: <tmp>/bad-7.yaml:7: depth_caps[2]: 3 appears twice; list each cap once",
-        "no caps: harness: <tmp>/bad-8.yaml:4: depth_caps: must list at least 1 item(s); e.g. depth_caps: [1, 2, 3, 4]",
+        "no caps: harness: <tmp>/bad-8.yaml:4: depth_caps: must not be empty; e.g. depth_caps: [1, 2, 3, 4]",
         "caps as text: harness: <tmp>/bad-9.yaml:4: depth_caps: expected a list, got "1,2,3"; e.g. depth_caps: [1, 2, 3, 4]",
         "zero repetitions: harness: <tmp>/bad-10.yaml:9: repetitions.default: must be a positive whole number, got 0; e.g. default: 2",
         "negative repetitions for a cap: harness: <tmp>/bad-11.yaml:11: repetitions.by_cap.3: must be a positive whole number, got -1; e.g. by_cap: {3: 4, 4: 4}",
         "repetitions for a cap not swept: harness: <tmp>/bad-12.yaml:12: repetitions.by_cap.5: cap 5 is not in depth_caps [1, 2, 3]; add it to depth_caps or remove this override",
-        "repetitions keyed by a word: harness: <tmp>/bad-13.yaml:12: repetitions.by_cap.three: "three" is not allowed as a key here; e.g. by_cap: {3: 4, 4: 4}",
+        "repetitions keyed by a word: harness: <tmp>/bad-13.yaml:12: repetitions.by_cap.three: "three" is not a depth cap (a positive whole number); e.g. by_cap: {3: 4, 4: 4}",
         "repetitions as one number: harness: <tmp>/bad-14.yaml:8: repetitions: expected a mapping, got 3; e.g. repetitions: {default: 2, by_cap: {3: 4, 4: 4}}",
         "misspelt arm: harness: <tmp>/bad-15.yaml:14: arms[1]: expected one of gated, ungated, got "ungatd"; did you mean ungated?",
         "arm listed twice: harness: <tmp>/bad-16.yaml:14: arms[1]: "gated" appears twice; list each arm once",
-        "no arms: harness: <tmp>/bad-17.yaml:12: arms: must list at least 1 item(s); e.g. arms: [gated, ungated]",
+        "no arms: harness: <tmp>/bad-17.yaml:12: arms: must not be empty; e.g. arms: [gated, ungated]",
         "unknown provider kind: harness: <tmp>/bad-18.yaml:16: executor.provider: expected one of sim, openai-compatible, got "openai"; e.g. provider: openai-compatible",
         "rung of zero: harness: <tmp>/bad-19.yaml:19: executor.rung: must be a positive whole number, got 0; e.g. rung: 3",
         "identical pairs: harness: <tmp>/bad-20.yaml:20: reviewer: same provider and model as executor (openai-compatible executor-model); a pair cannot judge its own work, so name a different reviewer model",
@@ -585,7 +588,7 @@ describe('harness plan: refusals', () => {
       "harness: <tmp>/many.yaml:1: version: expected 1, got 3; e.g. version: 1
       <tmp>/many.yaml:5: depth_caps[0]: must be a positive whole number, got 0; e.g. depth_caps: [1, 2, 3, 4]
       <tmp>/many.yaml:12: arms[0]: expected one of gated, ungated, got "both"; e.g. arms: [gated, ungated]
-      <tmp>/many.yaml:31: concurrency: expected a number, got "many"; e.g. concurrency: 4
+      <tmp>/many.yaml:31: concurrency: expected a whole number, got "many"; e.g. concurrency: 4
       "
     `);
   });

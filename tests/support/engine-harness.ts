@@ -1,0 +1,53 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MemoryEventSink, solve, type ModelClient, type ModelSpec, type NodeResult, type Role, type SandboxProvider } from '../../engine/index.js';
+import { testProvider } from './docker.js';
+import { ScriptedModel, type Handler } from './scripted-model.js';
+
+/** Two families: alpha does the work, beta (which contributes nothing) verifies. */
+export const TWO_FAMILIES: ModelSpec[] = [
+  { name: 'alpha-large', model: 'alpha-l', endpoint: 'alpha', family: 'alpha', tier: 'large' },
+  { name: 'alpha-medium', model: 'alpha-m', endpoint: 'alpha', family: 'alpha', tier: 'medium' },
+  { name: 'alpha-small', model: 'alpha-s', endpoint: 'alpha', family: 'alpha', tier: 'small' },
+  { name: 'beta-medium', model: 'beta-m', endpoint: 'beta', family: 'beta', tier: 'medium' },
+];
+
+export interface SolveHarness {
+  root: NodeResult;
+  events: MemoryEventSink;
+  model: ScriptedModel;
+}
+
+let provider: SandboxProvider | null = null;
+
+export async function runSolve(options: {
+  goal: string;
+  handlers: Partial<Record<Role, Handler>>;
+  budget?: number;
+  maxDepth?: number;
+  roster?: ModelSpec[];
+  clients?: (model: ScriptedModel) => Record<string, ModelClient>;
+  usage?: ConstructorParameters<typeof ScriptedModel>[1];
+  concurrency?: number;
+  maxTurns?: number;
+}): Promise<SolveHarness> {
+  provider ??= testProvider();
+  const model = new ScriptedModel(options.handlers, options.usage);
+  const events = new MemoryEventSink();
+  const workRoot = await mkdtemp(path.join(tmpdir(), 'rdh-solve-'));
+  const { root } = await solve({
+    goal: options.goal,
+    budget: options.budget ?? 200_000,
+    maxDepth: options.maxDepth ?? 2,
+    roster: options.roster ?? TWO_FAMILIES,
+    clients: options.clients?.(model) ?? { alpha: model, beta: model, gamma: model },
+    sandboxes: provider,
+    workRoot,
+    runId: `vitest-solve-${process.pid}`,
+    events,
+    concurrency: options.concurrency,
+    maxTurns: options.maxTurns ?? 12,
+  });
+  return { root, events, model };
+}
