@@ -23,7 +23,9 @@ export const ProviderEndpoint = z
     base_url: z
       .url({ protocol: /^https?$/ })
       .superRefine((url, ctx) => {
-        const parsed = new URL(url);
+        // Runs even after the URL check failed (zod continues past format issues), so parse defensively.
+        const parsed = URL.canParse(url) ? new URL(url) : undefined;
+        if (!parsed) return;
         if (parsed.username || parsed.password || [...parsed.searchParams.keys()].some((k) => /key|token|secret/i.test(k))) {
           ctx.addIssue({ code: 'custom', message: 'carries credentials; remove them from the URL, put the key in an environment variable and name it in api_key_env' });
         }

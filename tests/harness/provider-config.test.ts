@@ -37,7 +37,7 @@ const CONFIG = {
 let counter = 0;
 const writeConfig = (config: unknown) => tmp.write(`providers-${counter++}.yaml`, yamlOf(config));
 const writeManifest = (patch: Record<string, unknown> = {}) => tmp.write(`manifest-${counter++}.yaml`, yamlOf(patched(VALID_MANIFEST, patch)));
-const withModels = (models: Record<string, unknown>) => patched(CONFIG, { models: patched(CONFIG.models, models) });
+const withModels = (models: Record<string, unknown>) => ({ ...CONFIG, models: patched(CONFIG.models, models) });
 
 /** Loads both files and runs the relation check; returns the problem lines, or [] when accepted. */
 async function verdict(config: unknown, manifestPatch: Record<string, unknown> = {}): Promise<string[]> {
@@ -47,7 +47,7 @@ async function verdict(config: unknown, manifestPatch: Record<string, unknown> =
     return [];
   } catch (error) {
     if (!(error instanceof ProviderConfigInvalidError)) throw error;
-    return error.problems.map((line) => line.replaceAll(tmp.dir, '<tmp>'));
+    return error.problems.map((line) => line.replaceAll(tmp.dir, '<tmp>').replace(/(providers|manifest)-\d+/g, '$1'));
   }
 }
 
@@ -60,7 +60,7 @@ describe('provider configuration: the family relation', () => {
     const lines = await verdict(withModels({ 'reviewer-model': { family: 'vendor-a' } }));
     expect(lines).toMatchInlineSnapshot(`
       [
-        "<tmp>/providers-2.yaml:20: models.reviewer-model.family: executor and reviewer both run as family "vendor-a" (models.executor-model, models.reviewer-model), but <tmp>/manifest-3.yaml claims independence: cross_family; serve the reviewer from a model of another family, or claim same_family in the manifest",
+        "<tmp>/providers.yaml:20: models.reviewer-model.family: executor and reviewer both run as family "vendor-a" (models.executor-model, models.reviewer-model), but <tmp>/manifest.yaml claims independence: cross_family; serve the reviewer from a model of another family, or claim same_family in the manifest",
       ]
     `);
   });
@@ -80,7 +80,7 @@ describe('provider configuration: the family relation', () => {
     const sameFamily = { independence: 'same_family', reviewer: { family: 'family-a' } };
     expect(await verdict(CONFIG, sameFamily)).toMatchInlineSnapshot(`
       [
-        "<tmp>/providers-10.yaml:20: models.reviewer-model.family: executor runs as family "vendor-a" and reviewer as "vendor-b", but <tmp>/manifest-11.yaml claims independence: same_family; claim cross_family in the manifest, or serve both pairs from one family",
+        "<tmp>/providers.yaml:20: models.reviewer-model.family: executor runs as family "vendor-a" and reviewer as "vendor-b", but <tmp>/manifest.yaml claims independence: same_family; claim cross_family in the manifest, or serve both pairs from one family",
       ]
     `);
     expect(await verdict(withModels({ 'reviewer-model': { family: 'vendor-a' } }), sameFamily)).toEqual([]);
@@ -89,20 +89,24 @@ describe('provider configuration: the family relation', () => {
   it('refuses two placeholders aliased onto one real model', async () => {
     expect(await verdict(withModels({ 'reviewer-model': { model: 'vendor-a/big', family: undefined } }))).toMatchInlineSnapshot(`
       [
-        "<tmp>/providers-14.yaml:17: models.reviewer-model: serves the same model as models.executor-model (gateway vendor-a/big); the reviewer would judge its own work, so point one of them at another model",
+        "<tmp>/providers.yaml:17: models.reviewer-model: serves the same model as models.executor-model (gateway vendor-a/big); the reviewer would judge its own work, so point one of them at another model",
       ]
     `);
   });
 
   it('refuses a manifest model the configuration does not serve', async () => {
-    expect(await verdict(withModels({ 'reviewer-model': undefined }))).toMatchInlineSnapshot(`[]`);
+    expect(await verdict(withModels({ 'reviewer-model': undefined }))).toMatchInlineSnapshot(`
+      [
+        "<tmp>/providers.yaml:9: models: no entry for "reviewer-model" (reviewer.model in <tmp>/manifest.yaml); add models.reviewer-model with its provider, real model id and family",
+      ]
+    `);
   });
 
   it('judges a simulated pair by its declared family, beside a real one', async () => {
     const mixed = { executor: { provider: 'sim', model: 'sim-executor', family: 'vendor-b' } };
     expect(await verdict(CONFIG, mixed)).toMatchInlineSnapshot(`
       [
-        "<tmp>/providers-18.yaml:20: models.reviewer-model.family: executor and reviewer both run as family "vendor-b" (sim sim-executor, models.reviewer-model), but <tmp>/manifest-19.yaml claims independence: cross_family; serve the reviewer from a model of another family, or claim same_family in the manifest",
+        "<tmp>/providers.yaml:20: models.reviewer-model.family: executor and reviewer both run as family "vendor-b" (sim sim-executor, models.reviewer-model), but <tmp>/manifest.yaml claims independence: cross_family; serve the reviewer from a model of another family, or claim same_family in the manifest",
       ]
     `);
   });
@@ -144,7 +148,24 @@ describe('provider configuration: the file itself', () => {
       expect(lines[0]).not.toMatch(/sk-|9f86d0|secret@|abcdef/);
       results.push(`${name}: ${lines[0]!.replace(/^.*providers-\d+\.yaml/, '<file>')}`);
     }
-    expect(results).toMatchInlineSnapshot();
+    expect(results).toMatchInlineSnapshot(`
+      [
+        "a literal key instead of a variable name: <file>:5: providers.gateway.api_key_env: looks like a literal API key (value not shown); never write a key in this file: export it as an environment variable and write the variable NAME here, e.g. api_key_env: OPENROUTER_API_KEY",
+        "a long hex key: <file>:5: providers.gateway.api_key_env: looks like a literal API key (value not shown); never write a key in this file: export it as an environment variable and write the variable NAME here, e.g. api_key_env: OPENROUTER_API_KEY",
+        "no variable name: <file>:3: providers.gateway.api_key_env: missing; add it, e.g. api_key_env: OPENROUTER_API_KEY",
+        "a variable name with a space: <file>:5: providers.gateway.api_key_env: "GATEWAY KEY" is not an environment variable name; write the NAME of the variable holding the key, e.g. api_key_env: OPENROUTER_API_KEY",
+        "the key in a field of its own: <file>:6: providers.gateway.api_key: unknown field, and it looks like a credential; never write a key in a file: export it as an environment variable and name the variable in the provider configuration (api_key_env)",
+        "credentials in the URL: <file>:4: providers.gateway.base_url: carries credentials; remove them from the URL, put the key in an environment variable and name it in api_key_env",
+        "a key in the URL query: <file>:4: providers.gateway.base_url: carries credentials; remove them from the URL, put the key in an environment variable and name it in api_key_env",
+        "not a URL: <file>:4: providers.gateway.base_url: "gateway.example" does not have the expected form; e.g. base_url: "https://api.example.com/v1"",
+        "a key pasted as a model id: <file>:12: models.executor-model.model: looks like a literal API key (value not shown); keys belong in environment variables named by api_key_env",
+        "sim redefined: <file>:9: providers.sim: sim is the built-in simulated provider and needs no configuration; remove this entry",
+        "a model served by no provider: <file>:11: models.executor-model.provider: "gatewya" is not under providers; add providers.gatewya, or use one of: gateway, local",
+        "a negative price: <file>:15: models.executor-model.price_usd_per_million.input: must be at least 0, got -1; e.g. input: 3",
+        "a misspelt field: <file>:17: models.executor-model.familly: unknown field; did you mean "family"? Rename or remove it",
+        "version missing: <file>:1: version: missing; add it, e.g. version: 1",
+      ]
+    `);
   });
 
   it('loads the shipped example, which serves the recursion-depth manifest', async () => {
