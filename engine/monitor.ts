@@ -39,10 +39,15 @@ export class Monitor {
   private readonly repeatLimit: number;
   private readonly noProgressLimit: number;
   private readonly driftEvery: number;
+  /** Calls since the check pass count last moved: where oscillation is looked for. */
   private keys: string[] = [];
+  /** Calls since the last genuine progress: where repeats are looked for. */
+  private repeatKeys: string[] = [];
   private sinceProgress = 0;
   private steps = 0;
   private lastPassCount: number | null = null;
+  /** Every write seen, so rewriting a file back to an earlier state is not counted as progress. */
+  private readonly writes = new Set<string>();
 
   constructor(
     /** Text of the node's checks; a write to a path none of them mentions triggers the drift judge. */
@@ -61,21 +66,27 @@ export class Monitor {
     const passMoved =
       step.checkPassCount != null && this.lastPassCount != null && step.checkPassCount !== this.lastPassCount;
     if (step.checkPassCount != null) this.lastPassCount = step.checkPassCount;
-    const progress = step.wroteFile || passMoved;
+    // Undoing one's own work (write A, write B, write A...) changes the file every time; only a
+    // write never seen before is genuine progress.
+    const newWrite = step.wroteFile && !this.writes.has(key);
+    if (step.wroteFile) this.writes.add(key);
+    const progress = newWrite || passMoved;
 
     const flags: MonitorVerdict['flags'] = [];
+    // A moved pass count ends any cycle; a new write does not, since a cycle of writes is
+    // exactly what undoing one's own work looks like.
+    this.keys = passMoved ? [key] : [...this.keys, key].slice(-12);
     if (progress) {
-      this.keys = [key];
+      this.repeatKeys = [key];
       this.sinceProgress = 0;
     } else {
-      this.keys.push(key);
+      this.repeatKeys.push(key);
       this.sinceProgress++;
-      const k = this.keys;
-      const tail = k.slice(-this.repeatLimit);
+      const tail = this.repeatKeys.slice(-this.repeatLimit);
       if (tail.length === this.repeatLimit && tail.every((x) => x === tail[0])) {
         flags.push({ kind: 'repeat', detail: `${step.tool} called ${this.repeatLimit} times in a row with the same arguments` });
-      } else if (isPeriodic(k, 2) || isPeriodic(k, 3)) {
-        flags.push({ kind: 'oscillation', detail: `the last calls alternate with period ${isPeriodic(k, 2) ? 2 : 3}` });
+      } else if (isPeriodic(this.keys, 2) || isPeriodic(this.keys, 3)) {
+        flags.push({ kind: 'oscillation', detail: `the last calls alternate with period ${isPeriodic(this.keys, 2) ? 2 : 3}` });
       }
       if (this.sinceProgress >= this.noProgressLimit) {
         flags.push({ kind: 'no_progress', detail: `${this.sinceProgress} steps with no file written and no change in checks passing` });

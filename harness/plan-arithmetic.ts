@@ -18,9 +18,9 @@ export interface Cell {
 
 /**
  * The order cells are recorded in: caps ascending, then repetition, then arm (gated before
- * ungated). Cheap caps come first so a ceiling cuts the expensive end, and the two arms of
- * one repetition sit side by side so a stop never leaves an arm measured without its pair
- * at that repetition. The sweep runner records in exactly this order.
+ * ungated). Cheap caps come first so a ceiling cuts the expensive end, and the arms of one
+ * repetition sit side by side so a stop leaves at most one repetition with a single arm
+ * measured. The sweep runner records in exactly this order.
  */
 export function cellOrder(caps: readonly number[], arms: readonly Arm[], repetitions: Readonly<Record<number, number>>): Cell[] {
   const cells: Cell[] = [];

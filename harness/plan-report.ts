@@ -102,10 +102,20 @@ function ceilingLines(report: PlanReport): string[] {
     const all = projection.cells.filter((cell) => cell.cap === cap).length;
     lines.push(`    cap ${cap}: ${cells.length === all ? `all ${all} cells` : `${cells.length} of ${all} cells, from ${cells[0]!.id} on`}`);
   }
-  lines.push(`  The ceiling is reached inside ${first.id}: its sessions are spent, it goes unmeasured,`, '  and the cells after it never start.');
-  let sum = 0;
-  const whole = projection.caps.filter((cap) => (sum += cap.sessions) <= ceiling.maxSessions).map((cap) => cap.cap);
-  if (whole.length > 0) lines.push(`  Whole caps that fit: --depths ${whole.join(',')} (${count(projection.caps.slice(0, whole.length).reduce((s, c) => s + c.sessions, 0))} sessions).`);
+  lines.push(
+    ceiling.unmeasured.length > 1
+      ? `  The ceiling is reached inside ${first.id}: its sessions are spent, it goes unmeasured,\n  and the cells after it never start.`
+      : `  The ceiling is reached inside ${first.id}: its sessions are spent and it goes unmeasured.`,
+  );
+  // The cheapest prefix of caps that fits whole is the natural first stage to record.
+  const fitting: number[] = [];
+  let spent = 0;
+  for (const cap of projection.caps) {
+    if (spent + cap.sessions > ceiling.maxSessions) break;
+    spent += cap.sessions;
+    fitting.push(cap.cap);
+  }
+  if (fitting.length > 0) lines.push(`  Whole caps that fit: --depths ${fitting.join(',')} (${count(spent)} sessions).`);
   return lines;
 }
 

@@ -1,0 +1,79 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+
+export interface ScriptedHttpReply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON; a string is sent raw (for malformed bodies). */
+  body: unknown;
+}
+
+export type Responder = (request: { path: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }) => ScriptedHttpReply | Promise<ScriptedHttpReply>;
+
+/** A chat completion body in the OpenAI wire format. */
+export function completion(options: {
+  content?: string | null;
+  toolCalls?: Array<{ id: string; name: string; arguments: string }>;
+  model?: string;
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
+}): Record<string, unknown> {
+  const usage = options.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: options.model ?? 'test-model',
+    choices: [
+      {
+        index: 0,
+        finish_reason: options.toolCalls?.length ? 'tool_calls' : 'stop',
+        message: {
+          role: 'assistant',
+          content: options.content ?? null,
+          ...(options.toolCalls?.length
+            ? { tool_calls: options.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+            : {}),
+        },
+      },
+    ],
+    usage: {
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      total_tokens: usage.prompt_tokens + usage.completion_tokens,
+      ...(usage.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cached_tokens } } : {}),
+    },
+  };
+}
+
+/**
+ * A local HTTP server speaking the chat-completions protocol, so the real openai SDK can be
+ * exercised end to end: tool calls, 429 with Retry-After, 5xx, malformed bodies.
+ */
+export class ChatServer {
+  readonly requests: Array<{ path: string; body: Record<string, unknown>; at: number }> = [];
+  private server: Server | null = null;
+  constructor(private responder: Responder) {}
+
+  setResponder(responder: Responder): void {
+    this.responder = responder;
+  }
+
+  async start(): Promise<string> {
+    this.server = createServer(async (req, res) => {
+      let raw = '';
+      for await (const chunk of req) raw += chunk;
+      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      this.requests.push({ path: req.url ?? '', body, at: Date.now() });
+      const reply = await this.responder({ path: req.url ?? '', body, headers: req.headers });
+      const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      res.end(text);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as { port: number };
+    return `http://127.0.0.1:${port}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
