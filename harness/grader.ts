@@ -19,6 +19,10 @@ export interface GradeOptions {
   tree: string;
   /** Spec name: `spec/<name>` and `oracle/<name>`. Default `sqlcsv`. */
   spec?: string;
+  /** Where the spec's requirements live. Default `spec/<spec>`. */
+  specDir?: string;
+  /** Where the held-out oracle lives. Default `oracle/<spec>`. */
+  oracleDir?: string;
   /** Default: a client from the environment (`DOCKER_HOST`). */
   docker?: Docker;
   /** Default: the current sandbox image tag. */
@@ -40,14 +44,18 @@ const TEST_FILE = /^(test_.*|.*_test)\.py$/;
 const loaded = new Map<string, Promise<{ oracle: Oracle; requirements: Requirement[] }>>();
 
 /** Spec requirements and oracle cases, loaded and validated once per process. */
-export function loadSpecOracle(spec: string): Promise<{ oracle: Oracle; requirements: Requirement[] }> {
-  let entry = loaded.get(spec);
+export function loadSpecOracle(spec: string, dirs: { specDir?: string; oracleDir?: string } = {}): Promise<{ oracle: Oracle; requirements: Requirement[] }> {
+  const sDir = dirs.specDir ?? specDir(spec);
+  const oDir = dirs.oracleDir ?? oracleDir(spec);
+  const key = `${sDir}\0${oDir}`;
+  let entry = loaded.get(key);
   if (!entry) {
     entry = (async () => {
-      const requirements = await loadRequirements(specDir(spec));
-      return { requirements, oracle: await loadOracle(oracleDir(spec), requirements) };
+      const requirements = await loadRequirements(sDir);
+      return { requirements, oracle: await loadOracle(oDir, requirements) };
     })();
-    loaded.set(spec, entry);
+    entry.catch(() => loaded.delete(key));
+    loaded.set(key, entry);
   }
   return entry;
 }
@@ -65,7 +73,7 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
   const tree = path.resolve(options.tree);
   const treeStat = await lstat(tree).catch(() => null);
   if (!treeStat?.isDirectory()) throw new GradingRefusedError(`${options.tree} is not a directory; pass the root of the tree to grade.`);
-  const { oracle, requirements } = await loadSpecOracle(spec);
+  const { oracle, requirements } = await loadSpecOracle(spec, options);
   await assertDockerReachable(docker);
   await docker.getImage(image).inspect().catch((cause) => {
     throw new SandboxImageMissingError(image, { cause });

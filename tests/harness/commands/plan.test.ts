@@ -230,6 +230,19 @@ describe('harness plan: the shipped manifests', () => {
     }
   });
 
+  it('says so when the ceiling cuts only the last cell', async () => {
+    const { code, stdout } = await run('plan', 'manifests/smoke.yaml', '--depths', '2', '--max-sessions', '30');
+    expect(code).toBe(0);
+    expect(stdout.slice(stdout.indexOf('Ceiling:'))).toMatchInlineSnapshot(`
+      "Ceiling: max_sessions 30 (--max-sessions; the manifest says 100), the number the run enforces.
+        The projection of 38 sessions exceeds it by 8; 1 of 2 cells fit.
+        Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
+          cap 2: 1 of 2 cells, from cap2-rep1-ungated on
+        The ceiling is reached inside cap2-rep1-ungated: its sessions are spent and it goes unmeasured.
+      "
+    `);
+  });
+
   it('gives the same data as JSON', async () => {
     const { code, stdout } = await run('plan', 'manifests/smoke.yaml', '--depths', '2', '--max-sessions', '30', '--json');
     expect(code).toBe(0);
