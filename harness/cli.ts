@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { gradeCommand } from './commands/grade.js';
+import { solveCommand } from './commands/solve.js';
 import { planCommand } from './commands/plan.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
@@ -17,6 +18,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(sandboxCommand(io));
   program.addCommand(planCommand(io));
   program.addCommand(gradeCommand(io));
+  program.addCommand(solveCommand(io));
 
   // Commander's own errors (unknown flag, missing argument) become one-line usage errors.
   const configure = (cmd: Command): void => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { RdhError } from '../engine/index.js';
+import { RdhError, Role, Tier } from '../engine/index.js';
 import { problemLine, readDataFile } from './internal/data-file.js';
 import type { LoadedManifest } from './internal/manifest-loader.js';
 import { shown } from './internal/schema-problems.js';
@@ -59,6 +59,14 @@ export const ModelEntry = z
       .optional()
       .describe("The real model's family (the organisation that trained it). Compared with the manifest's independence claim by relation: under cross_family the two pairs' families must differ. Absent means not saying, never a disagreement. No default.")
       .meta({ examples: ['vendor-a'] }),
+    tier: Tier.optional()
+      .describe('Capability tier for `harness solve` role choice: planners prefer large, workers and verifiers medium, the drift judge small. Default medium.')
+      .meta({ examples: ['medium'] }),
+    roles: z
+      .array(Role)
+      .optional()
+      .describe('Engine roles this model may serve (planner, worker, checker, verifier, drift_judge, merger, reviewer). Default: any, by tier.')
+      .meta({ examples: [['verifier', 'reviewer']] }),
     price_usd_per_million: z
       .object({
         input: Usd('input').meta({ examples: [3] }),
