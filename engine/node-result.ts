@@ -28,7 +28,7 @@ export const NodeResult = z.object({
   artifacts: z.array(z.string()),
   checks: z.array(Check),
   checkResults: z.array(CheckResult),
-  /** Families whose verifier signed off on this node (empty unless one did). */
+  /** Families, none of them contributors, whose verifier signed off (said DONE) on this node. */
   verifiedBy: z.array(z.string()),
   contributorModels: z.array(z.string()),
   contributorFamilies: z.array(z.string()),

@@ -153,7 +153,8 @@ async function solveNode(ctx: EngineContext, task: Task, account: NodeAccount): 
       id: task.id, slug: task.slug, goal: task.goal, depth: task.depth, kind: task.kind, mode, forcedExecute,
       verdict: stage.gate.verdict, reasons: stage.gate.reasons, assumptions: stage.assumptions, openQuestions: stage.openQuestions,
       claims: task.claims, artifacts: task.artifacts, checks: stage.checks, checkResults: stage.checkResults,
-      verifiedBy: stage.gate.verdict === 'DONE' && stage.opinion ? [stage.opinion.family] : [],
+      // A family signed off when its verifier said DONE and it contributed nothing; the gate may still withhold DONE.
+      verifiedBy: stage.opinion?.verdict === 'DONE' && !account.contributorFamilies.has(stage.opinion.family) ? [stage.opinion.family] : [],
       contributorModels: [...account.contributorModels], contributorFamilies: [...account.contributorFamilies],
       attempts: stage.attempts, checkRewrites: stage.checkRewrites, monitorFlags: stage.monitorFlags, overrides: stage.overrides,
       interfaceChanges: stage.interfaceChanges, allocation: account.allocation, tokens: account.spent, usage: account.usage,
