@@ -4,7 +4,8 @@ import { WORKER_CAP } from './accounting.js';
 import { establishChecks } from './check-stage.js';
 import type { Check, CheckResult } from './checks.js';
 import { brief, type EngineContext, type Task } from './engine-context.js';
-import { gate, type GateOutcome, type Override, type VerifierOpinion } from './gate.js';
+import type { GateOutcome, Override, VerifierOpinion } from './gate.js';
+import { judge, roundReporter } from './judgement.js';
 import type { ChatMessage } from './model-client.js';
 import { Monitor } from './monitor.js';
 import { openQuestions } from './plan-rules.js';
@@ -14,7 +15,7 @@ import { DriftReply } from './replies.js';
 import { askStructured } from './structured.js';
 import { runToolLoop, type DriftOpinion } from './tool-loop.js';
 import { WORK_TOOLS } from './tools.js';
-import { metaVerify, verifyWork } from './verify-stage.js';
+import { metaVerify } from './verify-stage.js';
 
 /** How a stage that does work ended; solve.ts turns it into a NodeResult. */
 export interface StageOutcome {
@@ -39,10 +40,6 @@ export async function prepareWorkspace(ctx: EngineContext, task: Task): Promise<
     await cp(seed, dir, { recursive: true, force: false, errorOnExist: false, filter: (src) => !src.includes(`${path.sep}.children`) });
   }
   return dir;
-}
-
-export function emitOverrides(ctx: EngineContext, nodeId: string, overrides: Override[]): void {
-  for (const o of overrides) ctx.events.emit({ type: 'override', version: 1, ts: ctx.clock.now().toISOString(), nodeId, ...o });
 }
 
 export function driftJudgeFor(ctx: EngineContext, task: Task, session: (r: string) => string) {
@@ -112,30 +109,9 @@ export async function runLeaf(ctx: EngineContext, task: Task, planAssumptions: s
           if (!meta.adequate) return inadequate(meta.reason);
         }
 
-        const { results, opinion } = await verifyWork(ctx, task, checks, workspace, session);
-        const outcome = gate({
-          checks: results,
-          verifier: opinion,
-          contributorFamilies: [...ctx.accounting.current().contributorFamilies],
-          openQuestions: questions,
-        });
-        overrides.push(...outcome.overrides);
-        emitOverrides(ctx, task.id, outcome.overrides);
-        const failing = results.filter((r) => !r.passed);
-        return {
-          value: { outcome, results, opinion },
-          score: results.length - failing.length,
-          accepted: outcome.verdict === 'DONE',
-          settled: outcome.verdict === 'NEEDS_HUMAN' || outcome.verdict === 'CHECKS_INADEQUATE',
-          independent: opinion !== null && !ctx.accounting.current().contributorFamilies.has(opinion.family),
-          findings: [
-            ...failing.map((f) => `check ${f.id} failed: ${f.output.slice(-500)}`),
-            ...(opinion?.verdict === 'NOT_DONE' ? opinion.findings : []),
-          ],
-        };
+        return judge(ctx, task, { checks, workspace, questions, session, by: 'verifier', overrides });
       },
-      onRound: (attempt, round, stop) =>
-        ctx.events.emit({ type: 'repair_round', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, attempt, accepted: round.accepted, independent: round.independent, score: round.score, stop }),
+      onRound: roundReporter(ctx, task),
     });
 
     const { outcome, results, opinion } = loop.final.value;

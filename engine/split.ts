@@ -3,8 +3,9 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import { establishChecks, type EstablishedChecks } from './check-stage.js';
 import type { EngineContext, Task } from './engine-context.js';
-import { gate, type GateOutcome, type Override } from './gate.js';
-import { emitOverrides, prepareWorkspace, type StageOutcome } from './leaf.js';
+import type { GateOutcome, Override } from './gate.js';
+import { judge, roundReporter } from './judgement.js';
+import { prepareWorkspace, type StageOutcome } from './leaf.js';
 import type { ChatMessage } from './model-client.js';
 import type { NodeResult } from './node-result.js';
 import { atomicity, openQuestions } from './plan-rules.js';
@@ -13,8 +14,6 @@ import { repairLoop } from './repair-loop.js';
 import type { PlanReply, SubtaskReply } from './replies.js';
 import { runToolLoop } from './tool-loop.js';
 import { WORK_TOOLS } from './tools.js';
-import { verifyWork } from './verify-stage.js';
-import type { CheckResult } from './checks.js';
 import type { NodeAccount } from './accounting.js';
 
 export type SolveNode = (ctx: EngineContext, task: Task, account: NodeAccount) => Promise<NodeResult>;
@@ -129,22 +128,9 @@ export async function runSplit(
         ctx.events.emit({ type: 'assembled', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, children: children.map((c) => c.slug), interfaceChanges: merged.finish?.interfaceChanges ?? [] });
         // Integration checks are written after the fact, once the seams exist to be tested.
         seam.current ??= await establishChecks(ctx, task, { reason: 'seam', session, extra: `## Children\n${summary}` });
-        const { results, opinion } = await verifyWork(ctx, task, seam.current.checks, workspace, session, 'seam');
-        const outcome = gate({ checks: results, verifier: opinion, contributorFamilies: [...ctx.accounting.current().contributorFamilies], openQuestions: questions });
-        overrides.push(...outcome.overrides);
-        emitOverrides(ctx, task.id, outcome.overrides);
-        const failing = results.filter((r) => !r.passed);
-        return {
-          value: { outcome, results, opinion },
-          score: results.length - failing.length,
-          accepted: outcome.verdict === 'DONE',
-          settled: outcome.verdict === 'NEEDS_HUMAN' || outcome.verdict === 'CHECKS_INADEQUATE',
-          independent: opinion !== null && !ctx.accounting.current().contributorFamilies.has(opinion.family),
-          findings: [...failing.map((f) => `seam check ${f.id} failed: ${f.output.slice(-500)}`), ...(opinion?.verdict === 'NOT_DONE' ? opinion.findings : [])],
-        };
+        return judge(ctx, task, { checks: seam.current.checks, workspace, questions, session, by: 'seam', overrides });
       },
-      onRound: (attempt, round, stop) =>
-        ctx.events.emit({ type: 'repair_round', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, attempt, accepted: round.accepted, independent: round.independent, score: round.score, stop }),
+      onRound: roundReporter(ctx, task),
     });
 
     const { results, opinion } = loop.final.value;
@@ -164,7 +150,7 @@ export async function runSplit(
         assumptions: plan.assumptions,
         openQuestions: questions,
         checks: seam.current?.checks ?? [],
-        checkResults: results as CheckResult[],
+        checkResults: results,
         opinion,
         attempts: loop.attempts,
         checkRewrites: 0,

@@ -1,0 +1,43 @@
+import type { Check, CheckResult } from './checks.js';
+import type { EngineContext, Task } from './engine-context.js';
+import { gate, type GateOutcome, type Override, type VerifierOpinion } from './gate.js';
+import type { RepairRound, RepairStop } from './repair-loop.js';
+import { verifyWork } from './verify-stage.js';
+
+export interface Judgement {
+  outcome: GateOutcome;
+  results: CheckResult[];
+  opinion: VerifierOpinion | null;
+}
+
+/**
+ * The critic half of one repair round, the same for a leaf and an assembly: the independent
+ * re-run, then the gate, its overrides recorded, and the findings the next attempt starts from.
+ */
+export async function judge(
+  ctx: EngineContext,
+  task: Task,
+  o: { checks: Check[]; workspace: string; questions: string[]; session: (r: string) => string; by: 'verifier' | 'seam'; overrides: Override[] },
+): Promise<RepairRound<Judgement>> {
+  const { results, opinion } = await verifyWork(ctx, task, o.checks, o.workspace, o.session, o.by);
+  const contributors = ctx.accounting.current().contributorFamilies;
+  const outcome = gate({ checks: results, verifier: opinion, contributorFamilies: [...contributors], openQuestions: o.questions });
+  o.overrides.push(...outcome.overrides);
+  for (const ov of outcome.overrides) ctx.events.emit({ type: 'override', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, ...ov });
+  const failing = results.filter((r) => !r.passed);
+  const label = o.by === 'seam' ? 'seam check' : 'check';
+  return {
+    value: { outcome, results, opinion },
+    score: results.length - failing.length,
+    accepted: outcome.verdict === 'DONE',
+    settled: outcome.verdict === 'NEEDS_HUMAN' || outcome.verdict === 'CHECKS_INADEQUATE',
+    independent: opinion !== null && !contributors.has(opinion.family),
+    findings: [...failing.map((f) => `${label} ${f.id} failed: ${f.output.slice(-500)}`), ...(opinion?.verdict === 'NOT_DONE' ? opinion.findings : [])],
+  };
+}
+
+/** Journals one round of a repair loop. */
+export function roundReporter(ctx: EngineContext, task: Task) {
+  return (attempt: number, round: RepairRound<Judgement>, stop: RepairStop | null): void =>
+    ctx.events.emit({ type: 'repair_round', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, attempt, accepted: round.accepted, independent: round.independent, score: round.score, stop });
+}
