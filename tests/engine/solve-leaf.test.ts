@@ -16,6 +16,48 @@ describe.skipIf(!HAS_DOCKER)('a leaf, end to end against a real sandbox', () => 
     expect(model.byRole('verifier').every((r) => r.model === 'beta-m')).toBe(true);
     // The engine re-ran the checks for the verifier, in a fresh container, after the worker's own run.
     expect(events.ofType('checks_run').map((e) => e.by)).toEqual(['verifier']);
+    // The verifier holds read-only tools only, and the drift judge was never asked without a trigger.
+    const verifierTools = new Set(model.byRole('verifier').flatMap((r) => (r.tools ?? []).map((t) => t.name)));
+    expect([...verifierTools].sort()).toEqual(['list_files', 'read_file', 'run_checks']);
+    expect(model.byRole('drift_judge')).toHaveLength(0);
+  });
+
+  it('asks the drift judge when the worker writes a file no check mentions, and ends a drifting attempt', async () => {
+    const { root, model, events } = await runSolve({
+      goal: ONE_FILE_GOAL,
+      handlers: helloHandlers({
+        worker: (_req, turn) =>
+          [
+            { toolCalls: [call('write_file', { path: 'poem.txt', content: 'roses are red\n' })] },
+            { toolCalls: [call('finish', { summary: 'wrote a poem' })] },
+          ][Math.min(turn, 1)]!,
+        drift_judge: () => json({ drift: 9, impossible: false, reason: 'writing poetry instead of hello.py' }),
+      }),
+    });
+    expect(model.byRole('drift_judge').length).toBeGreaterThan(0);
+    expect(events.ofType('monitor_flag')[0]).toMatchObject({ kind: 'drift', detail: 'drift 9/10: writing poetry instead of hello.py' });
+    expect(root.verdict).toBe('NOT_DONE');
+  });
+
+  it('keeps the good check set when a rewrite comes back unreadable', async () => {
+    let checkerCalls = 0;
+    let metaCalls = 0;
+    const { root, events } = await runSolve({
+      goal: ONE_FILE_GOAL,
+      handlers: helloHandlers({
+        checker: (req, turn) => (++checkerCalls === 1 ? helloHandlers().checker!(req, turn) : { content: '{"checks": [' }),
+        verifier: (req) =>
+          taskOf(req).startsWith('are the checks adequate')
+            ? ++metaCalls === 1
+              ? json({ adequate: false, reason: 'could be stronger', missing: ['edge cases'] })
+              : json({ adequate: true })
+            : json({ verdict: 'DONE', findings: [] }),
+      }),
+    });
+    expect(checkerCalls).toBe(3);
+    expect(root.checks.map((c) => c.id)).toEqual(['prints-hello', 'exits-zero', 'has-test']);
+    expect(events.ofType('checks_written').at(-1)!.checks.map((c) => c.id)).toEqual(['prints-hello', 'exits-zero', 'has-test']);
+    expect(root.verdict).toBe('DONE');
   });
 
   it('never splits a goal that names exactly one file, and never asks the planner', async () => {
