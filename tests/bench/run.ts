@@ -1,10 +1,14 @@
 // `npm run bench`: prints measured figures. Targets live here as printed ratios, never as
 // timed assertions in the unit tests, because these machines are noisy.
+import { cpus } from 'node:os';
+import { gradeBench } from './grade.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { table, type Figure } from './stats.js';
 
 const figures: Figure[] = [];
 const sandbox = await sandboxBench();
 figures.push(...sandbox.figures);
-console.log(`\nbench on ${process.platform}/${process.arch}, node ${process.version}, ${new Date().toISOString()}\n`);
+figures.push(...(await gradeBench(sandbox.floorMs)));
+console.log(`\nbench on ${process.platform}/${process.arch}, ${cpus().length} cores, node ${process.version}, ${new Date().toISOString()}`);
+console.log(`ratios are to the floor: the median of \`docker run --rm <image> true\` (${sandbox.floorMs} ms) in this same run\n`);
 console.log(table(figures));
