@@ -239,6 +239,8 @@ def main():
     started = time.monotonic()
 
     # 1. Ownership: held-out material is root's alone; the program may read tree and data.
+    os.chown(opts.grade, 0, 0)
+    os.chmod(opts.grade, 0o755)
     walk_chown(oracle_dir, 0, 0, 0o700, 0o600)
     walk_chown(out_dir, 0, 0, 0o700, 0o600)
     walk_chown(tree_dir, 0, 0, 0o755, 0o644)
