@@ -116,8 +116,10 @@ async function stage(scratch: string, tree: string, oracle: Oracle, requirements
   await cp(tree, path.join(scratch, 'tree'), {
     recursive: true,
     verbatimSymlinks: true,
-    // Sockets, fifos and devices cannot be copied meaningfully and could hang a reader.
+    // Sockets, fifos and devices cannot be copied meaningfully and could hang a reader; stale
+    // bytecode from wherever the tree was built is dropped (the runner compiles afresh).
     filter: async (src) => {
+      if (path.basename(src) === '__pycache__') return false;
       const s = await lstat(src);
       return s.isFile() || s.isDirectory() || s.isSymbolicLink();
     },
