@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, chown } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { DockerUnavailableError, SandboxDisposedError, SandboxImageMissingError } from './errors.js';
+import { assertDockerReachable, sandboxLabels } from './docker-daemon.js';
+import { SandboxDisposedError, SandboxImageMissingError } from './errors.js';
 import { CappedSink } from './internal/output-cap.js';
 import { WorkspaceFs, resolveInside } from './internal/workspace-fs.js';
 import {
@@ -14,15 +14,6 @@ import {
   type SandboxCreateOptions,
   type SandboxProvider,
 } from './sandbox.js';
-
-/** Labels every sandbox container carries, so orphans from a crash can be found and pruned. */
-export const SANDBOX_LABELS = {
-  sandbox: 'io.rdh.sandbox',
-  run: 'io.rdh.run',
-  pid: 'io.rdh.pid',
-  host: 'io.rdh.host',
-  purpose: 'io.rdh.purpose',
-} as const;
 
 export interface SandboxLimits {
   /** Memory ceiling, swap included (no swap is granted). Default 1 GiB. */
@@ -60,20 +51,6 @@ export interface DockerSandboxProviderOptions {
   limits?: Partial<SandboxLimits>;
   /** Per-stream output cap for `exec`. Default 1 MiB. */
   outputCapBytes?: number;
-}
-
-/** Where `DOCKER_HOST` points, for messages. */
-export function describeDockerHost(): string {
-  return process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock';
-}
-
-/** Throws {@link DockerUnavailableError} unless a daemon answers a ping. */
-export async function assertDockerReachable(docker: Docker): Promise<void> {
-  try {
-    await docker.ping();
-  } catch (cause) {
-    throw new DockerUnavailableError(describeDockerHost(), { cause });
-  }
 }
 
 /**
@@ -130,13 +107,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       WorkingDir: WORKSPACE_MOUNT,
       Env: ['HOME=/tmp', 'LANG=C.UTF-8', 'PYTHONDONTWRITEBYTECODE=1'],
       NetworkDisabled: true,
-      Labels: {
-        [SANDBOX_LABELS.sandbox]: '1',
-        [SANDBOX_LABELS.run]: options.runId,
-        [SANDBOX_LABELS.pid]: String(process.pid),
-        [SANDBOX_LABELS.host]: hostname(),
-        [SANDBOX_LABELS.purpose]: options.purpose ?? '',
-      },
+      Labels: sandboxLabels(options.runId, options.purpose),
       HostConfig: {
         NetworkMode: 'none',
         Binds: [`${workspaceDir}:${WORKSPACE_MOUNT}:rw`],
@@ -294,51 +265,4 @@ async function exitCodeOf(exec: Docker.Exec): Promise<number | null> {
     await new Promise((r) => setTimeout(r, 10));
   }
   return null;
-}
-
-export interface PruneOptions {
-  /** Remove every sandbox container, even ones whose owning process still runs. Default false. */
-  all?: boolean;
-  /** Only containers of this run id. Default any run. */
-  runId?: string;
-}
-
-export interface PruneResult {
-  removed: string[];
-  kept: string[];
-}
-
-/**
- * Remove sandbox containers left behind by a harness process that died. A container is an
- * orphan when its owner pid (on this host) no longer runs; containers owned by another host
- * are only removed with `all`.
- */
-export async function pruneSandboxes(docker: Docker, options: PruneOptions = {}): Promise<PruneResult> {
-  await assertDockerReachable(docker);
-  const filters = { label: [options.runId ? `${SANDBOX_LABELS.run}=${options.runId}` : SANDBOX_LABELS.sandbox] };
-  const containers = await docker.listContainers({ all: true, filters });
-  const result: PruneResult = { removed: [], kept: [] };
-  for (const info of containers) {
-    if (info.Labels[SANDBOX_LABELS.sandbox] !== '1') continue;
-    const name = info.Names[0]?.replace(/^\//, '') ?? info.Id;
-    if (!options.all && ownerAlive(info.Labels)) {
-      result.kept.push(name);
-      continue;
-    }
-    await docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined);
-    result.removed.push(name);
-  }
-  return result;
-}
-
-function ownerAlive(labels: Record<string, string>): boolean {
-  if (labels[SANDBOX_LABELS.host] !== hostname()) return true;
-  const pid = Number(labels[SANDBOX_LABELS.pid]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

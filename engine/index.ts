@@ -3,18 +3,9 @@
  */
 export * from './errors.js';
 export * from './sandbox.js';
-export {
-  DEFAULT_LIMITS,
-  DockerSandboxProvider,
-  SANDBOX_LABELS,
-  assertDockerReachable,
-  describeDockerHost,
-  pruneSandboxes,
-  type DockerSandboxProviderOptions,
-  type PruneOptions,
-  type PruneResult,
-  type SandboxLimits,
-} from './docker-sandbox.js';
+export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './docker-sandbox.js';
+export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabels } from './docker-daemon.js';
+export { pruneSandboxes, type PruneOptions, type PruneResult } from './sandbox-prune.js';
 export { stableJson } from './internal/stable-json.js';
 export * from './model-client.js';
 export { OpenAIModelClient, type OpenAIModelClientOptions } from './openai-client.js';

@@ -1,8 +1,8 @@
 import { copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { RdhError, SANDBOX_LABELS, SandboxImageMissingError, assertDockerReachable } from '../engine/index.js';
+import { RdhError, SandboxImageMissingError, assertDockerReachable, sandboxLabels } from '../engine/index.js';
 import { GradeResult, RunnerReport } from './grading-report.js';
 import { loadOracle, type Oracle } from './oracle-cases.js';
 import { oracleDir, specDir } from './paths.js';
@@ -144,13 +144,7 @@ async function runContainer(docker: Docker, image: string, scratch: string, opti
     ],
     WorkingDir: '/grade/oracle',
     NetworkDisabled: true,
-    Labels: {
-      [SANDBOX_LABELS.sandbox]: '1',
-      [SANDBOX_LABELS.run]: options.runId ?? 'grade',
-      [SANDBOX_LABELS.pid]: String(process.pid),
-      [SANDBOX_LABELS.host]: hostname(),
-      [SANDBOX_LABELS.purpose]: 'grading',
-    },
+    Labels: sandboxLabels(options.runId ?? 'grade', 'grading'),
     HostConfig: {
       Init: true,
       NetworkMode: 'none',

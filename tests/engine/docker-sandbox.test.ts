@@ -164,22 +164,27 @@ describe.skipIf(!HAS_DOCKER)('sandbox lifecycle', () => {
   it('a killed harness process leaves labelled containers that `harness sandbox prune` removes', async () => {
     const runId = `${RUN}-orphans`;
     const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/fixtures/orphan-maker.ts', runId], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => d.toString().includes('READY') && resolve());
-      child.once('exit', (code) => reject(new Error(`orphan maker exited early (${code})`)));
-    });
-    expect(await containersOf(runId)).toHaveLength(2);
-    // The live owner protects its containers from an ordinary prune.
-    const io0 = bufferIo();
-    expect(await runCli(['sandbox', 'prune', '--run', runId], io0)).toBe(0);
-    expect(await containersOf(runId)).toHaveLength(2);
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
-    await new Promise((r) => setTimeout(r, 300));
-    const io = bufferIo();
-    expect(await runCli(['sandbox', 'prune', '--run', runId], io)).toBe(0);
-    expect(io.stdout()).toBe('removed 2 container(s)\n');
-    expect(await containersOf(runId)).toEqual([]);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => d.toString().includes('READY') && resolve());
+        child.once('exit', (code) => reject(new Error(`orphan maker exited early (${code})`)));
+      });
+      expect(await containersOf(runId)).toHaveLength(2);
+      // The live owner protects its containers from an ordinary prune.
+      const io0 = bufferIo();
+      expect(await runCli(['sandbox', 'prune', '--run', runId], io0)).toBe(0);
+      expect(await containersOf(runId)).toHaveLength(2);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const io = bufferIo();
+      expect(await runCli(['sandbox', 'prune', '--run', runId], io)).toBe(0);
+      expect(io.stdout()).toBe('removed 2 container(s)\n');
+      expect(await containersOf(runId)).toEqual([]);
+    } finally {
+      // Never leave the fixture (or its containers) behind when an assertion above failed.
+      child.kill('SIGKILL');
+      await runCli(['sandbox', 'prune', '--all', '--run', runId], bufferIo());
+    }
   });
 
   it('names the fix when the image is missing', async () => {

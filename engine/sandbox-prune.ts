@@ -1,0 +1,50 @@
+import { hostname } from 'node:os';
+import type Docker from 'dockerode';
+import { SANDBOX_LABELS, assertDockerReachable } from './docker-daemon.js';
+
+export interface PruneOptions {
+  /** Remove every sandbox container, even ones whose owning process still runs. Default false. */
+  all?: boolean;
+  /** Only containers of this run id. Default any run. */
+  runId?: string;
+}
+
+export interface PruneResult {
+  removed: string[];
+  kept: string[];
+}
+
+/**
+ * Remove sandbox containers left behind by a harness process that died. A container is an
+ * orphan when its owner pid (on this host) no longer runs; containers owned by another host
+ * are only removed with `all`.
+ */
+export async function pruneSandboxes(docker: Docker, options: PruneOptions = {}): Promise<PruneResult> {
+  await assertDockerReachable(docker);
+  const filters = { label: [options.runId ? `${SANDBOX_LABELS.run}=${options.runId}` : SANDBOX_LABELS.sandbox] };
+  const containers = await docker.listContainers({ all: true, filters });
+  const result: PruneResult = { removed: [], kept: [] };
+  for (const info of containers) {
+    if (info.Labels[SANDBOX_LABELS.sandbox] !== '1') continue;
+    const name = info.Names[0]?.replace(/^\//, '') ?? info.Id;
+    if (!options.all && ownerAlive(info.Labels)) {
+      result.kept.push(name);
+      continue;
+    }
+    await docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined);
+    result.removed.push(name);
+  }
+  return result;
+}
+
+function ownerAlive(labels: Record<string, string>): boolean {
+  if (labels[SANDBOX_LABELS.host] !== hostname()) return true;
+  const pid = Number(labels[SANDBOX_LABELS.pid]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
