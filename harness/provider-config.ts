@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { RdhError, Role, Tier } from '../engine/index.js';
+import { Role, Tier } from '../engine/index.js';
 import { problemLine, readDataFile } from './internal/data-file.js';
 import type { LoadedManifest } from './internal/manifest-loader.js';
 import { shown } from './internal/schema-problems.js';
@@ -8,6 +8,7 @@ import { looksLikeSecret } from './internal/secret-shape.js';
 import type { YamlSource } from './internal/yaml-document.js';
 import type { ModelPair } from './manifest.js';
 import type { Price } from './plan-arithmetic.js';
+import { ProblemListError } from './internal/problem-list-error.js';
 
 /**
  * Where the manifest's models are served. Kept apart from the manifest because it is a fact
@@ -114,11 +115,8 @@ export const ProviderConfig = z
 export type ProviderConfig = z.infer<typeof ProviderConfig>;
 
 /** The provider configuration is unusable, or disagrees with the manifest. One line per problem. */
-export class ProviderConfigInvalidError extends RdhError {
+export class ProviderConfigInvalidError extends ProblemListError {
   readonly code = 'provider_config_invalid';
-  constructor(readonly problems: readonly string[], options?: { cause?: unknown }) {
-    super(problems.join('\n'), options);
-  }
 }
 
 export interface LoadedProviderConfig {

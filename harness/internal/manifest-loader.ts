@@ -1,16 +1,13 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { RdhError } from '../../engine/index.js';
 import { Manifest } from '../manifest.js';
 import { digestOf } from './canonical-json.js';
 import { problemLine, readDataFile } from './data-file.js';
+import { ProblemListError } from './problem-list-error.js';
 
 /** The manifest cannot be used as written. One line per problem, each with its fix; nothing was written. */
-export class ManifestInvalidError extends RdhError {
+export class ManifestInvalidError extends ProblemListError {
   readonly code = 'manifest_invalid';
-  constructor(readonly problems: readonly string[], options?: { cause?: unknown }) {
-    super(problems.join('\n'), options);
-  }
 }
 
 /** A manifest that passed every check, with what the rest of the harness needs beside it. */
