@@ -168,6 +168,31 @@ def capped_run(argv, cwd, env, stdin_text, uid, gid, timeout):
     }
 
 
+def kill_everything_else():
+    """SIGKILL every process but this one and init, until none is left: a process forking at
+    the moment of one kill(-1) can escape it, and nothing may outlive the grading to touch the
+    report once the scratch is handed back."""
+    me = os.getpid()
+    for _ in range(50):
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+        time.sleep(0.02)
+        others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, me)]
+        alive = []
+        for p in others:
+            try:
+                with open(f"/proc/{p}/stat") as f:
+                    if f.read().split(") ", 1)[1][0] != "Z":
+                        alive.append(p)
+            except OSError:
+                pass
+        if not alive:
+            return
+    raise IntegrityError("processes of the graded program survived repeated SIGKILL")
+
+
 def parse_rows(text, fmt):
     """Header and rows of a csv or json result, for order-insensitive comparison."""
     if fmt == "csv":
@@ -295,10 +320,7 @@ def main():
 
     # 4. Nothing the program started may outlive the grading (tini, PID 1, is exempt).
     try:
-        os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
-    try:
+        kill_everything_else()
         integrity.check()
     except IntegrityError as exc:
         report["integrity"]["violation"] = report["integrity"]["violation"] or str(exc)
