@@ -6,6 +6,7 @@ import type { ChatMessage } from './model-client.js';
 import { promptFor } from './prompts.js';
 import { ChecksReply } from './replies.js';
 import { StructuredOutputError, askStructured } from './structured.js';
+import { stamp } from './events.js';
 
 /** Rewrite rounds for tautological or malformed checks before work starts. */
 const FALSIFY_ROUNDS = 2;
@@ -90,7 +91,7 @@ async function falsifyOnEmpty(ctx: EngineContext, task: Task, checks: Check[]) {
   try {
     const results = await falsify(sandbox, checks);
     for (const f of results) {
-      ctx.events.emit({ type: 'check_falsified', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, checkId: f.checkId, outcome: f.outcome, detail: f.detail, exitCode: f.exitCode });
+      ctx.events.emit({ type: 'check_falsified', ...stamp(ctx.clock, task.id), checkId: f.checkId, outcome: f.outcome, detail: f.detail, exitCode: f.exitCode });
     }
     return results;
   } finally {
@@ -99,7 +100,7 @@ async function falsifyOnEmpty(ctx: EngineContext, task: Task, checks: Check[]) {
 }
 
 function emitChecks(ctx: EngineContext, task: Task, revision: number, reason: 'initial' | 'falsified' | 'inadequate' | 'seam', checks: Check[]): void {
-  ctx.events.emit({ type: 'checks_written', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, revision, reason, checks });
+  ctx.events.emit({ type: 'checks_written', ...stamp(ctx.clock, task.id), revision, reason, checks });
 }
 
 function uniqueIds(checks: Check[]): Check[] {

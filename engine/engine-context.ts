@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Accounting } from './accounting.js';
 import type { Clock } from './clock.js';
 import type { EventSink } from './events.js';
@@ -46,6 +47,11 @@ export interface Task {
   seedDirs: string[];
   /** The atomicity signal said this unit is several units (so it may split, given room). */
   oversized: boolean;
+}
+
+/** The host directory a node builds in (a leaf) or assembles its children in (a split node). */
+export function workspaceOf(ctx: EngineContext, task: Task): string {
+  return path.join(ctx.workRoot, task.id, 'ws');
 }
 
 /** Per-node session ids: `<node>/<role>/<n>`, the key shared by transcript and spend. */

@@ -91,3 +91,8 @@ export class MemoryEventSink implements EventSink {
     return this.events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
   }
 }
+
+/** The fields every event carries: the format version, the time, and the node it is about. */
+export function stamp(clock: { now(): Date }, nodeId: string): { version: typeof EVENT_VERSION; ts: string; nodeId: string } {
+  return { version: EVENT_VERSION, ts: clock.now().toISOString(), nodeId };
+}

@@ -3,6 +3,7 @@ import type { EngineContext, Task } from './engine-context.js';
 import { gate, type GateOutcome, type Override, type VerifierOpinion } from './gate.js';
 import type { RepairRound, RepairStop } from './repair-loop.js';
 import { verifyWork } from './verify-stage.js';
+import { stamp } from './events.js';
 
 export interface Judgement {
   outcome: GateOutcome;
@@ -23,7 +24,7 @@ export async function judge(
   const contributors = ctx.accounting.current().contributorFamilies;
   const outcome = gate({ checks: results, verifier: opinion, contributorFamilies: [...contributors], openQuestions: o.questions });
   o.overrides.push(...outcome.overrides);
-  for (const ov of outcome.overrides) ctx.events.emit({ type: 'override', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, ...ov });
+  for (const ov of outcome.overrides) ctx.events.emit({ type: 'override', ...stamp(ctx.clock, task.id), ...ov });
   const failing = results.filter((r) => !r.passed);
   const label = o.by === 'seam' ? 'seam check' : 'check';
   return {
@@ -39,5 +40,5 @@ export async function judge(
 /** Journals one round of a repair loop. */
 export function roundReporter(ctx: EngineContext, task: Task) {
   return (attempt: number, round: RepairRound<Judgement>, stop: RepairStop | null): void =>
-    ctx.events.emit({ type: 'repair_round', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, attempt, accepted: round.accepted, independent: round.independent, score: round.score, stop });
+    ctx.events.emit({ type: 'repair_round', ...stamp(ctx.clock, task.id), attempt, accepted: round.accepted, independent: round.independent, score: round.score, stop });
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { WORKER_CAP } from './accounting.js';
 import { establishChecks } from './check-stage.js';
 import type { Check, CheckResult } from './checks.js';
-import { brief, type EngineContext, type Task } from './engine-context.js';
+import { brief, workspaceOf, type EngineContext, type Task } from './engine-context.js';
 import type { GateOutcome, Override, VerifierOpinion } from './gate.js';
 import { judge, roundReporter } from './judgement.js';
 import type { ChatMessage } from './model-client.js';
@@ -34,7 +34,7 @@ export interface StageOutcome {
 
 /** Copies a prerequisite's real output into a fresh workspace. */
 export async function prepareWorkspace(ctx: EngineContext, task: Task): Promise<string> {
-  const dir = path.join(ctx.workRoot, task.id, 'ws');
+  const dir = workspaceOf(ctx, task);
   await mkdir(dir, { recursive: true });
   for (const seed of task.seedDirs) {
     await cp(seed, dir, { recursive: true, force: false, errorOnExist: false, filter: (src) => !src.includes(`${path.sep}.children`) });

@@ -7,7 +7,7 @@ import {
   ModelRateLimitedError,
   NoEligibleModelError,
 } from './errors.js';
-import type { EventSink } from './events.js';
+import { type EventSink, stamp } from './events.js';
 import { Role, type ChatMessage, type ModelClient, type ModelResponse, type ToolSpec, type Usage } from './model-client.js';
 
 export const Tier = z.enum(['small', 'medium', 'large']);
@@ -158,7 +158,7 @@ export class ModelRouter {
         accounting.charge(response.usage, costUsd);
         if (CONTRIBUTING_ROLES.has(role)) accounting.recordContributor(response.model, family);
         events.emit({
-          type: 'charge', version: 1, ts: clock.now().toISOString(), nodeId, sessionId: request.sessionId,
+          type: 'charge', ...stamp(clock, nodeId), sessionId: request.sessionId,
           role, model: response.model, family, usage: response.usage, costUsd,
         });
         return { ...response, spec, family, costUsd };
@@ -174,7 +174,7 @@ export class ModelRouter {
           this.failures.delete(spec.name);
         }
         events.emit({
-          type: 'model_fallback', version: 1, ts: clock.now().toISOString(), nodeId, role,
+          type: 'model_fallback', ...stamp(clock, nodeId), role,
           from: spec.name, to: chain[i + 1]?.name ?? null, reason: (error as Error).message,
         });
       }

@@ -2,9 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Accounting, NodeAccount } from './accounting.js';
 import { systemClock, type Clock } from './clock.js';
-import { sessionIds, brief, type EngineContext, type Task } from './engine-context.js';
+import { brief, sessionIds, workspaceOf, type EngineContext, type Task } from './engine-context.js';
 import { BudgetExhaustedError, NoEligibleModelError } from './errors.js';
-import type { EventSink } from './events.js';
+import { type EventSink, stamp } from './events.js';
 import type { GateOutcome } from './gate.js';
 import { runLeaf, type StageOutcome } from './leaf.js';
 import type { ChatMessage, ModelClient } from './model-client.js';
@@ -101,7 +101,7 @@ function splitBrake(ctx: EngineContext, task: Task): string | null {
 async function solveNode(ctx: EngineContext, task: Task, account: NodeAccount): Promise<NodeResult> {
   return ctx.accounting.run(account, async () => {
     const session = sessionIds(task.id);
-    ctx.events.emit({ type: 'node_started', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, parentId: task.id.includes('.') ? task.id.slice(0, task.id.lastIndexOf('.')) : null, depth: task.depth, goal: task.goal, allocation: account.allocation });
+    ctx.events.emit({ type: 'node_started', ...stamp(ctx.clock, task.id), parentId: task.id.includes('.') ? task.id.slice(0, task.id.lastIndexOf('.')) : null, depth: task.depth, goal: task.goal, allocation: account.allocation });
     let assumptions: string[] = [];
     let stage: StageOutcome | null = null;
     let children: NodeResult[] = [];
@@ -122,7 +122,7 @@ async function solveNode(ctx: EngineContext, task: Task, account: NodeAccount): 
       }
       mode = plan && plan.mode === 'split' && !forcedExecute ? 'split' : 'leaf';
       ctx.events.emit({
-        type: 'node_planned', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id,
+        type: 'node_planned', ...stamp(ctx.clock, task.id),
         mode: mode === 'split' ? 'split' : 'execute', forcedExecute: plan?.mode === 'split' || !plan ? forcedExecute : null,
         assumptions, openQuestions: openQuestions(assumptions), layout: plan?.layout ?? null,
         subtasks: (mode === 'split' ? plan!.subtasks : []).map((s) => ({ slug: s.slug, goal: s.goal, kind: s.kind, prerequisite: s.prerequisite, claims: s.claims })),
@@ -145,8 +145,8 @@ async function solveNode(ctx: EngineContext, task: Task, account: NodeAccount): 
         ? { verdict: 'NEEDS_HUMAN', reasons: [`stopped (${stop}) with question(s) open: ${questions.join(' | ')}`], overrides: [] }
         : { verdict: 'STOPPED', reasons: [stop], overrides: [] };
       stage = {
-        gate: outcome, assumptions, openQuestions: questions, checks: stage?.checks ?? [], checkResults: [], opinion: null,
-        attempts: stage?.attempts ?? 0, checkRewrites: 0, monitorFlags: [], overrides: [], interfaceChanges: [],
+        gate: outcome, assumptions, openQuestions: questions, checks: [], checkResults: [], opinion: null,
+        attempts: 0, checkRewrites: 0, monitorFlags: [], overrides: [], interfaceChanges: [],
       };
     }
     const result: NodeResult = {
@@ -158,10 +158,10 @@ async function solveNode(ctx: EngineContext, task: Task, account: NodeAccount): 
       contributorModels: [...account.contributorModels], contributorFamilies: [...account.contributorFamilies],
       attempts: stage.attempts, checkRewrites: stage.checkRewrites, monitorFlags: stage.monitorFlags, overrides: stage.overrides,
       interfaceChanges: stage.interfaceChanges, allocation: account.allocation, tokens: account.spent, usage: account.usage,
-      costUsd: account.costUsd, workspace: path.join(ctx.workRoot, task.id, 'ws'), children,
+      costUsd: account.costUsd, workspace: workspaceOf(ctx, task), children,
     };
     ctx.events.emit({
-      type: 'verdict', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, verdict: result.verdict, reasons: result.reasons,
+      type: 'verdict', ...stamp(ctx.clock, task.id), verdict: result.verdict, reasons: result.reasons,
       checksPassed: result.checkResults.filter((c) => c.passed).length, checksTotal: result.checkResults.length,
       verifiedBy: result.verifiedBy, openQuestions: result.openQuestions, attempt: result.attempts,
     });

@@ -15,6 +15,7 @@ import type { PlanReply, SubtaskReply } from './replies.js';
 import { runToolLoop } from './tool-loop.js';
 import { WORK_TOOLS } from './tools.js';
 import type { NodeAccount } from './accounting.js';
+import { stamp } from './events.js';
 
 export type SolveNode = (ctx: EngineContext, task: Task, account: NodeAccount) => Promise<NodeResult>;
 
@@ -43,15 +44,14 @@ export function childTasks(ctx: EngineContext, parent: Task, plan: PlanReply): A
   });
 }
 
-async function listing(dir: string, root = dir): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-    if (e.name === '.children' || e.name === '__pycache__') continue;
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await listing(full, root)));
-    else out.push(path.relative(root, full));
-  }
-  return out.sort();
+/** The real files a prerequisite produced, as workspace-relative paths. */
+async function listing(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => !e.isDirectory())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .filter((rel) => !rel.split(path.sep).some((part) => part === '.children' || part === '__pycache__'))
+    .sort();
 }
 
 /**
@@ -125,7 +125,7 @@ export async function runSplit(
           ctx: { sandbox, checks: () => seam.current?.checks ?? [] }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns,
         });
         interfaceChanges.push(...(merged.finish?.interfaceChanges ?? []));
-        ctx.events.emit({ type: 'assembled', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, children: children.map((c) => c.slug), interfaceChanges: merged.finish?.interfaceChanges ?? [] });
+        ctx.events.emit({ type: 'assembled', ...stamp(ctx.clock, task.id), children: children.map((c) => c.slug), interfaceChanges: merged.finish?.interfaceChanges ?? [] });
         // Integration checks are written after the fact, once the seams exist to be tested.
         seam.current ??= await establishChecks(ctx, task, { reason: 'seam', session, extra: `## Children\n${summary}` });
         return judge(ctx, task, { checks: seam.current.checks, workspace, questions, session, by: 'seam', overrides });

@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
 import { BudgetExhaustedError } from './errors.js';
-import type { EventSink } from './events.js';
+import { type EventSink, stamp } from './events.js';
 import type { ChatMessage, Role } from './model-client.js';
 import type { ModelRouter } from './model-router.js';
 import type { Monitor } from './monitor.js';
@@ -56,7 +56,7 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
   });
   const emitFlag = (kind: 'repeat' | 'oscillation' | 'no_progress' | 'drift', detail: string) => {
     flags.push(`${kind}: ${detail}`);
-    o.events.emit({ type: 'monitor_flag', version: 1, ts: o.clock.now().toISOString(), nodeId: o.nodeId, kind, detail, endsAttempt: true });
+    o.events.emit({ type: 'monitor_flag', ...stamp(o.clock, o.nodeId), kind, detail, endsAttempt: true });
   };
 
   for (let turn = 0; turn < (o.maxTurns ?? 30); turn++) {
@@ -91,7 +91,7 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
       }
       messages.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
       o.events.emit({
-        type: 'tool_call', version: 1, ts: o.clock.now().toISOString(), nodeId: o.nodeId, role: o.role, step: steps,
+        type: 'tool_call', ...stamp(o.clock, o.nodeId), role: o.role, step: steps,
         tool: call.name, args: call.arguments.slice(0, 500), ok: outcome.ok, result: outcome.content.slice(0, 500),
       });
       recent.push(`${call.name} ${call.arguments.slice(0, 200)} -> ${outcome.content.slice(0, 200)}`);

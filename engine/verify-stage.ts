@@ -8,6 +8,7 @@ import { AdequacyReply, OpinionReply } from './replies.js';
 import { StructuredOutputError, askStructured, extractJson } from './structured.js';
 import { runToolLoop } from './tool-loop.js';
 import { READ_ONLY_TOOLS } from './tools.js';
+import { stamp } from './events.js';
 
 /** The families that produced work on the current node, as answered: none of them may judge. */
 function contributors(ctx: EngineContext): string[] {
@@ -35,7 +36,7 @@ export async function metaVerify(ctx: EngineContext, task: Task, checks: Check[]
     throw error;
   }
   const { value, response } = asked;
-  ctx.events.emit({ type: 'meta_verified', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, adequate: value.adequate, reason: value.reason, model: response.model });
+  ctx.events.emit({ type: 'meta_verified', ...stamp(ctx.clock, task.id), adequate: value.adequate, reason: value.reason, model: response.model });
   return { ...value, model: response.model, family: response.family };
 }
 
@@ -61,7 +62,7 @@ export async function verifyWork(
   const sandbox = await ctx.sandboxes.create({ workspaceDir, runId: ctx.runId, purpose: `${task.id}:verify` });
   try {
     const results = await runChecks(sandbox, checks);
-    ctx.events.emit({ type: 'checks_run', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, by, results });
+    ctx.events.emit({ type: 'checks_run', ...stamp(ctx.clock, task.id), by, results });
     const listing = await sandbox.listFiles();
     const exclude = contributors(ctx);
     const sessionId = session('verifier');
@@ -103,7 +104,7 @@ export async function verifyWork(
       }
     }
     if (opinion) {
-      ctx.events.emit({ type: 'verifier_opinion', version: 1, ts: ctx.clock.now().toISOString(), nodeId: task.id, ...opinion });
+      ctx.events.emit({ type: 'verifier_opinion', ...stamp(ctx.clock, task.id), ...opinion });
     }
     return { results, opinion };
   } finally {

@@ -208,27 +208,13 @@ function summarise(report: RunnerReport, requirements: Requirement[], spec: stri
   });
 }
 
+/** Every path under root, relative and sorted: what was staged, to compare after grading. */
 async function listTree(root: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    for (const e of await readdir(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      out.push(path.relative(root, full));
-      if (e.isDirectory()) await walk(full);
-    }
-  };
-  await walk(root);
-  return out.sort();
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries.map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort();
 }
 
 async function countTestFiles(tree: string): Promise<number> {
-  let n = 0;
-  const walk = async (dir: string): Promise<void> => {
-    for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-      if (e.isDirectory()) await walk(path.join(dir, e.name));
-      else if (e.isFile() && TEST_FILE.test(e.name)) n++;
-    }
-  };
-  await walk(tree);
-  return n;
+  const entries = await readdir(tree, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile() && TEST_FILE.test(e.name)).length;
 }
