@@ -134,18 +134,14 @@ describe.skipIf(!HAS_DOCKER)('a leaf, end to end against a real sandbox', () => 
   it('blocks DONE on a real NEEDS HUMAN question even with every check green, but not on "NEEDS HUMAN: none"', async () => {
     const withNone = await runSolve({
       goal: ONE_FILE_GOAL,
-      handlers: helloHandlers({
-        checker: (req, turn) => ({ ...(helloHandlers().checker!(req, turn) as { content: string }), content: JSON.stringify({ ...JSON.parse((helloHandlers().checker!(req, turn) as { content: string }).content), assumptions: ['NEEDS HUMAN: none'] }) }),
-      }),
+      handlers: helloHandlers({}, ['NEEDS HUMAN: none']),
     });
     expect(withNone.root.verdict).toBe('DONE');
     expect(withNone.root.openQuestions).toEqual([]);
 
     const withQuestion = await runSolve({
       goal: ONE_FILE_GOAL,
-      handlers: helloHandlers({
-        checker: (req, turn) => ({ content: JSON.stringify({ ...JSON.parse((helloHandlers().checker!(req, turn) as { content: string }).content), assumptions: ['NEEDS HUMAN: which greeting does the admin want?'] }) }),
-      }),
+      handlers: helloHandlers({}, ['NEEDS HUMAN: which greeting does the admin want?']),
     });
     expect(withQuestion.root.checkResults.every((c) => c.passed)).toBe(true);
     expect(withQuestion.root.verdict).toBe('NEEDS_HUMAN');

@@ -58,11 +58,11 @@ export class ScriptedModel implements ModelClient {
  * A leaf that does its job: writes `hello.py`, runs the checks, finishes; the checker writes
  * honest checks; the verifier finds the checks adequate and the work done.
  */
-export function helloHandlers(overrides: Partial<Record<Role, Handler>> = {}): Partial<Record<Role, Handler>> {
+export function helloHandlers(overrides: Partial<Record<Role, Handler>> = {}, checkerAssumptions: string[] = []): Partial<Record<Role, Handler>> {
   return {
     checker: () =>
       json({
-        assumptions: [],
+        assumptions: checkerAssumptions,
         checks: [
           { id: 'prints-hello', description: 'hello.py prints hello', command: 'test "$(python3 hello.py)" = hello' },
           { id: 'exits-zero', description: 'hello.py exits 0', command: 'python3 hello.py >/dev/null' },
