@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { gradeTree } from '../grader.js';
-import { renderGrade } from '../grade-report.js';
+import { gradeTree } from '../grading/grader.js';
+import { renderGrade } from '../grading/grade-report.js';
 import type { CliIo } from '../io.js';
 import { positiveInt } from '../internal/cli-parsers.js';
 

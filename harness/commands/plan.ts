@@ -1,10 +1,10 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { positiveInt } from '../internal/cli-parsers.js';
-import { loadManifest } from '../internal/manifest-loader.js';
-import { selectDepths, withMaxSessions } from '../internal/manifest-staging.js';
+import { loadManifest } from '../manifest/manifest-loader.js';
+import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
 import type { CliIo } from '../io.js';
-import { buildPlanReport, renderPlanJson, renderPlanText } from '../plan-report.js';
-import { checkProviderConfig, loadProviderConfig, providerConfigPath } from '../provider-config.js';
+import { buildPlanReport, renderPlanJson, renderPlanText } from '../plan/plan-report.js';
+import { checkProviderConfig, loadProviderConfig, providerConfigPath } from '../providers/provider-config.js';
 
 interface PlanFlags {
   depths?: number[];

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import Docker from 'dockerode';
 import { pruneSandboxes } from '../../engine/index.js';
 import type { CliIo } from '../io.js';
-import { BuildMethod, buildSandboxImage, sandboxImageStatus } from '../sandbox-image.js';
+import { BuildMethod, buildSandboxImage, sandboxImageStatus } from '../sandbox/sandbox-image.js';
 import { UsageError } from '../exit-codes.js';
 
 export function sandboxCommand(io: CliIo): Command {

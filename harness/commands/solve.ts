@@ -11,14 +11,14 @@ import {
   systemClock,
   type EngineEvent,
 } from '../../engine/index.js';
-import { clientsFromConfig, rosterFromConfig } from '../engine-roster.js';
+import { clientsFromConfig, rosterFromConfig } from '../providers/engine-roster.js';
 import { UsageError } from '../exit-codes.js';
 import { positiveInt } from '../internal/cli-parsers.js';
 import type { CliIo } from '../io.js';
 import { REPO_ROOT } from '../paths.js';
-import { loadProviderConfig, providerConfigPath } from '../provider-config.js';
-import { sandboxImageTag } from '../sandbox-image.js';
-import { renderSolve } from '../solve-report.js';
+import { loadProviderConfig, providerConfigPath } from '../providers/provider-config.js';
+import { sandboxImageTag } from '../sandbox/sandbox-image.js';
+import { renderSolve } from './solve-report.js';
 
 interface SolveFlags {
   maxDepth: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Manifest } from '../manifest.js';
-import { ProviderConfig } from '../provider-config.js';
+import { Manifest } from '../manifest/manifest.js';
+import { ProviderConfig } from '../providers/provider-config.js';
 
 /**
  * The JSON Schemas editors use to validate and complete the YAML files, generated from the

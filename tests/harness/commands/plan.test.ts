@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bufferIo, runCli } from '../../../harness/index.js';
-import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest-fixtures.js';
+import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest/manifest-fixtures.js';
 
 type Scratch = Awaited<ReturnType<typeof scratch>>;
 let tmp: Scratch;

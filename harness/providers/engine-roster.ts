@@ -1,4 +1,4 @@
-import { OpenAIModelClient, type ModelClient, type ModelSpec } from '../engine/index.js';
+import { OpenAIModelClient, type ModelClient, type ModelSpec } from '../../engine/index.js';
 import { apiKeyFor, type LoadedProviderConfig } from './provider-config.js';
 
 /**

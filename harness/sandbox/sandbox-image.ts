@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { z } from 'zod';
-import { RdhError, assertDockerReachable } from '../engine/index.js';
-import { digestOf } from './internal/canonical-json.js';
+import { RdhError, assertDockerReachable } from '../../engine/index.js';
+import { digestOf } from '../internal/canonical-json.js';
 
 /**
  * What the sandbox image is made of. Agents and the oracle need Python 3 and pytest, and

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Manifest } from '../manifest.js';
-import { digestOf } from './canonical-json.js';
-import { problemLine, readDataFile } from './data-file.js';
-import { ProblemListError } from './problem-list-error.js';
+import { Manifest } from './manifest.js';
+import { digestOf } from '../internal/canonical-json.js';
+import { problemLine, readDataFile } from '../internal/data-file.js';
+import { ProblemListError } from '../internal/problem-list-error.js';
 
 /** The manifest cannot be used as written. One line per problem, each with its fix; nothing was written. */
 export class ManifestInvalidError extends ProblemListError {

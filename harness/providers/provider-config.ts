@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { Role, Tier } from '../engine/index.js';
-import { problemLine, readDataFile } from './internal/data-file.js';
-import type { LoadedManifest } from './internal/manifest-loader.js';
-import { shown } from './internal/schema-problems.js';
-import { looksLikeSecret } from './internal/secret-shape.js';
-import type { YamlSource } from './internal/yaml-document.js';
-import type { ModelPair } from './manifest.js';
-import type { Price } from './plan-arithmetic.js';
-import { ProblemListError } from './internal/problem-list-error.js';
+import { Role, Tier } from '../../engine/index.js';
+import { problemLine, readDataFile } from '../internal/data-file.js';
+import type { LoadedManifest } from '../manifest/manifest-loader.js';
+import { shown } from '../internal/schema-problems.js';
+import { looksLikeSecret } from '../internal/secret-shape.js';
+import type { YamlSource } from '../internal/yaml-document.js';
+import type { ModelPair } from '../manifest/manifest.js';
+import type { Price } from '../plan/plan-arithmetic.js';
+import { ProblemListError } from '../internal/problem-list-error.js';
 
 /**
  * Where the manifest's models are served. Kept apart from the manifest because it is a fact

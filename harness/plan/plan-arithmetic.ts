@@ -1,4 +1,4 @@
-import { ARMS, type Arm } from './manifest.js';
+import { ARMS, type Arm } from '../manifest/manifest.js';
 
 /**
  * The arithmetic of a sweep's bill. Pure: data in, data out, no files, no clocks. The plan

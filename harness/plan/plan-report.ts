@@ -1,9 +1,9 @@
-import { count, plain, tokens, usd } from './internal/figures.js';
-import type { LoadedManifest } from './internal/manifest-loader.js';
-import { textTable, wrap } from './internal/text-table.js';
-import { repetitionsAt, usesSimulatedProvider, type Manifest, type ModelPair } from './manifest.js';
+import { count, plain, tokens, usd } from '../internal/figures.js';
+import type { LoadedManifest } from '../manifest/manifest-loader.js';
+import { textTable, wrap } from '../internal/text-table.js';
+import { repetitionsAt, usesSimulatedProvider, type Manifest, type ModelPair } from '../manifest/manifest.js';
 import { projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
-import { priceOf, type LoadedProviderConfig } from './provider-config.js';
+import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
 
 /**
  * Input tokens assumed per output token when pricing a session at its token ceiling. An

@@ -2,8 +2,8 @@ import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GradingRefusedError, bufferIo, gradeTree, oracleDir, runCli, specDir } from '../../harness/index.js';
-import { HAS_DOCKER } from '../support/docker.js';
+import { GradingRefusedError, bufferIo, gradeTree, oracleDir, runCli, specDir } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
 
 const REFERENCE = path.join(oracleDir('sqlcsv'), 'reference');
 

@@ -1,4 +1,4 @@
-import { flatten, type NodeResult } from '../engine/index.js';
+import { flatten, type NodeResult } from '../../engine/index.js';
 
 /** The text `harness solve` prints: the tree, then the verdict and what it cost. */
 export function renderSolve(root: NodeResult, extra: { trace: string; goal: string }): string {

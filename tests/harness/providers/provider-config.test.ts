@@ -12,8 +12,8 @@ import {
   providerConfigPath,
   requireProviderConfig,
   runCli,
-} from '../../harness/index.js';
-import { patched, scratch, VALID_MANIFEST, yamlOf } from './manifest-fixtures.js';
+} from '../../../harness/index.js';
+import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest/manifest-fixtures.js';
 
 type Scratch = Awaited<ReturnType<typeof scratch>>;
 let tmp: Scratch;

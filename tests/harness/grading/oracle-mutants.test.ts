@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { describe, expect, it } from 'vitest';
-import { applyMutant, gradeTree, loadMutants, loadSpecOracle, oracleDir } from '../../harness/index.js';
-import { HAS_DOCKER } from '../support/docker.js';
+import { applyMutant, gradeTree, loadMutants, loadSpecOracle, oracleDir } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
 
 const ORACLE = oracleDir('sqlcsv');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCeiling, cellOrder, cellSessions, projectPlan, sessionPriceUsd, treeShape, type PlanInput } from '../../harness/index.js';
+import { applyCeiling, cellOrder, cellSessions, projectPlan, sessionPriceUsd, treeShape, type PlanInput } from '../../../harness/index.js';
 
 describe('tree shape', () => {
   it.each([

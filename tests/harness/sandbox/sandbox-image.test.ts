@@ -1,7 +1,7 @@
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_RECIPE, bufferIo, buildSandboxImage, dockerfileFor, recipeDigest, runCli, sandboxImageTag } from '../../harness/index.js';
-import { HAS_DOCKER } from '../support/docker.js';
+import { SANDBOX_RECIPE, bufferIo, buildSandboxImage, dockerfileFor, recipeDigest, runCli, sandboxImageTag } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
 
 describe('sandbox image recipe', () => {
   it('is tagged by a digest of its recipe: any change gives a new tag, formatting none', () => {

@@ -2,7 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { RdhError } from '../engine/index.js';
+import { RdhError } from '../../engine/index.js';
 import type { Requirement } from './spec-requirements.js';
 
 /**

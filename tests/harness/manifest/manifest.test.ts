@@ -2,8 +2,8 @@ import { readFile, mkdir, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { EXIT, Manifest, ManifestInvalidError, bufferIo, exitCodeFor, loadManifest, manifestDigest, repetitionsAt, runCli, selectDepths, withMaxSessions } from '../../harness/index.js';
-import { RdhError } from '../../engine/index.js';
+import { EXIT, Manifest, ManifestInvalidError, bufferIo, exitCodeFor, loadManifest, manifestDigest, repetitionsAt, runCli, selectDepths, withMaxSessions } from '../../../harness/index.js';
+import { RdhError } from '../../../engine/index.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from './manifest-fixtures.js';
 
 type Scratch = Awaited<ReturnType<typeof scratch>>;

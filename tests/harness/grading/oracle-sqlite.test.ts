@@ -3,8 +3,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadSpecOracle, oracleDir, type OracleCase } from '../../harness/index.js';
-import { parseCsv } from '../support/csv.js';
+import { loadSpecOracle, oracleDir, type OracleCase } from '../../../harness/index.js';
+import { parseCsv } from '../../support/csv.js';
 
 const run = promisify(execFile);
 const DATA = path.join(oracleDir('sqlcsv'), 'data');

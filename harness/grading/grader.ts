@@ -2,11 +2,11 @@ import { copyFile, cp, lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { RdhError, SandboxImageMissingError, assertDockerReachable, sandboxLabels } from '../engine/index.js';
+import { RdhError, SandboxImageMissingError, assertDockerReachable, sandboxLabels } from '../../engine/index.js';
 import { GradeResult, RunnerReport } from './grading-report.js';
 import { loadOracle, type Oracle } from './oracle-cases.js';
-import { oracleDir, specDir } from './paths.js';
-import { sandboxImageTag } from './sandbox-image.js';
+import { oracleDir, specDir } from '../paths.js';
+import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { loadRequirements, type Requirement } from './spec-requirements.js';
 
 /** The grading could not be shown to be honest, so no score is given (exit code 4). */

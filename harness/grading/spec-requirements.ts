@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { RdhError } from '../engine/index.js';
+import { RdhError } from '../../engine/index.js';
 
 /**
  * One numbered requirement of a task specification. The `criterion` text is what planners
