@@ -18,3 +18,4 @@ export { loadOracle, OracleCase, OracleInvalidError, type Oracle } from './gradi
 export { loadMutants, applyMutant, Mutant } from './grading/oracle-mutants.js';
 export { loadRequirements, Requirement, SpecInvalidError } from './grading/spec-requirements.js';
 export { REPO_ROOT, oracleDir, specDir } from './paths.js';
+export * from './stats/index.js';
