@@ -36,10 +36,10 @@ export { Interval, CALIBRATED_FROM_PAIRS, covers, uncalibratedLabel } from './in
 export { ratioEstimate, pairedDifference, clusterStandardError, type Cluster, type LinearizedEstimate } from './cluster-ratio.js';
 export { stratify, type StratumEstimate, type Stratified } from './stratified.js';
 export {
-  Pairing,
   LevelTally,
   CellTally,
   SurvivalData,
+  SurvivalDataInvalidError,
   SurvivalOptions,
   SurvivalStats,
   survivalStats,

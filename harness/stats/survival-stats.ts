@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ProblemListError } from '../internal/problem-list-error.js';
+import { pathText, schemaProblems } from '../internal/schema-problems.js';
 import { Arm, ARMS } from '../manifest/manifest.js';
 import { clusterStandardError, pairedDifference, ratioEstimate, type Cluster, type LinearizedEstimate } from './cluster-ratio.js';
 import { Interval, tInterval } from './interval.js';
@@ -80,6 +82,11 @@ export const SurvivalData = z
     });
   });
 export type SurvivalData = z.input<typeof SurvivalData>;
+
+/** Tallies that cannot come from a sweep: one line per problem, each naming the field. */
+export class SurvivalDataInvalidError extends ProblemListError {
+  readonly code = 'survival_data_invalid';
+}
 
 export const SurvivalOptions = z.object({
   confidence: z.number().gt(0).lt(1).default(0.95).describe('Confidence level of every interval. Default 0.95.'),
@@ -231,15 +238,25 @@ function pool(entries: Array<{ cap: number; est: Estimated }>, confidence: numbe
   };
 }
 
+function parseData(input: SurvivalData): z.infer<typeof SurvivalData> {
+  const parsed = SurvivalData.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new SurvivalDataInvalidError(
+    schemaProblems(parsed.error, SurvivalData, input).map((p) => `survival tallies: ${pathText(p.path)}: ${p.text}`),
+    { cause: parsed.error },
+  );
+}
+
 /**
  * Survival per achieved level: within each cap, per arm (cells as clusters) and as the paired
  * difference gated − ungated (pairs (cap, repetition) as clusters), each with a t interval
  * from the cluster-linearized standard error on n − 1 df; then pooled over caps (strata
  * weighted by pairs, Satterthwaite df). 1 pair: no interval. Under 5: labelled
- * "uncalibrated (n pairs)". Throws a ZodError when the input is malformed.
+ * "uncalibrated (n pairs)". Malformed tallies throw `SurvivalDataInvalidError`; a bad
+ * option throws a ZodError (a caller's bug, not data).
  */
 export function survivalStats(input: SurvivalData, options: SurvivalOptions = {}): SurvivalStats {
-  const data = SurvivalData.parse(input);
+  const data = parseData(input);
   const { confidence } = SurvivalOptions.parse(options);
   const caps = [...new Set(data.cells.map((c) => c.cap))].sort((a, b) => a - b);
   const analysed = caps.map((cap) => analyseCap(cap, data.cells.filter((c) => c.cap === cap), confidence));
