@@ -28,16 +28,16 @@ export const Interval = z.discriminatedUnion('kind', [
     df: z.number(),
     /** t quantile at (1 + confidence)/2 with `df` degrees of freedom. */
     tQuantile: z.number(),
-    /** False below `CALIBRATED_FROM_PAIRS` pairs. */
+    /** False below `CALIBRATED_FROM_PAIRS` pairs, and when the pairs show no spread at all. */
     calibrated: z.boolean(),
-    /** "uncalibrated (3 pairs)" when not calibrated, otherwise null. */
+    /** "uncalibrated (3 pairs)" or "uncalibrated (6 pairs, no spread)" when not calibrated, otherwise null. */
     label: z.string().nullable(),
   }),
 ]);
 export type Interval = z.infer<typeof Interval>;
 
-export function uncalibratedLabel(pairs: number): string {
-  return `uncalibrated (${pairs} pairs)`;
+export function uncalibratedLabel(pairs: number, noSpread = false): string {
+  return `uncalibrated (${pairs} pairs${noSpread ? ', no spread' : ''})`;
 }
 
 /**
@@ -45,6 +45,11 @@ export function uncalibratedLabel(pairs: number): string {
  * own range: a survival is in [0, 1], a difference of two in [−1, 1]; clipping cannot lose
  * coverage of a truth that lies in that range). `calibrationPairs` is the pair count the
  * label is judged on: the pairs themselves within a cap, the smallest stratum's when pooled.
+ *
+ * A standard error of exactly 0 (every pair at the same value, typically all claims surviving)
+ * gives a zero-width interval. It is never calibrated, whatever the pairs: in the calibration
+ * runs such intervals missed a truth near 1 every time, because identical pairs say nothing
+ * about the spread between them.
  */
 export function tInterval(args: { estimate: number; standardError: number; df: number; calibrationPairs: number; confidence: number; range: readonly [number, number] }): Interval {
   const { estimate, standardError, df, calibrationPairs, confidence, range } = args;
@@ -53,7 +58,8 @@ export function tInterval(args: { estimate: number; standardError: number; df: n
   }
   const quantile = tQuantile((1 + confidence) / 2, df);
   const half = quantile * standardError;
-  const calibrated = calibrationPairs >= CALIBRATED_FROM_PAIRS;
+  const noSpread = standardError === 0;
+  const calibrated = calibrationPairs >= CALIBRATED_FROM_PAIRS && !noSpread;
   return {
     kind: 't',
     confidence,
@@ -63,7 +69,7 @@ export function tInterval(args: { estimate: number; standardError: number; df: n
     df,
     tQuantile: quantile,
     calibrated,
-    label: calibrated ? null : uncalibratedLabel(calibrationPairs),
+    label: calibrated ? null : uncalibratedLabel(calibrationPairs, noSpread),
   };
 }
 

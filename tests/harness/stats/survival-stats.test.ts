@@ -54,7 +54,7 @@ describe('survival per level: cells as clusters, t(n−1) within a cap, Satterth
         "cap 2 L2 ungated: 0.5556 n=3 [0.355, 0.7561] df 2 uncalibrated (3 pairs)",
         "cap 2 L2 difference: 0.3333 n=3 [0.1953, 0.4713] df 2 uncalibrated (3 pairs)",
         "cap 3 L1 gated: 0.9706 n=3 [0.8352, 1] df 2 uncalibrated (3 pairs)",
-        "cap 3 L1 ungated: 0.8 n=2 [0.8, 0.8] df 1 uncalibrated (2 pairs)",
+        "cap 3 L1 ungated: 0.8 n=2 [0.8, 0.8] df 1 uncalibrated (2 pairs, no spread)",
         "cap 3 L1 difference: 0.16 n=2 [-0.4499, 0.7699] df 1 uncalibrated (2 pairs)",
         "cap 3 L2 gated: 0.8182 n=2 [0.6082, 1] df 1 uncalibrated (2 pairs)",
         "cap 3 L2 ungated: 0.5909 n=2 [0.4859, 0.6959] df 1 uncalibrated (2 pairs)",
@@ -110,6 +110,13 @@ describe('the cluster, not the leaf, is the unit', () => {
 });
 
 describe('edges: no NaN, no infinity, explicit absence', () => {
+  it('never calls a zero-width interval calibrated, however many pairs agree', () => {
+    const cells = [1, 2, 3, 4, 5, 6].flatMap((r) => pair(2, r, { 1: [10 + r, 10 + r] }, { 1: 9 + r }));
+    const l = survivalStats({ pairing: 'shared', cells }).caps[0]!.levels[0]!;
+    expect(l.gated!.interval).toMatchObject({ low: 1, high: 1, calibrated: false, label: 'uncalibrated (6 pairs, no spread)' });
+    expect(l.ungated!.interval).toMatchObject({ calibrated: true, label: null });
+  });
+
   function numbers(value: unknown): number[] {
     if (typeof value === 'number') return [value];
     if (value && typeof value === 'object') return Object.values(value).flatMap(numbers);
@@ -125,7 +132,7 @@ describe('edges: no NaN, no infinity, explicit absence', () => {
     const stats = survivalStats({ pairing: 'shared', cells });
     expect(numbers(stats).every(Number.isFinite)).toBe(true);
     expect(stats.caps[0]!.levels.map((l) => l.level)).toEqual([0]);
-    expect(stats.caps[0]!.levels[0]!.gated!.interval).toMatchObject({ kind: 't', low: 1, high: 1, standardError: 0 });
+    expect(stats.caps[0]!.levels[0]!.gated!.interval).toMatchObject({ kind: 't', low: 1, high: 1, standardError: 0, label: 'uncalibrated (2 pairs, no spread)' });
     expect(stats.caps[1]!.levels[0]).toMatchObject({ gated: null, difference: null, ungated: { interval: { kind: 'none', reason: '1 pair' } } });
   });
 
