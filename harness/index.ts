@@ -10,6 +10,7 @@ export { selectDepths, withMaxSessions } from './manifest/manifest-staging.js';
 export * from './providers/provider-config.js';
 export * from './plan/plan-arithmetic.js';
 export * from './plan/plan-report.js';
+export * from './sim/index.js';
 export { jsonSchemaFiles } from './schema/json-schemas.js';
 export { gradeTree, loadSpecOracle, GradingRefusedError, type GradeOptions } from './grading/grader.js';
 export { GradeResult, RunnerReport } from './grading/grading-report.js';

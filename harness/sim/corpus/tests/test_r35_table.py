@@ -1,0 +1,11 @@
+from sqlcsv_testkit import run, run_args
+
+
+def test_table_format_pads_and_aligns():
+    expected = "name | age | city  \n-----+-----+-------\nAnn  |  31 | Boston\nbob  |   9 | Denver\nCy   | 100 |       \n"
+    assert run("SELECT name, age, city FROM people LIMIT 3", fmt="table").out == expected
+
+
+def test_table_is_the_default():
+    outcome = run_args(["--data", "{data}", "SELECT score FROM people LIMIT 2"])
+    assert outcome.out == "score\n-----\n  2.5\n  3.0\n"
