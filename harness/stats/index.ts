@@ -48,5 +48,5 @@ export {
   type CapStats,
   type PooledEstimate,
 } from './survival-stats.js';
-export { PowerQuery, MinimumDetectable, minimumDetectableDifference, pairedTestPower } from './power.js';
+export { PowerQuery, MinimumDetectable, minimumDetectableDifference, pairedTestPower, pairDifferenceSd } from './power.js';
 export { tQuantile, normalQuantile, normalCdf, noncentralTCdf } from './t-distribution.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Interval } from './interval.js';
 import { expectationOverScaledChi, normalCdf, normalQuantile, tQuantile } from './t-distribution.js';
 
 /**
@@ -101,4 +102,14 @@ export function minimumDetectableDifference(input: PowerQuery): MinimumDetectabl
     difference: (noncentrality * sd) / root,
     normalApproximation: ((normalQuantile(1 - alpha / 2) + normalQuantile(power)) * sd) / root,
   };
+}
+
+/**
+ * The SD of the pair differences behind a paired-difference estimate: its standard error ×
+ * √pairs (the SD of the pairs' linearized differences, on the survival scale). This is the
+ * `sd` that `minimumDetectableDifference` takes when it is learned from a recorded run. Null
+ * when there is no interval (1 pair), since then there is no spread to learn from.
+ */
+export function pairDifferenceSd(difference: { pairs: number; interval: Interval }): number | null {
+  return difference.interval.kind === 't' ? difference.interval.standardError * Math.sqrt(difference.pairs) : null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minimumDetectableDifference, pairedTestPower } from '../../../harness/index.js';
+import { minimumDetectableDifference, pairDifferenceSd, pairedTestPower, survivalStats, type CellTally } from '../../../harness/index.js';
 
 // Noncentralities solving two-sided power 0.8 at alpha 0.05 for n pairs, from scipy 1.17
 // (brentq on stats.nct, cross-checked by quad over the chi-square density). The tolerance is
@@ -72,5 +72,20 @@ describe('minimum detectable paired difference (80% power, alpha 0.05, two-sided
   it('gives no figure for 1 pair, and refuses a non-positive SD', () => {
     expect(minimumDetectableDifference({ pairs: 1, sd: 0.1 })).toEqual({ kind: 'none', pairs: 1, reason: 'one pair: a paired t test needs at least 2' });
     expect(() => minimumDetectableDifference({ pairs: 4, sd: 0 })).toThrow(/sd/);
+  });
+});
+
+describe('learning the SD of pair differences from a recorded sweep', () => {
+  it('is the SD of the per-pair differences when claims are equal, and absent from 1 pair', () => {
+    const differences = [0.1, 0.3, 0.0, 0.2, 0.15];
+    const cells: CellTally[] = differences.flatMap((d, i) => [
+      { cap: 2, repetition: i + 1, arm: 'gated', levels: [{ level: 1, claimed: 20, surviving: 18 }] },
+      { cap: 2, repetition: i + 1, arm: 'ungated', levels: [{ level: 1, claimed: 20, surviving: 18 - d * 20 }] },
+    ]);
+    const difference = survivalStats({ pairing: 'shared', cells }).caps[0]!.levels[0]!.difference!;
+    const mean = differences.reduce((a, b) => a + b) / differences.length;
+    const sd = Math.sqrt(differences.reduce((a, d) => a + (d - mean) ** 2, 0) / (differences.length - 1));
+    expect(pairDifferenceSd(difference)).toBeCloseTo(sd, 12);
+    expect(pairDifferenceSd({ pairs: 1, interval: { kind: 'none', reason: '1 pair' } })).toBeNull();
   });
 });
