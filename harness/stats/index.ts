@@ -23,14 +23,20 @@
  *   with Satterthwaite degrees of freedom. A cap with 1 pair at a level has no standard error
  *   and is listed as excluded from the pooled interval.
  * - **Honest small samples:** no interval from 1 pair (`kind: 'none'`); below 5 pairs the
- *   interval is labelled "uncalibrated (n pairs)". The calibration tests draw synthetic sweeps
- *   from the simulated population and show the coverage at 2, 3, 5 and 10 pairs. A percentile
- *   bootstrap is not offered: at 2–4 clusters it covers the truth only 50–80% of the time.
+ *   interval is labelled "uncalibrated (n pairs)" (pooled: judged on the smallest stratum);
+ *   an interval of zero width (no spread between pairs) is never called calibrated. A
+ *   percentile bootstrap is not offered: at 2–4 clusters it covers the truth only 50–80% of
+ *   the time.
+ * - **Calibration is shown** (tests/harness/stats/calibration.test.ts): 1,000 synthetic sweeps
+ *   from the simulated population's pure generative model at its default rates. At 10 pairs
+ *   per cap the 95% intervals cover the planted truth in 94.6–95.7% of sweeps, and a planted
+ *   null is rejected in 4.3–4.9%. Known limit: the interval is symmetric (Wald-type), so near
+ *   survival 1 with few pairs it undercovers; e.g. at a truth of 0.98 and 10 pairs, 93.5%.
  * - **No NaN or infinity leaves:** outputs are parsed with their zod schemas on the way out,
  *   and zod 4 numbers refuse both.
  * - **Power before paying:** the minimum detectable paired difference from the noncentral t,
- *   computed exactly by quadrature (not the normal formula, which at 2–4 pairs understates it
- *   by a factor of 1.5 to 5.8).
+ *   computed by quadrature, not approximated: at 2, 3 and 4 pairs it is 5.8, 2.0 and 1.5
+ *   times what the normal formula gives.
  */
 export { Interval, CALIBRATED_FROM_PAIRS, covers, uncalibratedLabel } from './interval.js';
 export { ratioEstimate, pairedDifference, clusterStandardError, type Cluster, type LinearizedEstimate } from './cluster-ratio.js';
