@@ -55,6 +55,8 @@ describe('journal: writing', () => {
   it('resolves an append only after its line was fsynced', async () => {
     const file = await tempFile();
     const journal = await readAndOpenJournal(file, FORMAT);
+    // The first append creates the file (and syncs its folder); the one watched comes after.
+    await journal.append({ type: 'note', text: 'first' });
     const probe = await open(file + '.probe', 'w');
     const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
     await probe.close();
@@ -68,6 +70,8 @@ describe('journal: writing', () => {
     let resolved = false;
     const appended = journal.append({ type: 'note', text: 'durable' }).then(() => (resolved = true));
     await vi.waitFor(() => expect(sync).toHaveBeenCalled());
+    // The line is written when the sync starts; the append waits for the sync to end.
+    expect(await readFile(file, 'utf8')).toContain('"text":"durable"');
     await new Promise((r) => setTimeout(r, 20));
     expect(resolved).toBe(false);
     release();
