@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { canonicalJson } from '../internal/canonical-json.js';
 import { JournalInvalidError } from './journal-error.js';
@@ -50,13 +51,9 @@ export async function readJournal<E extends JournalEnvelope>(file: string, forma
     throw error;
   }
   const durableBytes = bytes.lastIndexOf(NEWLINE) + 1;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, durableBytes));
-  } catch (error) {
-    throw new JournalInvalidError('not_utf8', 0, `${shownAs}: holds bytes that are not UTF-8 text, so it was damaged outside the harness; restore it from a copy, or ${FIX}`, { cause: error });
-  }
-  const lines = text.split('\n');
+  const durable = bytes.subarray(0, durableBytes);
+  if (!isUtf8(durable)) throw new JournalInvalidError('not_utf8', 0, `${shownAs}: holds bytes that are not UTF-8 text, so it was damaged outside the harness; restore it from a copy, or ${FIX}`);
+  const lines = durable.toString('utf8').split('\n');
   lines.pop(); // the empty string after the final newline
   const events: E[] = [];
   let duplicates = 0;
@@ -87,11 +84,11 @@ export async function readJournal<E extends JournalEnvelope>(file: string, forma
 function parseLine<E extends JournalEnvelope>(line: string, lineNo: number, format: JournalFormat<E>, shownAs: string): E {
   const at = `${shownAs} line ${lineNo}`;
   const damaged = `restore the journal from a copy, or ${FIX}`;
-  if (line.trim() === '') throw new JournalInvalidError('blank_line', lineNo, `${at}: is blank, which the harness never writes, so the file was edited; ${damaged}`);
   let raw: unknown;
   try {
     raw = JSON.parse(line);
   } catch (error) {
+    if (line.trim() === '') throw new JournalInvalidError('blank_line', lineNo, `${at}: is blank, which the harness never writes, so the file was edited; ${damaged}`);
     throw new JournalInvalidError('not_json', lineNo, `${at}: is not JSON (${(error as Error).message}), and it is not the last line, so it is damage rather than an interrupted write; ${damaged}`, { cause: error });
   }
   const head = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
