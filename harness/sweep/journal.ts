@@ -1,5 +1,6 @@
 import { mkdir, open, stat, truncate, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { fsyncPath } from './fsync-path.js';
 import { JournalEventError, JournalInvalidError, JournalWriteError } from './journal-error.js';
 import type { JournalEnvelope, JournalFormat, JournalInput } from './journal-format.js';
 import { lockJournal, type JournalLock } from './journal-lock.js';
@@ -144,8 +145,7 @@ export class Journal<E extends JournalEnvelope> {
     if (exists && durableBytes < fileBytes) await truncate(file, durableBytes);
     await mkdir(path.dirname(file), { recursive: true });
     this.handle = await open(file, 'a');
-    // A new file's directory entry must be durable too, or a crash can lose the whole file.
-    if (!exists) await syncDirectory(path.dirname(file));
+    if (!exists) await fsyncPath(path.dirname(file));
     return this.handle;
   }
 }
@@ -155,15 +155,6 @@ async function writeAll(fh: FileHandle, bytes: Buffer): Promise<void> {
   while (offset < bytes.length) {
     const { bytesWritten } = await fh.write(bytes, offset, bytes.length - offset);
     offset += bytesWritten;
-  }
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
   }
 }
 

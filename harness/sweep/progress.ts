@@ -152,7 +152,11 @@ export function renderFrame(state: ProgressState, options: FrameOptions): string
     `sessions  ${bar(ceiling.counted, ceiling.maxSessions)}  ${count(ceiling.counted)} / ${count(ceiling.maxSessions)} ceiling${lowered} · ${count(ceiling.inFlight)} in flight`,
     `tokens    input ${tokenFigure(state.tokens.input)} (cached ${tokenFigure(state.tokens.cached)}) · output ${tokenFigure(state.tokens.output)}`,
     `spend     ${spend(state)}`,
-    state.stopped ? `stopped   ${state.stopped.reason}: ${oneLine(state.stopped.detail)}` : `eta       ${eta(state, options.now)}`,
+    !state.stopped
+      ? `eta       ${eta(state, options.now)}`
+      : state.stopped.reason === 'completed'
+        ? `finished  ${oneLine(state.stopped.detail)}`
+        : `stopped   ${state.stopped.reason}: ${oneLine(state.stopped.detail)}`,
   ];
   const width = Math.max(20, options.width ?? 80);
   return lines.map((line) => (line.length < width ? line : `${line.slice(0, width - 2)}…`)).join('\n');
@@ -186,7 +190,7 @@ export function renderLine(state: ProgressState, event: SweepEvent): string | un
       return `${at} ${event.cellId} ${how} · ${done} of ${total} done · ${sessions}`;
     }
     case 'sweep_stopped':
-      return `${at} sweep stopped (${event.reason}): ${oneLine(event.detail)}${event.unmeasured.length ? `; unmeasured: ${event.unmeasured.join(', ')}` : ''}`;
+      return `${at} sweep ${event.reason === 'completed' ? 'finished' : `stopped (${event.reason})`}: ${oneLine(event.detail)}${event.unmeasured.length ? `; unmeasured: ${event.unmeasured.join(', ')}` : ''}`;
     default:
       return undefined;
   }

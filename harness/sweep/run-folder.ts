@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../exit-codes.js';
 import { ARMS, type Arm } from '../manifest/manifest.js';
+import { fsyncPath } from './fsync-path.js';
 
 /**
  * Where a recorded sweep keeps everything, one folder per sweep:
@@ -142,15 +143,6 @@ export async function inspectRunFolder(root: string): Promise<RunFolderState> {
   return names.includes('journal.jsonl') ? 'run' : 'foreign';
 }
 
-async function syncPath(p: string): Promise<void> {
-  const fh = await open(p, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
 /**
  * Starts a new run folder at `root` (absent or empty): creates it and `cells/`, and writes
  * the manifest's exact bytes, durably, before any journal exists. Refuses a folder that
@@ -169,7 +161,7 @@ export async function createRunFolder(root: string, manifestBytes: Uint8Array, s
   } finally {
     await fh.close();
   }
-  await syncPath(root);
+  await fsyncPath(root);
   return paths;
 }
 

@@ -8,25 +8,12 @@ import { REPO_ROOT, oracleDir, specDir } from '../../../harness/index.js';
 import { readCodeIdentity } from '../../../harness/sweep/code-identity.js';
 import { digestFolder } from '../../../harness/sweep/folder-digest.js';
 import { JournalMismatchError, assertPinsMatch, collectPins, comparePins, pinPair, readHarnessVersion, type JournalPins } from '../../../harness/sweep/journal-header.js';
+import { samplePins } from './sweep-fixtures.js';
 
 const temp = (prefix: string) => mkdtemp(path.join(tmpdir(), `rdh-${prefix}-`));
 const hex = (c: string) => c.repeat(64);
 
-function pins(over: Partial<JournalPins> = {}): JournalPins {
-  const pair = (model: string, family: string) => ({ provider: 'openai-compatible' as const, model, realModel: `vendor/${model}`, endpoint: 'gateway', declaredFamily: family, realFamily: family, rung: 3 });
-  return {
-    manifest: { path: 'manifests/smoke.yaml', sha256: hex('a'), bytes: 812 },
-    spec: { path: 'spec/sqlcsv', content: { state: 'present', sha256: hex('b'), files: 2 } },
-    oracle: { path: 'oracle/sqlcsv', content: { state: 'present', sha256: hex('c'), files: 40 } },
-    simCorpus: { path: 'harness/sim/corpus', content: { state: 'absent' } },
-    executor: pair('executor-model', 'vendor-a'),
-    reviewer: pair('reviewer-model', 'vendor-b'),
-    simulated: { seed: 1, judge_recall: 0.8 },
-    harnessVersion: '0.1.0',
-    code: { state: 'git', commit: '1234567890abcdef1234567890abcdef12345678', dirty: false, changes: null },
-    ...over,
-  };
-}
+const pins = samplePins;
 
 function refusal(current: Partial<JournalPins>, allowCodeChange = false): string {
   const result = comparePins(pins(), pins(current), { allowCodeChange });

@@ -84,6 +84,13 @@ describe('progress frames (a terminal)', () => {
     for (const line of frame.split('\n')) expect(line.length).toBeLessThan(40);
   });
 
+  it('says finished, not stopped, when every cell was recorded', () => {
+    const events = stamped([header(), runStarted(), { type: 'sweep_stopped', reason: 'completed', detail: 'every cell was recorded', unmeasured: [] }]);
+    const state = progressFrom(setup, events);
+    expect(renderFrame(state, { now: at(3) }).split('\n').at(-1)).toBe('finished  every cell was recorded');
+    expect(renderLine(state, events[2]!)).toBe('[03:00:02] sweep finished: every cell was recorded');
+  });
+
   it('formats spans from seconds to hours', () => {
     expect([4_000, 187_000, 7_500_000, 400 * 3_600_000].map(duration)).toEqual(['4s', '3m 07s', '2h 05m', 'over 99h']);
   });
