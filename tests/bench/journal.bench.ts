@@ -1,11 +1,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sessionCeilingFrom } from '../../harness/sweep/ceilings.js';
-import { assertPinsMatch } from '../../harness/sweep/journal-header.js';
-import { openJournal } from '../../harness/sweep/journal.js';
-import { progressFrom } from '../../harness/sweep/progress.js';
-import { headerOf, readSweepJournal, type SweepEventInput } from '../../harness/sweep/sweep-events.js';
+import { assertPinsMatch, headerOf, openJournal, progressFrom, readSweepJournal, sessionCeilingFrom, type SweepEventInput } from '../../harness/sweep/index.js';
 import { header, runStarted, samplePins, session, stamped } from '../harness/sweep/sweep-fixtures.js';
 import { figure, type Figure } from './stats.js';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_SPEND, mayContinue, mayDispatch, reduceSessionCeiling, reduceUnit, sessionCeilingFrom, unitCeilings, type UnitCall } from '../../../harness/sweep/ceilings.js';
-import type { SweepEventInput } from '../../../harness/sweep/sweep-events.js';
+import { mayContinue, mayDispatch, NO_SPEND, reduceSessionCeiling, reduceUnit, sessionCeilingFrom, type SweepEventInput, type UnitCall, unitCeilings } from '../../../harness/sweep/index.js';
 import { header, runStarted, session, stamped } from './sweep-fixtures.js';
 
 const CELL = 'cap1-rep1-gated';

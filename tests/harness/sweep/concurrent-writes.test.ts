@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JsonlFile } from '../../../engine/index.js';
-import { openJournal } from '../../../harness/sweep/journal.js';
-import { runPaths } from '../../../harness/sweep/run-folder.js';
-import { readSweepJournal, type SweepEventInput } from '../../../harness/sweep/sweep-events.js';
+import { openJournal, readSweepJournal, runPaths, type SweepEventInput } from '../../../harness/sweep/index.js';
 import { header } from './sweep-fixtures.js';
 
 const MiB = 1024 * 1024;

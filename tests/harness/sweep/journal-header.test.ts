@@ -5,9 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, oracleDir, specDir } from '../../../harness/index.js';
-import { readCodeIdentity } from '../../../harness/sweep/code-identity.js';
-import { digestFolder } from '../../../harness/sweep/folder-digest.js';
-import { JournalMismatchError, assertPinsMatch, collectPins, comparePins, pinPair, readHarnessVersion, type JournalPins } from '../../../harness/sweep/journal-header.js';
+import { assertPinsMatch, collectPins, comparePins, digestFolder, JournalMismatchError, type JournalPins, pinPair, readCodeIdentity, readHarnessVersion } from '../../../harness/sweep/index.js';
 import { samplePins } from './sweep-fixtures.js';
 
 const temp = (prefix: string) => mkdtemp(path.join(tmpdir(), `rdh-${prefix}-`));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { JournalBusyError, JournalEventError, JournalInvalidError, JournalWriteError, journalEvent, journalFormat, openJournal, readAndOpenJournal, readJournal } from '../../../harness/sweep/journal.js';
+import { JournalBusyError, journalEvent, JournalEventError, journalFormat, JournalInvalidError, JournalWriteError, openJournal, readAndOpenJournal, readJournal } from '../../../harness/sweep/index.js';
 
 const Note = journalEvent('note', 1, { text: z.string() });
 const Tally = journalEvent('tally', 2, { n: z.int().nonnegative() });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressDisplay } from '../../../harness/sweep/progress-display.js';
-import { duration, progressFrom, reduceProgress, renderFrame, renderLine, type ProgressSetup } from '../../../harness/sweep/progress.js';
-import type { SweepEvent, SweepEventInput } from '../../../harness/sweep/sweep-events.js';
+import { createProgressDisplay, duration, progressFrom, type ProgressSetup, reduceProgress, renderFrame, renderLine, type SweepEvent, type SweepEventInput } from '../../../harness/sweep/index.js';
 import { header, runStarted, session, stamped } from './sweep-fixtures.js';
 
 const CELLS = ['cap1-rep1-gated', 'cap1-rep1-ungated', 'cap2-rep1-gated', 'cap2-rep1-ungated'];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../harness/index.js';
-import { cellId, claimDefaultRunFolder, createRunFolder, defaultRunName, inspectRunFolder, pairId, parseCellId, runPaths, sessionFileName } from '../../../harness/sweep/run-folder.js';
+import { cellId, claimDefaultRunFolder, createRunFolder, defaultRunName, inspectRunFolder, pairId, parseCellId, runPaths, sessionFileName } from '../../../harness/sweep/index.js';
 
 const temp = () => mkdtemp(path.join(tmpdir(), 'rdh-run-folder-'));
 

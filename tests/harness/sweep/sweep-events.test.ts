@@ -2,8 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JournalEventError, JournalInvalidError, openJournal } from '../../../harness/sweep/journal.js';
-import { SWEEP_JOURNAL, headerOf, readSweepJournal } from '../../../harness/sweep/sweep-events.js';
+import { headerOf, JournalEventError, JournalInvalidError, openJournal, readSweepJournal, SWEEP_JOURNAL } from '../../../harness/sweep/index.js';
 import { everyEventType, header, runStarted, stamped } from './sweep-fixtures.js';
 
 const journalFile = async () => path.join(await mkdtemp(path.join(tmpdir(), 'rdh-sweep-events-')), 'journal.jsonl');

@@ -1,5 +1,4 @@
-import type { JournalPins } from '../../../harness/sweep/journal-header.js';
-import type { SweepEvent, SweepEventInput } from '../../../harness/sweep/sweep-events.js';
+import type { JournalPins, SweepEvent, SweepEventInput } from '../../../harness/sweep/index.js';
 
 /** Journal pins as a sweep on two openai-compatible pairs would write them. */
 export function samplePins(over: Partial<JournalPins> = {}): JournalPins {
