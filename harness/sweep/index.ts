@@ -6,6 +6,7 @@ export * from './journal.js';
 export { JournalPins, PinnedFolder, PinnedPair, JournalMismatchError, assertPinsMatch, collectPins, comparePins, firstDifference, pinPair, readHarnessVersion, type ComparePinsOptions, type PinComparison, type PinField, type PinSources } from './journal-header.js';
 export { CodeIdentity, readCodeIdentity, type CodeIdentityOptions } from './code-identity.js';
 export { FolderDigest, digestFolder } from './folder-digest.js';
+export { JsonData, type JsonValue } from './json-value.js';
 export { CellOutcome, SessionStop, SessionTokens, StopReason, SWEEP_JOURNAL, headerOf, readSweepJournal, type SweepEvent, type SweepEventInput, type SweepEventOf, type SweepEventType } from './sweep-events.js';
 export * from './run-folder.js';
 export * from './ceilings.js';

@@ -7,6 +7,7 @@ import type { ModelPair } from '../manifest/manifest.js';
 import type { ProviderConfig } from '../providers/provider-config.js';
 import { CodeIdentity, readCodeIdentity } from './code-identity.js';
 import { FolderDigest, digestFolder } from './folder-digest.js';
+import { JsonData, type JsonValue } from './json-value.js';
 
 /**
  * What a sweep journal pins in its header: everything that, changed, would make a resumed
@@ -47,7 +48,7 @@ export const JournalPins = z.strictObject({
   executor: PinnedPair,
   reviewer: PinnedPair,
   /** The simulated provider's planted parameters, as the sim reports them. OPAQUE here: the sim owns their shape. */
-  simulated: z.json(),
+  simulated: JsonData,
   harnessVersion: z.string().min(1),
   code: CodeIdentity,
 });
@@ -72,7 +73,7 @@ export interface PinSources {
   executor: PinnedPair;
   reviewer: PinnedPair;
   /** Planted simulated parameters (any JSON; null when no pair is simulated). */
-  simulated: z.core.util.JSONType;
+  simulated: JsonValue;
   harnessVersion: string;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Role } from '../../engine/index.js';
 import { GradeResult } from '../grading/grading-report.js';
 import { CodeIdentity } from './code-identity.js';
+import { JsonData } from './json-value.js';
 import { JournalPins } from './journal-header.js';
 import { JournalInvalidError, journalEvent, journalFormat, readJournal, type JournalContents, type JournalInput, type ReadJournalOptions } from './journal.js';
 import { CellId } from './run-folder.js';
@@ -17,7 +18,7 @@ import { CellId } from './run-folder.js';
  */
 
 /** OPAQUE: any JSON value; the producer owns its shape for now. */
-const Opaque = z.json();
+const Opaque = JsonData;
 const Count = z.int().nonnegative();
 const CellIds = z.array(CellId).min(1).describe('The cells this step serves: one, or both arms of a pair when planning and leaves are shared.');
 /** Where a node sits in the tree, as the engine names it (the root is the empty path). OPAQUE format, engine-owned. */

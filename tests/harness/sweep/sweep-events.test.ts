@@ -30,6 +30,14 @@ describe('sweep events', () => {
     expect(await refused({ ...finished, tokens: { input: 10, cached: 20, output: 1 } })).toMatchInlineSnapshot(`"refused to journal a session_finished event: tokens: cached tokens are part of input, so cannot exceed it"`);
     expect(await refused({ ...finished, costUsd: Number.NaN })).toMatch(/^refused to journal a session_finished event: costUsd: /);
     expect(await refused({ ...finished, tokesn: 1 })).toMatch(/^refused to journal a session_finished event: .*tokesn/);
+    // OPAQUE payloads are still JSON: nothing that JSON.stringify would silently change or drop.
+    const planned = (tree: unknown) => refused({ type: 'planning_recorded', cellIds: ['cap1-rep1-gated'], tree });
+    expect(await planned({ nodes: [{ score: Number.NaN }] })).toMatchInlineSnapshot(`"refused to journal a planning_recorded event: tree: is not JSON data (finite numbers, strings, booleans, null, arrays and plain objects only)"`);
+    expect(await planned({ when: new Date(0) })).toMatch(/tree: is not JSON data/);
+    expect(await planned({ skip: undefined })).toMatch(/tree: is not JSON data/);
+    let deep: unknown = 1;
+    for (let i = 0; i < 300; i++) deep = [deep];
+    expect(await planned(deep)).toMatch(/tree: is not JSON data/);
     expect(await journal.append({ type: 'cell_finished', cellId: 'cap1-rep1-gated', outcome: { status: 'unmeasured', reason: 'ceiling' } })).toMatchObject({ seq: 1 });
     await expect(journal.append({ type: 'cell_started', cellId: 'nope' })).rejects.toBeInstanceOf(JournalEventError);
     await journal.close();
