@@ -114,7 +114,8 @@ export class Journal<E extends JournalEnvelope> {
         await writeAll(fh, batch.length === 1 ? batch[0]!.bytes : Buffer.concat(batch.map((p) => p.bytes), size));
         await fh.sync();
       } catch (error) {
-        this.failure = new JournalWriteError(
+        // A refusal (the file changed under us) keeps its own class; anything else is the disk.
+        this.failure = error instanceof JournalInvalidError ? error : new JournalWriteError(
           `${this.contents.shownAs}: could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the sweep stops here and every step journalled before is kept: fix the disk, then run the same command to resume`,
           { cause: error },
         );

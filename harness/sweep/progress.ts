@@ -96,19 +96,26 @@ export function duration(ms: number): string {
   return h > 99 ? 'over 99h' : `${h}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** The ETA line: remaining sessions over the rate measured in this invocation; honest about having no rate yet. */
+/**
+ * The ETA line: sessions left over the rate measured in this invocation (so a resume after
+ * a night away is not averaged over the night). Sessions left are the plan's projection
+ * for this invocation when given and not yet used up, else the room under the ceiling;
+ * the basis is printed beside the figure. Honest about having no rate yet.
+ */
 export function eta(state: ProgressState, now: number): string {
   const { run, ceiling, setup } = state;
+  const n = tally(state);
   const elapsed = run.startedAt === undefined ? 0 : now - run.startedAt;
   if (run.finished === 0 || elapsed <= 0) return 'measuring (no session has finished yet)';
   const perMs = run.finished / elapsed;
-  const room = Math.max(0, ceiling.maxSessions - ceiling.counted);
-  const projected = setup.projectedSessions === undefined ? room : Math.min(room, Math.max(0, setup.projectedSessions - run.started));
-  // Sessions in flight are part of what is left to wait for.
-  const left = projected + ceiling.inFlight;
   const rate = `${(perMs * 60_000).toPrecision(3)} sessions/min`;
-  if (left === 0) return `finishing (${rate})`;
-  const basis = setup.projectedSessions === undefined ? 'left under the ceiling' : 'projected to go';
+  if (n.pending + n.running === 0) return `finishing (${rate})`;
+  const room = Math.max(0, ceiling.maxSessions - ceiling.counted);
+  const projected = setup.projectedSessions === undefined ? undefined : setup.projectedSessions - run.started;
+  const useProjection = projected !== undefined && projected > 0 && projected < room;
+  // Sessions in flight are part of what is left to wait for.
+  const left = (useProjection ? projected : room) + ceiling.inFlight;
+  const basis = useProjection ? 'projected to go' : projected !== undefined && projected <= 0 ? 'left under the ceiling; the projection is used up' : 'left under the ceiling';
   return `${duration(left / perMs)} at ${rate} (${count(left)} sessions ${basis})`;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressDisplay, duration, progressFrom, type ProgressSetup, reduceProgress, renderFrame, renderLine, type SweepEvent, type SweepEventInput } from '../../../harness/sweep/index.js';
+import { createProgressDisplay, duration, eta, progressFrom, type ProgressSetup, reduceProgress, renderFrame, renderLine, type SweepEvent, type SweepEventInput } from '../../../harness/sweep/index.js';
 import { header, runStarted, session, stamped } from './sweep-fixtures.js';
 
 const CELLS = ['cap1-rep1-gated', 'cap1-rep1-ungated', 'cap2-rep1-gated', 'cap2-rep1-ungated'];
@@ -87,6 +87,16 @@ describe('progress frames (a terminal)', () => {
     const state = progressFrom(setup, events);
     expect(renderFrame(state, { now: at(3) }).split('\n').at(-1)).toBe('finished  every cell was recorded');
     expect(renderLine(state, events[2]!)).toBe('[03:00:02] sweep finished: every cell was recorded');
+  });
+
+  it('bases the ETA on the projection while it lasts, then on the room under the ceiling, and says which', () => {
+    const events = stamped(midSweep());
+    const now = at(events.length);
+    expect(eta(progressFrom({ ...setup, projectedSessions: 24 }, events), now)).toBe('48s at 22.5 sessions/min (18 sessions projected to go)');
+    expect(eta(progressFrom(setup, events), now)).toBe('4m 11s at 22.5 sessions/min (94 sessions left under the ceiling)');
+    expect(eta(progressFrom({ ...setup, projectedSessions: 5 }, events), now)).toBe('4m 11s at 22.5 sessions/min (94 sessions left under the ceiling; the projection is used up)');
+    const allDone = stamped([...midSweep(), ...CELLS.map((cellId): SweepEventInput => ({ type: 'cell_finished', cellId, outcome: { status: 'measured', result: null } }))]);
+    expect(eta(progressFrom(setup, allDone), now)).toBe('finishing (22.5 sessions/min)');
   });
 
   it('formats spans from seconds to hours', () => {
