@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { appendFile, mkdtemp, open, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -137,6 +137,21 @@ describe('journal: one writer per file', () => {
     const journal = await readAndOpenJournal(file, FORMAT);
     await journal.append({ type: 'note', text: 'mine now' });
     await journal.close();
+  });
+
+  it('takes over a lock that names this pid but that this process does not hold (a container restarted as pid 1)', async () => {
+    const file = await tempFile();
+    await writeFile(`${file}.lock`, `${process.pid} ${hostname()}\n`);
+    const journal = await readAndOpenJournal(file, FORMAT);
+    await journal.close();
+  });
+
+  it('refuses a lock held from another machine, whose liveness it cannot check', async () => {
+    const file = await tempFile();
+    await writeFile(`${file}.lock`, `4242 other-host\n`);
+    const error = await readAndOpenJournal(file, FORMAT, { shownAs: 'run/journal.jsonl' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JournalBusyError);
+    expect((error as Error).message.replace(file, 'run/journal.jsonl')).toMatchInlineSnapshot(`"run/journal.jsonl: process 4242 on other-host is writing it; wait for that run to finish, or if no harness is running, delete run/journal.jsonl.lock"`);
   });
 
   it('refuses to append to a file that changed after it was read (a second writer)', async () => {
