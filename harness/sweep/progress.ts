@@ -55,7 +55,7 @@ export function initialProgress(setup: ProgressSetup): ProgressState {
 /** One event's effect on what the display shows. */
 export function reduceProgress(state: ProgressState, event: SweepEvent): ProgressState {
   const ceiling = reduceSessionCeiling(state.ceiling, event);
-  const next = { ...state, ceiling };
+  const next = ceiling === state.ceiling ? state : { ...state, ceiling };
   switch (event.type) {
     case 'run_started': {
       const { stopped: _, ...rest } = next;
