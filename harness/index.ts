@@ -20,3 +20,4 @@ export { loadMutants, applyMutant, Mutant } from './grading/oracle-mutants.js';
 export { loadRequirements, Requirement, SpecInvalidError } from './grading/spec-requirements.js';
 export { REPO_ROOT, oracleDir, specDir } from './paths.js';
 export * from './stats/index.js';
+export * from './sweep/index.js';

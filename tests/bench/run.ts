@@ -2,10 +2,12 @@
 // timed assertions in the unit tests, because these machines are noisy.
 import { cpus } from 'node:os';
 import { gradeBench } from './grade.bench.js';
+import { journalBench } from './journal.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { table, type Figure } from './stats.js';
 
 const figures: Figure[] = [];
+figures.push(...(await journalBench()));
 const sandbox = await sandboxBench();
 figures.push(...sandbox.figures);
 figures.push(...(await gradeBench(sandbox.floorMs)));
