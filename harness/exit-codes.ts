@@ -25,9 +25,9 @@ export const EXIT_DESCRIPTIONS: Array<[number, string]> = [
 ];
 
 /** Error codes that are the user's input rather than the machine. */
-const USAGE_CODES = new Set(['usage', 'manifest_invalid', 'provider_config_invalid', 'journal_mismatch', 'journal_invalid', 'workspace_path']);
+const USAGE_CODES = new Set(['usage', 'manifest_invalid', 'provider_config_invalid', 'journal_mismatch', 'journal_invalid', 'workspace_path', 'spec_invalid']);
 const ENVIRONMENT_CODES = new Set(['docker_unavailable', 'sandbox_image_missing', 'sandbox_build_failed']);
-const GRADING_CODES = new Set(['grading_refused']);
+const GRADING_CODES = new Set(['grading_refused', 'oracle_invalid']);
 
 export function exitCodeFor(error: unknown): number {
   if (!(error instanceof RdhError)) return EXIT.internal;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bufferIo, runCli } from '../../../harness/index.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest/manifest-fixtures.js';
@@ -13,7 +14,8 @@ afterAll(() => tmp.cleanup());
 async function run(...argv: string[]) {
   const io = bufferIo();
   const code = await runCli(argv, io);
-  const clean = (text: string) => text.replaceAll(tmp.dir, '<tmp>').replaceAll(process.cwd(), '<repo>');
+  // Reports name paths relative to the current folder; either way a scratch path reads <tmp>.
+  const clean = (text: string) => text.replaceAll(path.relative(process.cwd(), tmp.dir), '<tmp>').replaceAll(tmp.dir, '<tmp>').replaceAll(process.cwd(), '<repo>');
   return { code, stdout: clean(io.stdout()), stderr: clean(io.stderr()) };
 }
 
