@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { z } from 'zod';
 import { pathText, schemaProblems, shown } from './schema-problems.js';
@@ -38,7 +39,8 @@ export const MAX_DATA_FILE_BYTES = 1024 * 1024;
 async function readBounded(file: string): Promise<{ text: string } | { why: string; notData?: true }> {
   let handle;
   try {
-    handle = await open(file, 'r');
+    // Non-blocking, so a FIFO is refused below instead of waiting for a writer forever.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { why: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'ENAMETOOLONG' ? 'the path is too long' : `it cannot be opened (${code ?? 'unknown error'})` };

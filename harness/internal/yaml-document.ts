@@ -88,7 +88,9 @@ function keyProblems(doc: Document.Parsed, text: string, lineCounter: LineCounte
 export function parseYaml(text: string): YamlParse {
   const lineCounter = new LineCounter();
   // Keys are checked below, by the data's own rule; the library's check compares spellings.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'silent' });
+  // logLevel 'error': the library prints nothing itself ('silent' would also drop the
+  // error for a second document, and with it everything after the first).
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   // A warning (an unknown tag) is refused as well: this file is data, and a guess is not data.
   const issues = [...doc.errors, ...doc.warnings];
   if (issues.length > 0) {

@@ -54,8 +54,9 @@ async function walk(root: string): Promise<Walk> {
  * Why `specDir` cannot be handed to agents as a spec, or undefined when it can. A spec folder
  * must exist, hold SPEC.md and requirements.yaml, and never resolve (after links) to, into or
  * above a folder of held-out material: each oracle folder carries a `.held-out` file, and any
- * folder with one, below or above the spec, refuses it. `relativeTo` is the manifest's folder,
- * which the message names paths against.
+ * folder with one, below or above the spec, refuses it. The cheap checks come first, so a
+ * folder that is plainly not a spec (`/etc`) is refused for that before anything is searched.
+ * `relativeTo` is the manifest's folder, which a missing folder is looked for against.
  */
 export async function specFolderProblem(specDir: string, relativeTo: string): Promise<string | undefined> {
   const isDir = await stat(specDir).then((s) => s.isDirectory(), () => undefined);
@@ -64,28 +65,28 @@ export async function specFolderProblem(specDir: string, relativeTo: string): Pr
     return `${what} (looked at ${specDir}); spec is relative to the manifest's own folder, ${relativeTo}`;
   }
   const real = await realpath(specDir);
-  const via = real === specDir ? '' : ` (it resolves to ${real})`;
+  const via = real === specDir ? '' : `(which resolves to ${real}) `;
   const marked = await markedAncestor(real);
   if (marked !== undefined) {
     const where = marked === real ? 'is' : `lies inside ${marked}, which is`;
-    return `${where} a folder of held-out material (it holds ${HELD_OUT_MARKER})${via}; agents read the spec, so point spec at the folder of SPEC.md and requirements.yaml, never at an oracle`;
-  }
-  const found = await walk(real);
-  if ('marked' in found) {
-    return `holds a folder of held-out material, ${shown(real, found.marked)} (it holds ${HELD_OUT_MARKER})${via}; agents read the spec, so point spec at the folder of SPEC.md and requirements.yaml, never above an oracle`;
-  }
-  if ('leaves' in found) {
-    return `holds a symbolic link that leaves it, ${shown(real, found.leaves)}${via}; a spec folder is handed to agents whole, so copy the file in instead of linking to it`;
-  }
-  if ('tooMany' in found) {
-    return `holds more than ${MAX_SPEC_ENTRIES} entries${via}, so it is not a spec folder; point spec at the folder of SPEC.md and requirements.yaml`;
+    return `${via}${where} a folder of held-out material (it holds ${HELD_OUT_MARKER}); agents read the spec, so point spec at the folder of SPEC.md and requirements.yaml, never at an oracle`;
   }
   const missing: string[] = [];
   for (const name of SPEC_FILES) {
     if (!(await stat(path.join(real, name)).then((s) => s.isFile(), () => false))) missing.push(name);
   }
   if (missing.length > 0) {
-    return `has no ${missing.join(' and no ')}${via}; a spec folder holds ${SPEC_FILES.join(' and ')}, so point spec at one (e.g. ../spec/sqlcsv from manifests/)`;
+    return `${via}has no ${missing.join(' and no ')}; a spec folder holds ${SPEC_FILES.join(' and ')}, so point spec at one (e.g. ../spec/sqlcsv from manifests/)`;
+  }
+  const found = await walk(real);
+  if ('marked' in found) {
+    return `${via}holds a folder of held-out material, ${shown(real, found.marked)} (it holds ${HELD_OUT_MARKER}); agents read the spec, so point spec at the folder of SPEC.md and requirements.yaml, never above an oracle`;
+  }
+  if ('leaves' in found) {
+    return `${via}holds a symbolic link that leaves it, ${shown(real, found.leaves)}; a spec folder is handed to agents whole, so copy the file in instead of linking to it`;
+  }
+  if ('tooMany' in found) {
+    return `${via}holds more than ${MAX_SPEC_ENTRIES} entries, so it is not a spec folder; point spec at the folder of SPEC.md and requirements.yaml`;
   }
   return undefined;
 }
