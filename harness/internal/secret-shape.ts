@@ -51,6 +51,9 @@ function looksRandom(token: string): boolean {
   return token.split(/[-_./]/).some((word) => word.length >= 20 && /^[A-Za-z0-9]+$/.test(word) && /[0-9]/.test(word) && /[A-Za-z]/.test(word));
 }
 
+/** Characters no key format uses; a value is cut into words at them (`!sk-...`, `KEY=sk-...`). */
+const NOT_KEY_CHARS = /[^A-Za-z0-9+/=._~-]+/;
+
 /**
  * True when `value`, or any word in it, looks like a credential rather than a name: a pasted
  * `export OPENAI_API_KEY=sk-...` line counts, not only a bare key.
@@ -58,7 +61,7 @@ function looksRandom(token: string): boolean {
 export function looksLikeSecret(value: string): boolean {
   const trimmed = value.trim();
   if (AUTH_SCHEME.test(trimmed)) return true;
-  return [trimmed, ...trimmed.split(/[\s=:'",;]+/)].some((token) => KEY_SHAPES.some((shape) => shape.test(token)) || looksRandom(token));
+  return [trimmed, ...trimmed.split(NOT_KEY_CHARS)].some((token) => KEY_SHAPES.some((shape) => shape.test(token)) || looksRandom(token));
 }
 
 /** What a message shows instead of a value that may be a key: never the key, nor any part of it. */
@@ -66,5 +69,5 @@ export const REDACTED = '(a value that looks like an API key; not shown)';
 
 /** Text a library wrote (e.g. a YAML parser's message quoting the file), with every key-like word replaced. */
 export function redactSecrets(text: string): string {
-  return text.replace(/[^\s'"`,;()[\]{}]+/g, (word) => (looksLikeSecret(word) ? '(not shown)' : word));
+  return text.replace(/[A-Za-z0-9+/=._~-]+/g, (word) => (looksLikeSecret(word) ? '(not shown)' : word));
 }

@@ -106,6 +106,8 @@ export const Manifest = z
       .string()
       .min(1)
       .max(TEXT_LIMITS.path, tooLong(TEXT_LIMITS.path))
+      // Refused before it is resolved: a message about a missing folder would print the path.
+      .refine((text) => !looksLikeSecret(text), 'looks like a literal API key (value not shown); spec is the folder of SPEC.md and requirements.yaml, relative to this file')
       .describe(
         `Folder holding the specification handed to agents (SPEC.md and requirements.yaml), relative to this manifest file's own folder, so the manifest means the same from any working directory. Must exist, and must not be, lie inside or hold a folder of held-out material (an oracle folder, marked by a .held-out file), even through a symbolic link. At most ${TEXT_LIMITS.path} characters. No default.`,
       )
