@@ -27,7 +27,8 @@ export const ProviderEndpoint = z
       .superRefine((url, ctx) => {
         // Runs even after the URL check failed (zod continues past format issues), so parse defensively.
         const parsed = URL.canParse(url) ? new URL(url) : undefined;
-        if (!parsed) return;
+        // A URL that is not http(s) is already refused, in one line; credentials would be a second.
+        if (!parsed || !/^https?:$/.test(parsed.protocol)) return;
         if (parsed.username || parsed.password || [...parsed.searchParams.keys()].some((k) => /key|token|secret/i.test(k))) {
           ctx.addIssue({ code: 'custom', message: 'carries credentials; remove them from the URL, put the key in an environment variable and name it in api_key_env' });
         }
