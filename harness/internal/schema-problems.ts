@@ -26,9 +26,8 @@ export function pathText(path: YamlPath): string {
 
 /**
  * Fields whose name says they hold or name a credential (`api_key_env`, `token`; not
- * `token_ceiling`). Their
- * values are never repeated in a message, even when they do not look like a key: a heuristic
- * that misses one format would otherwise print it.
+ * `token_ceiling`). Their values are never repeated in a message, even when they do not look
+ * like a key: a heuristic that misses one format would otherwise print it.
  */
 export const CREDENTIAL_FIELD = /(key|token|secret|passw(or)?d|credentials?|auth)(_(env|var|name))?$/i;
 

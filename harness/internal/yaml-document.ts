@@ -35,7 +35,9 @@ function syntaxText(code: string, message: string): string {
   if (code === 'MULTIPLE_DOCS') {
     return 'the file holds more than one YAML document (a line "---" or "..." starts another); a data file is one document: remove the separator and merge or delete what follows it';
   }
-  return `YAML syntax error: ${redactSecrets(message.split('\n')[0] ?? '')}; ${fixFor(code)}`;
+  const first = redactSecrets(message.split('\n')[0] ?? '');
+  // The parser may quote a tag or an escape from the file whole; a message stays one short line.
+  return `YAML syntax error: ${first.length > 160 ? `${first.slice(0, 157)}...` : first}; ${fixFor(code)}`;
 }
 
 /** Longest key a message repeats as written. */
@@ -49,11 +51,11 @@ const KEY_SHOWN = 40;
 function keyProblems(doc: Document.Parsed, text: string, lineCounter: LineCounter): YamlSyntaxProblem[] {
   const problems: YamlSyntaxProblem[] = [];
   const place = (node: Node) => lineCounter.linePos(node.range?.[0] ?? 0);
-  const written = (node: Node): string => {
-    const raw = text.slice(node.range?.[0] ?? 0, node.range?.[1] ?? 0).trim();
+  const shownKey = (raw: string): string => {
     if (looksLikeSecret(raw)) return '(a key that looks like an API key; not shown)';
     return raw.length > KEY_SHOWN ? `${raw.slice(0, KEY_SHOWN - 3)}...` : raw;
   };
+  const written = (node: Node): string => shownKey(text.slice(node.range?.[0] ?? 0, node.range?.[1] ?? 0).trim());
   const visit = (node: unknown, where: string): void => {
     if (isMap(node)) {
       const seen = new Map<string, Node>();
@@ -65,7 +67,7 @@ function keyProblems(doc: Document.Parsed, text: string, lineCounter: LineCounte
           continue;
         }
         const id = key === null || key.value === null ? '' : String(key.value);
-        const path = where ? `${where}.${id}` : id;
+        const path = where ? `${where}.${shownKey(id)}` : shownKey(id);
         const first = key ? seen.get(id) : undefined;
         if (key && first) {
           const { line, col } = place(key);

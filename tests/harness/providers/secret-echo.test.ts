@@ -113,6 +113,7 @@ describe('no part of a secret is printed (item 12)', () => {
       await planLine(yamlOf(patched(VALID_MANIFEST, { spec: text }))),
       await planLine(yamlOf(VALID_MANIFEST).replace('name: fixture', `name: !${text.replace(/\s/g, '')} fixture`)),
       await planLine(yamlOf(VALID_MANIFEST), { RDH_PROVIDERS: text }),
+      await planLine(`${yamlOf(VALID_MANIFEST)}${JSON.stringify(text)}:\n  a: 1\n  a: 2\n`),
     ];
     for (const line of lines) {
       expect(line).not.toBe('(accepted)');
