@@ -25,9 +25,15 @@ export const EXIT_DESCRIPTIONS: Array<[number, string]> = [
 ];
 
 /** Error codes that are the user's input rather than the machine. */
-const USAGE_CODES = new Set(['usage', 'manifest_invalid', 'provider_config_invalid', 'journal_mismatch', 'journal_invalid', 'workspace_path']);
-const ENVIRONMENT_CODES = new Set(['docker_unavailable', 'sandbox_image_missing', 'sandbox_build_failed']);
-const GRADING_CODES = new Set(['grading_refused']);
+const USAGE_CODES = new Set(['usage', 'manifest_invalid', 'provider_config_invalid', 'journal_mismatch', 'journal_invalid', 'journal_busy', 'survival_data_invalid', 'workspace_path', 'spec_invalid']);
+const ENVIRONMENT_CODES = new Set(['docker_unavailable', 'sandbox_image_missing', 'sandbox_build_failed', 'journal_write_failed']);
+/**
+ * Error classes that can only mean the harness itself is wrong (it built an event its own
+ * schema refuses, or ships a defects table that does not parse): they keep exit 1, by name,
+ * so that every other class is forced to a documented input or environment code.
+ */
+export const BUG_CODES: ReadonlySet<string> = new Set(['journal_event_invalid', 'sim_defect_model', 'sandbox_disposed']);
+const GRADING_CODES = new Set(['grading_refused', 'oracle_invalid']);
 
 export function exitCodeFor(error: unknown): number {
   if (!(error instanceof RdhError)) return EXIT.internal;

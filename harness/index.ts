@@ -1,7 +1,7 @@
 /** The harness's public entry: the CLI and the pieces other tools may script. */
-export { runCli, buildProgram } from './cli.js';
-export { EXIT, EXIT_DESCRIPTIONS, UsageError, exitCodeFor } from './exit-codes.js';
-export { bufferIo, processIo, type CliIo } from './io.js';
+export { runCli, buildProgram, VERSION } from './cli.js';
+export { BUG_CODES, EXIT, EXIT_DESCRIPTIONS, UsageError, exitCodeFor } from './exit-codes.js';
+export { bufferIo, dropWritesToClosedPipes, processIo, type CliIo } from './io.js';
 export * from './sandbox/sandbox-image.js';
 export { canonicalJson, digestOf } from './internal/canonical-json.js';
 export * from './manifest/manifest.js';
@@ -18,6 +18,9 @@ export { renderGrade } from './grading/grade-report.js';
 export { loadOracle, OracleCase, OracleInvalidError, type Oracle } from './grading/oracle-cases.js';
 export { loadMutants, applyMutant, Mutant } from './grading/oracle-mutants.js';
 export { loadRequirements, Requirement, SpecInvalidError } from './grading/spec-requirements.js';
-export { REPO_ROOT, oracleDir, specDir } from './paths.js';
+export { HELD_OUT_MARKER, REPO_ROOT, oracleDir, specDir } from './paths.js';
+export { MAX_SPEC_ENTRIES, SPEC_FILES } from './manifest/spec-folder.js';
+export { MAX_DATA_FILE_BYTES } from './internal/data-file.js';
+export { TEXT_LIMITS } from './internal/text-limits.js';
 export * from './stats/index.js';
 export * from './sweep/index.js';

@@ -4,7 +4,7 @@ import { loadManifest } from '../manifest/manifest-loader.js';
 import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
 import type { CliIo } from '../io.js';
 import { buildPlanReport, renderPlanJson, renderPlanText } from '../plan/plan-report.js';
-import { checkProviderConfig, loadProviderConfig, providerConfigPath } from '../providers/provider-config.js';
+import { checkProviderConfig, loadProviderConfig, locateProviderConfig } from '../providers/provider-config.js';
 
 interface PlanFlags {
   depths?: number[];
@@ -45,10 +45,10 @@ export function planCommand(io: CliIo): Command {
       let loaded = await loadManifest(file);
       if (flags.maxSessions !== undefined) loaded = withMaxSessions(loaded, flags.maxSessions);
       const selected = flags.depths === undefined ? undefined : selectDepths(loaded, flags.depths);
-      const configPath = providerConfigPath(flags.providers);
-      const providers = configPath === undefined ? undefined : await loadProviderConfig(configPath);
+      const location = locateProviderConfig(flags.providers);
+      const providers = location === undefined ? undefined : await loadProviderConfig(location.file, { via: location.via });
       if (providers) checkProviderConfig(loaded, providers);
-      const report = buildPlanReport(loaded, { ...(selected ? { depths: selected } : {}), ...(providers ? { providers } : {}) });
+      const report = buildPlanReport(loaded, { ...(selected ? { depths: selected } : {}), ...(providers ? { providers } : {}), cwd: process.cwd() });
       io.out(flags.json ? renderPlanJson(report) : renderPlanText(report));
     });
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bufferIo, runCli } from '../../../harness/index.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest/manifest-fixtures.js';
@@ -13,7 +14,8 @@ afterAll(() => tmp.cleanup());
 async function run(...argv: string[]) {
   const io = bufferIo();
   const code = await runCli(argv, io);
-  const clean = (text: string) => text.replaceAll(tmp.dir, '<tmp>').replaceAll(process.cwd(), '<repo>');
+  // Reports name paths relative to the current folder; either way a scratch path reads <tmp>.
+  const clean = (text: string) => text.replaceAll(path.relative(process.cwd(), tmp.dir), '<tmp>').replaceAll(tmp.dir, '<tmp>').replaceAll(process.cwd(), '<repo>');
   return { code, stdout: clean(io.stdout()), stderr: clean(io.stderr()) };
 }
 
@@ -274,7 +276,7 @@ describe('harness plan: the shipped manifests', () => {
           "file": "manifests/smoke.yaml",
           "name": "smoke",
           "spec": "../spec/sqlcsv",
-          "specDir": "<repo>/spec/sqlcsv",
+          "specDir": "spec/sqlcsv",
         },
         "maxSessions": {
           "enforced": 30,
@@ -380,6 +382,7 @@ describe('harness plan: the shipped manifests', () => {
           "max_turns": 20,
           "token_ceiling": 200000,
         },
+        "version": 1,
       }
     `);
   });
@@ -567,7 +570,7 @@ describe('harness plan: refusals', () => {
         "a recall above one: harness: <tmp>/bad-33.yaml:38: simulated.judge_recall: must be at most 1, got 1.5; e.g. judge_recall: 0.8",
         "zero concurrency: harness: <tmp>/bad-34.yaml:33: concurrency: must be a positive whole number, got 0; e.g. concurrency: 4",
         "YAML syntax error: harness: <tmp>/bad-35.yaml:2:15: YAML syntax error: Missing closing "quote; close the quote or bracket opened before this point",
-        "YAML key written twice: harness: <tmp>/bad-36.yaml:41:1: YAML syntax error: Map keys must be unique; each field may appear once; remove or rename one of them",
+        "YAML key written twice: harness: <tmp>/bad-36.yaml:41:1: name is written twice in the top level, on lines 2 and 41; each key may appear once: remove or rename one of them",
         "empty file: harness: <tmp>/bad-37.yaml: the manifest is empty; write its fields (copy manifests/smoke.yaml to start)",
         "a list, not a mapping: harness: <tmp>/bad-38.yaml:1: (top level): expected a mapping of fields, got a list; write the manifest as \`field: value\` lines (copy manifests/smoke.yaml to start)",
         "no such manifest: harness: <tmp>/missing.yaml: cannot read the manifest: no such file; check the path (copy manifests/smoke.yaml to start)",
@@ -576,7 +579,7 @@ describe('harness plan: refusals', () => {
         "--depths of zero: error: option '--depths <caps>' argument '0' is invalid. expected caps as whole numbers of at least 1 separated by commas, e.g. 1,2; got "0".",
         "--max-sessions of zero: error: option '--max-sessions <n>' argument '0' is invalid. expected a whole number of at least 1, got "0".",
         "--max-sessions as a word: error: option '--max-sessions <n>' argument 'lots' is invalid. expected a whole number of at least 1, got "lots".",
-        "--max-sessions above the manifest: harness: --max-sessions 5000 is above max_sessions 1000 in <tmp>/bad-45.yaml; the flag can only lower the ceiling. To raise it, edit max_sessions in the manifest (a new digest, so record into a new --out-dir)",
+        "--max-sessions above the manifest: harness: --max-sessions 5000 is above max_sessions 1000 in <tmp>/bad-45.yaml; the flag can only lower the ceiling; to raise it, edit max_sessions in the manifest (which makes it a different sweep, with a new digest)",
         "misspelt --max-sessions: error: unknown option '--max-session' (Did you mean --max-sessions?)",
         "unknown flag: error: unknown option '--jsn' (Did you mean --json?)",
         "--providers file absent: harness: nowhere.yaml: cannot read the provider configuration: no such file; check the path (copy manifests/providers.example.yaml to start)",
