@@ -22,7 +22,7 @@ describe('prompts', () => {
       expect(text.toLowerCase()).not.toContain('oracle');
       for (const c of oracle.cases) expect(text).not.toContain(c.id);
     }
-    const engineSource = await readFile(path.resolve(import.meta.dirname, '../../engine/engine-context.ts'), 'utf8');
+    const engineSource = await readFile(path.resolve(import.meta.dirname, '../../engine/runtime/engine-context.ts'), 'utf8');
     expect(engineSource).not.toMatch(/oracle\//);
   });
 });

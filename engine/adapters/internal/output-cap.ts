@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { TRUNCATION_MARKER } from '../sandbox.js';
+import { TRUNCATION_MARKER } from '../../ports/sandbox.js';
 
 /**
  * Collects a stream up to `capBytes` and counts (but drops) the rest. It keeps draining

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type Docker from 'dockerode';
-import { DockerUnavailableError } from './errors.js';
+import { DockerUnavailableError } from '../base/errors.js';
 
 /** Labels every sandbox container carries, so orphans from a crash can be found and pruned. */
 export const SANDBOX_LABELS = {

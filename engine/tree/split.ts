@@ -1,21 +1,21 @@
 import { cp, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { establishChecks, type EstablishedChecks } from './check-stage.js';
-import type { EngineContext, Task } from './engine-context.js';
-import type { GateOutcome, Override } from './gate.js';
-import { judge, roundReporter } from './judgement.js';
+import { establishChecks, type EstablishedChecks } from '../court/check-stage.js';
+import type { EngineContext, Task } from '../runtime/engine-context.js';
+import type { GateOutcome, Override } from '../court/gate.js';
+import { judge, roundReporter } from '../court/judgement.js';
 import { prepareWorkspace, type StageOutcome } from './leaf.js';
-import type { ChatMessage } from './model-client.js';
+import type { ChatMessage } from '../ports/model-client.js';
 import type { NodeResult } from './node-result.js';
 import { atomicity, openQuestions } from './plan-rules.js';
-import { promptFor } from './prompts.js';
-import { repairLoop } from './repair-loop.js';
-import type { PlanReply, SubtaskReply } from './replies.js';
-import { runToolLoop } from './tool-loop.js';
-import { WORK_TOOLS } from './tools.js';
-import type { NodeAccount } from './accounting.js';
-import { stamp } from './events.js';
+import { promptFor } from '../runtime/prompts.js';
+import { repairLoop } from '../court/repair-loop.js';
+import type { PlanReply, SubtaskReply } from '../runtime/replies.js';
+import { runToolLoop } from '../runtime/tool-loop.js';
+import { WORK_TOOLS } from '../runtime/tools.js';
+import type { NodeAccount } from '../runtime/accounting.js';
+import { stamp } from '../ports/events.js';
 
 export type SolveNode = (ctx: EngineContext, task: Task, account: NodeAccount) => Promise<NodeResult>;
 

@@ -1,14 +1,14 @@
 import { runChecks, type Check, type CheckResult } from './checks.js';
-import { NoEligibleModelError } from './errors.js';
-import { brief, type EngineContext, type Task } from './engine-context.js';
+import { NoEligibleModelError } from '../base/errors.js';
+import { brief, type EngineContext, type Task } from '../runtime/engine-context.js';
 import type { VerifierOpinion } from './gate.js';
-import type { ChatMessage } from './model-client.js';
-import { promptFor } from './prompts.js';
-import { AdequacyReply, OpinionReply } from './replies.js';
-import { StructuredOutputError, askStructured, extractJson } from './structured.js';
-import { runToolLoop } from './tool-loop.js';
-import { READ_ONLY_TOOLS } from './tools.js';
-import { stamp } from './events.js';
+import type { ChatMessage } from '../ports/model-client.js';
+import { promptFor } from '../runtime/prompts.js';
+import { AdequacyReply, OpinionReply } from '../runtime/replies.js';
+import { StructuredOutputError, askStructured, extractJson } from '../runtime/structured.js';
+import { runToolLoop } from '../runtime/tool-loop.js';
+import { READ_ONLY_TOOLS } from '../runtime/tools.js';
+import { stamp } from '../ports/events.js';
 
 /** The families that produced work on the current node, as answered: none of them may judge. */
 function contributors(ctx: EngineContext): string[] {

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Accounting } from './accounting.js';
-import type { Clock } from './clock.js';
-import type { EventSink } from './events.js';
+import type { Clock } from '../ports/clock.js';
+import type { EventSink } from '../ports/events.js';
 import type { ModelRouter } from './model-router.js';
-import type { AtomicityLimits } from './plan-rules.js';
-import type { SandboxProvider } from './sandbox.js';
+import type { AtomicityLimits } from '../tree/plan-rules.js';
+import type { SandboxProvider } from '../ports/sandbox.js';
 
 /** Everything one `solve` shares across its nodes. Built by `solve`; stages read it. */
 export interface EngineContext {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RdhError } from './errors.js';
-import type { ChatMessage, Role } from './model-client.js';
+import { RdhError } from '../base/errors.js';
+import type { ChatMessage, Role } from '../ports/model-client.js';
 import type { ModelRouter, RouteRequest, RoutedResponse } from './model-router.js';
 
 /** A model twice failed to return readable structured output. Callers keep their last good value. */

@@ -1,9 +1,9 @@
-import type { Clock } from './clock.js';
-import { BudgetExhaustedError } from './errors.js';
-import { type EventSink, stamp } from './events.js';
-import type { ChatMessage, Role } from './model-client.js';
+import type { Clock } from '../ports/clock.js';
+import { BudgetExhaustedError } from '../base/errors.js';
+import { type EventSink, stamp } from '../ports/events.js';
+import type { ChatMessage, Role } from '../ports/model-client.js';
 import type { ModelRouter } from './model-router.js';
-import type { Monitor } from './monitor.js';
+import type { Monitor } from '../court/monitor.js';
 import type { Tool, ToolContext } from './tools.js';
 
 export interface DriftOpinion {

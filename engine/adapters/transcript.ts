@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ChatMessage, Role, ToolCall, Usage, type ModelClient, type ModelRequest, type ModelResponse } from './model-client.js';
-import type { Clock } from './clock.js';
+import { ChatMessage, Role, ToolCall, Usage, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
+import type { Clock } from '../ports/clock.js';
 import type { JsonlDirectory } from './jsonl-file.js';
 
 export const TRANSCRIPT_VERSION = 1;

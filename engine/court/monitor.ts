@@ -1,4 +1,4 @@
-import { stableJson } from './internal/stable-json.js';
+import { stableJson } from '../base/stable-json.js';
 
 export interface MonitorOptions {
   /** Identical calls in a row that count as a loop. Default 3. */

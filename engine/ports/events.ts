@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Check, CheckResult } from './checks.js';
-import { Verdict } from './gate.js';
+import { Check, CheckResult } from '../court/checks.js';
+import { Verdict } from '../court/gate.js';
 import { Role, Usage } from './model-client.js';
 
 /** Format version carried on every event line; bump on any incompatible change. */

@@ -1,21 +1,21 @@
 import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { WORKER_CAP } from './accounting.js';
-import { establishChecks } from './check-stage.js';
-import type { Check, CheckResult } from './checks.js';
-import { brief, workspaceOf, type EngineContext, type Task } from './engine-context.js';
-import type { GateOutcome, Override, VerifierOpinion } from './gate.js';
-import { judge, roundReporter } from './judgement.js';
-import type { ChatMessage } from './model-client.js';
-import { Monitor } from './monitor.js';
+import { WORKER_CAP } from '../runtime/accounting.js';
+import { establishChecks } from '../court/check-stage.js';
+import type { Check, CheckResult } from '../court/checks.js';
+import { brief, workspaceOf, type EngineContext, type Task } from '../runtime/engine-context.js';
+import type { GateOutcome, Override, VerifierOpinion } from '../court/gate.js';
+import { judge, roundReporter } from '../court/judgement.js';
+import type { ChatMessage } from '../ports/model-client.js';
+import { Monitor } from '../court/monitor.js';
 import { openQuestions } from './plan-rules.js';
-import { promptFor } from './prompts.js';
-import { repairLoop } from './repair-loop.js';
-import { DriftReply } from './replies.js';
-import { askStructured } from './structured.js';
-import { runToolLoop, type DriftOpinion } from './tool-loop.js';
-import { WORK_TOOLS } from './tools.js';
-import { metaVerify } from './verify-stage.js';
+import { promptFor } from '../runtime/prompts.js';
+import { repairLoop } from '../court/repair-loop.js';
+import { DriftReply } from '../runtime/replies.js';
+import { askStructured } from '../runtime/structured.js';
+import { runToolLoop, type DriftOpinion } from '../runtime/tool-loop.js';
+import { WORK_TOOLS } from '../runtime/tools.js';
+import { metaVerify } from '../court/verify-stage.js';
 
 /** How a stage that does work ended; solve.ts turns it into a NodeResult. */
 export interface StageOutcome {

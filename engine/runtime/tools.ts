@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { runChecks, type Check, type CheckResult } from './checks.js';
-import { WorkspacePathError } from './errors.js';
-import type { ToolSpec } from './model-client.js';
-import type { Sandbox } from './sandbox.js';
+import { runChecks, type Check, type CheckResult } from '../court/checks.js';
+import { WorkspacePathError } from '../base/errors.js';
+import type { ToolSpec } from '../ports/model-client.js';
+import type { Sandbox } from '../ports/sandbox.js';
 
 /** What a tool needs to act: the unit's sandbox and its current checks. */
 export interface ToolContext {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Check, CheckResult } from './checks.js';
-import { Verdict } from './gate.js';
-import { Usage } from './model-client.js';
+import { Check, CheckResult } from '../court/checks.js';
+import { Verdict } from '../court/gate.js';
+import { Usage } from '../ports/model-client.js';
 
 export const OverrideRecord = z.object({ from: Verdict, to: Verdict, rule: z.string(), detail: z.string() });
 

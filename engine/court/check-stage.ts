@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { falsify, type Check } from './checks.js';
-import { brief, type EngineContext, type Task } from './engine-context.js';
-import type { ChatMessage } from './model-client.js';
-import { promptFor } from './prompts.js';
-import { ChecksReply } from './replies.js';
-import { StructuredOutputError, askStructured } from './structured.js';
-import { stamp } from './events.js';
+import { brief, type EngineContext, type Task } from '../runtime/engine-context.js';
+import type { ChatMessage } from '../ports/model-client.js';
+import { promptFor } from '../runtime/prompts.js';
+import { ChecksReply } from '../runtime/replies.js';
+import { StructuredOutputError, askStructured } from '../runtime/structured.js';
+import { stamp } from '../ports/events.js';
 
 /** Rewrite rounds for tautological or malformed checks before work starts. */
 const FALSIFY_ROUNDS = 2;

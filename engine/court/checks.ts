@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Sandbox } from './sandbox.js';
+import type { Sandbox } from '../ports/sandbox.js';
 
 /**
  * A runnable check: a shell command run in the workspace. One rule decides it: exit 0 means

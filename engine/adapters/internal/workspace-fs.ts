@@ -1,6 +1,6 @@
 import { chown, lstat, mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { WorkspacePathError } from '../errors.js';
+import { WorkspacePathError } from '../../base/errors.js';
 
 /** Resolve `rel` against `root`, refusing absolute paths and any `..` that leaves it. */
 export function resolveInside(root: string, rel: string): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Check } from './checks.js';
+import { Check } from '../court/checks.js';
 
 /** What each role must return. Parsed at the edge (askStructured); trusted after. */
 

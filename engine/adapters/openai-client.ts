@@ -5,8 +5,8 @@ import {
   ModelRateLimitedError,
   ModelResponseInvalidError,
   ModelUnavailableError,
-} from './errors.js';
-import type { ChatMessage, ModelClient, ModelRequest, ModelResponse } from './model-client.js';
+} from '../base/errors.js';
+import type { ChatMessage, ModelClient, ModelRequest, ModelResponse } from '../ports/model-client.js';
 
 export interface OpenAIModelClientOptions {
   /** OpenAI-compatible base URL, e.g. `https://api.openai.com/v1` or `http://localhost:8000/v1`. */

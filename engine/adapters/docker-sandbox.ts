@@ -3,7 +3,7 @@ import { mkdir, chown } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { assertDockerReachable, sandboxLabels } from './docker-daemon.js';
-import { SandboxDisposedError, SandboxImageMissingError } from './errors.js';
+import { SandboxDisposedError, SandboxImageMissingError } from '../base/errors.js';
 import { CappedSink } from './internal/output-cap.js';
 import { WorkspaceFs, resolveInside } from './internal/workspace-fs.js';
 import {
@@ -13,7 +13,7 @@ import {
   type Sandbox,
   type SandboxCreateOptions,
   type SandboxProvider,
-} from './sandbox.js';
+} from '../ports/sandbox.js';
 
 export interface SandboxLimits {
   /** Memory ceiling, swap included (no swap is granted). Default 1 GiB. */

@@ -1,9 +1,9 @@
 import type { Check, CheckResult } from './checks.js';
-import type { EngineContext, Task } from './engine-context.js';
+import type { EngineContext, Task } from '../runtime/engine-context.js';
 import { gate, type GateOutcome, type Override, type VerifierOpinion } from './gate.js';
 import type { RepairRound, RepairStop } from './repair-loop.js';
 import { verifyWork } from './verify-stage.js';
-import { stamp } from './events.js';
+import { stamp } from '../ports/events.js';
 
 export interface Judgement {
   outcome: GateOutcome;

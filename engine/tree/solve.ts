@@ -1,21 +1,21 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Accounting, NodeAccount } from './accounting.js';
-import { systemClock, type Clock } from './clock.js';
-import { brief, sessionIds, workspaceOf, type EngineContext, type Task } from './engine-context.js';
-import { BudgetExhaustedError, NoEligibleModelError } from './errors.js';
-import { type EventSink, stamp } from './events.js';
-import type { GateOutcome } from './gate.js';
+import { Accounting, NodeAccount } from '../runtime/accounting.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import { brief, sessionIds, workspaceOf, type EngineContext, type Task } from '../runtime/engine-context.js';
+import { BudgetExhaustedError, NoEligibleModelError } from '../base/errors.js';
+import { type EventSink, stamp } from '../ports/events.js';
+import type { GateOutcome } from '../court/gate.js';
 import { runLeaf, type StageOutcome } from './leaf.js';
-import type { ChatMessage, ModelClient } from './model-client.js';
-import { ModelRouter, type ModelSpec } from './model-router.js';
+import type { ChatMessage, ModelClient } from '../ports/model-client.js';
+import { ModelRouter, type ModelSpec } from '../runtime/model-router.js';
 import type { NodeResult } from './node-result.js';
 import { DEFAULT_ATOMICITY, atomicity, isOneFileGoal, maySplitAtDepth, namedFiles, openQuestions, type AtomicityLimits } from './plan-rules.js';
-import { promptFor } from './prompts.js';
-import { PlanReply } from './replies.js';
+import { promptFor } from '../runtime/prompts.js';
+import { PlanReply } from '../runtime/replies.js';
 import { runSplit } from './split.js';
-import { StructuredOutputError, askStructured } from './structured.js';
-import type { SandboxProvider } from './sandbox.js';
+import { StructuredOutputError, askStructured } from '../runtime/structured.js';
+import type { SandboxProvider } from '../ports/sandbox.js';
 
 export interface SolveOptions {
   /** The one-line goal (or, for a spec-driven run, the objective's summary). */

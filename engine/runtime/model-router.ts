@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { Accounting } from './accounting.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../ports/clock.js';
 import {
   ModelConfigurationError,
   ModelQuotaExhaustedError,
   ModelRateLimitedError,
   NoEligibleModelError,
-} from './errors.js';
-import { type EventSink, stamp } from './events.js';
-import { Role, type ChatMessage, type ModelClient, type ModelResponse, type ToolSpec, type Usage } from './model-client.js';
+} from '../base/errors.js';
+import { type EventSink, stamp } from '../ports/events.js';
+import { Role, type ChatMessage, type ModelClient, type ModelResponse, type ToolSpec, type Usage } from '../ports/model-client.js';
 
 export const Tier = z.enum(['small', 'medium', 'large']);
 export type Tier = z.infer<typeof Tier>;
