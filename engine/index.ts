@@ -2,6 +2,9 @@
  * The engine's public entry. Everything outside engine/ imports from here and nowhere else.
  */
 export * from './base/errors.js';
+export * from './base/check.js';
+export * from './base/usage.js';
+export * from './base/verdict.js';
 export * from './ports/sandbox.js';
 export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './adapters/docker-sandbox.js';
 export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabels } from './adapters/docker-daemon.js';
@@ -11,9 +14,10 @@ export * from './ports/model-client.js';
 export { OpenAIModelClient, type OpenAIModelClientOptions } from './adapters/openai-client.js';
 export { ModelRouter, ModelSpec, Tier, CONTRIBUTING_ROLES, priceOf, type RouterOptions, type RouteRequest, type RoutedResponse } from './runtime/model-router.js';
 export { Accounting, NodeAccount, PARENT_RESERVE, WORKER_CAP } from './runtime/accounting.js';
-export { Monitor, type MonitorOptions, type MonitorStep, type MonitorVerdict } from './court/monitor.js';
-export { gate, Verdict, type GateInput, type GateOutcome, type Override, type VerifierOpinion } from './court/gate.js';
-export { Check, CheckResult, classify, falsify, runChecks, type Falsification } from './court/checks.js';
+export { Monitor, type MonitorOptions } from './court/monitor.js';
+export type { LoopWatcher, MonitorStep, MonitorVerdict, MonitorFlagKind } from './runtime/loop-watcher.js';
+export { gate, type GateInput, type GateOutcome, type Override, type VerifierOpinion } from './court/gate.js';
+export { classify, falsify, runChecks, type Falsification } from './court/checks.js';
 export * from './tree/plan-rules.js';
 export { repairLoop, type RepairRound, type RepairStop, type RepairLoopOptions } from './court/repair-loop.js';
 export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type EngineEventType } from './ports/events.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ChatMessage, Role, ToolCall, Usage, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
+import { Usage } from '../base/usage.js';
+import { ChatMessage, Role, ToolCall, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
 import type { Clock } from '../ports/clock.js';
 import type { JsonlDirectory } from './jsonl-file.js';
 

@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { falsify, type Check } from './checks.js';
-import { brief, type EngineContext, type Task } from '../runtime/engine-context.js';
+import type { Check } from '../base/check.js';
+import { falsify } from './checks.js';
+import { brief } from '../runtime/brief.js';
+import type { EngineContext, Task } from '../runtime/engine-context.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import { promptFor } from '../runtime/prompts.js';
 import { ChecksReply } from '../runtime/replies.js';

@@ -1,8 +1,5 @@
-import { z } from 'zod';
-import type { CheckResult } from './checks.js';
-
-export const Verdict = z.enum(['DONE', 'NOT_DONE', 'CHECKS_INADEQUATE', 'NEEDS_HUMAN', 'STOPPED', 'INCOMPLETE']);
-export type Verdict = z.infer<typeof Verdict>;
+import type { CheckResult } from '../base/check.js';
+import type { Verdict } from '../base/verdict.js';
 
 /** What the independent verifier returned, and who actually answered. */
 export interface VerifierOpinion {

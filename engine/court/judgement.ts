@@ -1,8 +1,8 @@
-import type { Check, CheckResult } from './checks.js';
+import type { Check, CheckResult } from '../base/check.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
 import { gate, type GateOutcome, type Override, type VerifierOpinion } from './gate.js';
 import type { RepairRound, RepairStop } from './repair-loop.js';
-import { verifyWork } from './verify-stage.js';
+import { verifyWork } from './verify-work.js';
 import { stamp } from '../ports/events.js';
 
 export interface Judgement {

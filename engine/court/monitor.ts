@@ -1,4 +1,5 @@
 import { stableJson } from '../base/stable-json.js';
+import type { LoopWatcher, MonitorStep, MonitorVerdict } from '../runtime/loop-watcher.js';
 
 export interface MonitorOptions {
   /** Identical calls in a row that count as a loop. Default 3. */
@@ -9,33 +10,13 @@ export interface MonitorOptions {
   driftEvery?: number;
 }
 
-/** What one tool call did, as the work loop reports it after the call. */
-export interface MonitorStep {
-  tool: string;
-  args: unknown;
-  /** The call changed a file's content. */
-  wroteFile: boolean;
-  /** Paths the call wrote, for the "write nobody checks" drift trigger. */
-  writtenPaths?: string[];
-  /** Checks passing after the call, when the call ran them. */
-  checkPassCount?: number | null;
-}
-
-export type MonitorFlagKind = 'repeat' | 'oscillation' | 'no_progress';
-
-export interface MonitorVerdict {
-  flags: Array<{ kind: MonitorFlagKind; detail: string }>;
-  /** Why the drift judge should be asked now, or null. The judge is never asked without a trigger. */
-  consultDrift: string | null;
-}
-
 /**
  * Free heuristics after every tool call. They cost nothing, so they run always; the model
  * drift judge runs only when one of them (or a schedule) trips. Genuine progress (a file
  * changed, or the check pass count moved) clears all loop suspicion: re-running the checks
  * after a fix is the behaviour wanted, even when it is the third identical call.
  */
-export class Monitor {
+export class Monitor implements LoopWatcher {
   private readonly repeatLimit: number;
   private readonly noProgressLimit: number;
   private readonly driftEvery: number;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { Check, CheckResult } from '../court/checks.js';
-import { Verdict } from '../court/gate.js';
-import { Role, Usage } from './model-client.js';
+import { Check, CheckResult } from '../base/check.js';
+import { Usage } from '../base/usage.js';
+import { Verdict } from '../base/verdict.js';
+import { Role } from './model-client.js';
 
 /** Format version carried on every event line; bump on any incompatible change. */
 export const EVENT_VERSION = 1;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Usage } from '../base/usage.js';
 
 /**
  * The ModelClient port: one chat-completions call. Adapters (OpenAI-compatible HTTP, the
@@ -46,14 +47,6 @@ export interface ModelRequest {
   nodeId: string;
 }
 
-export const Usage = z.object({
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  /** Part of inputTokens served from the endpoint's prompt cache. */
-  cachedTokens: z.number().int().nonnegative(),
-});
-export type Usage = z.infer<typeof Usage>;
-
 export interface ModelResponse {
   content: string | null;
   toolCalls: ToolCall[];
@@ -65,14 +58,4 @@ export interface ModelResponse {
 
 export interface ModelClient {
   complete(request: ModelRequest): Promise<ModelResponse>;
-}
-
-export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cachedTokens: a.cachedTokens + b.cachedTokens,
-  };
 }

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { BudgetExhaustedError } from '../base/errors.js';
-import { ZERO_USAGE, addUsage, type Usage } from '../ports/model-client.js';
+import { ZERO_USAGE, addUsage, type Usage } from '../base/usage.js';
 
 /** Share of a parent's remaining allocation it keeps for its own assembly and verification. */
 export const PARENT_RESERVE = 0.15;

@@ -8,7 +8,8 @@ import {
   NoEligibleModelError,
 } from '../base/errors.js';
 import { type EventSink, stamp } from '../ports/events.js';
-import { Role, type ChatMessage, type ModelClient, type ModelResponse, type ToolSpec, type Usage } from '../ports/model-client.js';
+import { Role, type ChatMessage, type ModelClient, type ModelResponse, type ToolSpec } from '../ports/model-client.js';
+import type { Usage } from '../base/usage.js';
 
 export const Tier = z.enum(['small', 'medium', 'large']);
 export type Tier = z.infer<typeof Tier>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Check } from '../court/checks.js';
+import { Check } from '../base/check.js';
 
 /** What each role must return. Parsed at the edge (askStructured); trusted after. */
 

@@ -3,7 +3,7 @@ import { BudgetExhaustedError } from '../base/errors.js';
 import { type EventSink, stamp } from '../ports/events.js';
 import type { ChatMessage, Role } from '../ports/model-client.js';
 import type { ModelRouter } from './model-router.js';
-import type { Monitor } from '../court/monitor.js';
+import type { LoopWatcher } from './loop-watcher.js';
 import type { Tool, ToolContext } from './tools.js';
 
 export interface DriftOpinion {
@@ -25,7 +25,7 @@ export interface ToolLoopOptions {
   /** Turns (model calls) before the loop gives up. Default 30. */
   maxTurns?: number;
   /** Loop heuristics; when absent nothing is watched (verifier and reviewer loops are short). */
-  monitor?: Monitor;
+  monitor?: LoopWatcher;
   /** Asked only when the monitor names a trigger. Drift of 7 or more ends the attempt. */
   driftJudge?: (recent: string[], trigger: string) => Promise<DriftOpinion>;
   excludeFamilies?: Iterable<string>;

@@ -1,17 +1,16 @@
 import { z } from 'zod';
-import { runChecks, type Check, type CheckResult } from '../court/checks.js';
+import type { CheckResult } from '../base/check.js';
 import { WorkspacePathError } from '../base/errors.js';
 import type { ToolSpec } from '../ports/model-client.js';
 import type { Sandbox } from '../ports/sandbox.js';
 
-/** What a tool needs to act: the unit's sandbox and its current checks. */
+/** What a tool needs to act: the unit's sandbox, and how the stage runs its current checks. */
 export interface ToolContext {
   sandbox: Sandbox;
-  checks: () => Check[];
+  /** Runs the unit's current checks (the court's one rule decides each). */
+  runChecks: () => Promise<CheckResult[]>;
   /** Limit for one `run_command`. Default 60 000 ms. */
   commandTimeoutMs?: number;
-  /** Told about every check run a tool makes. */
-  onChecks?: (results: CheckResult[]) => void;
 }
 
 export interface ToolOutcome {
@@ -91,8 +90,7 @@ export const runCommandTool = defineTool(
 );
 
 export const runChecksTool = defineTool('run_checks', 'Run every check of this unit and report which pass.', z.object({}), async (_args, ctx) => {
-  const results = await runChecks(ctx.sandbox, ctx.checks());
-  ctx.onChecks?.(results);
+  const results = await ctx.runChecks();
   const passed = results.filter((r) => r.passed).length;
   const lines = results.map((r) => `${r.passed ? 'PASS' : 'FAIL'} ${r.id}${r.passed ? '' : `: ${r.output.slice(-400)}`}`);
   return result(`${passed}/${results.length} checks pass\n${lines.join('\n')}`, { checkPassCount: passed });

@@ -1,56 +1,22 @@
-import { cp, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { WORKER_CAP } from '../runtime/accounting.js';
 import { establishChecks } from '../court/check-stage.js';
-import type { Check, CheckResult } from '../court/checks.js';
-import { brief, workspaceOf, type EngineContext, type Task } from '../runtime/engine-context.js';
-import type { GateOutcome, Override, VerifierOpinion } from '../court/gate.js';
+import { runChecks } from '../court/checks.js';
+import type { CheckResult } from '../base/check.js';
+import { brief } from '../runtime/brief.js';
+import type { EngineContext, Task } from '../runtime/engine-context.js';
+import { prepareWorkspace } from '../runtime/workspace.js';
+import { driftJudgeFor } from '../court/drift-judge.js';
+import type { StageOutcome } from './stage-outcome.js';
+import type { Override } from '../court/gate.js';
 import { judge, roundReporter } from '../court/judgement.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import { Monitor } from '../court/monitor.js';
 import { openQuestions } from './plan-rules.js';
 import { promptFor } from '../runtime/prompts.js';
 import { repairLoop } from '../court/repair-loop.js';
-import { DriftReply } from '../runtime/replies.js';
-import { askStructured } from '../runtime/structured.js';
-import { runToolLoop, type DriftOpinion } from '../runtime/tool-loop.js';
+import { runToolLoop } from '../runtime/tool-loop.js';
 import { WORK_TOOLS } from '../runtime/tools.js';
-import { metaVerify } from '../court/verify-stage.js';
-
-/** How a stage that does work ended; solve.ts turns it into a NodeResult. */
-export interface StageOutcome {
-  gate: GateOutcome;
-  assumptions: string[];
-  openQuestions: string[];
-  checks: Check[];
-  checkResults: CheckResult[];
-  opinion: VerifierOpinion | null;
-  attempts: number;
-  checkRewrites: number;
-  monitorFlags: string[];
-  overrides: Override[];
-  interfaceChanges: string[];
-}
-
-/** Copies a prerequisite's real output into a fresh workspace. */
-export async function prepareWorkspace(ctx: EngineContext, task: Task): Promise<string> {
-  const dir = workspaceOf(ctx, task);
-  await mkdir(dir, { recursive: true });
-  for (const seed of task.seedDirs) {
-    await cp(seed, dir, { recursive: true, force: false, errorOnExist: false, filter: (src) => !src.includes(`${path.sep}.children`) });
-  }
-  return dir;
-}
-
-export function driftJudgeFor(ctx: EngineContext, task: Task, session: (r: string) => string) {
-  return async (recent: string[], trigger: string): Promise<DriftOpinion> => {
-    const messages: ChatMessage[] = [
-      { role: 'system', content: promptFor('drift_judge') },
-      { role: 'user', content: `## Goal\n${task.goal}\n\n## Trigger\n${trigger}\n\n## Recent actions\n${recent.join('\n')}` },
-    ];
-    return (await askStructured(ctx.router, 'drift_judge', DriftReply, { sessionId: session('drift_judge'), messages })).value;
-  };
-}
+import { metaVerify } from '../court/meta-verify.js';
 
 /**
  * One leaf's life: checks before work, falsified on an empty workspace; the work loop under
@@ -87,7 +53,14 @@ export async function runLeaf(ctx: EngineContext, task: Task, planAssumptions: s
         const work = await ctx.accounting.withPhaseCap('work', WORKER_CAP, () =>
           runToolLoop({
             router: ctx.router, role: 'worker', sessionId: session('worker'), nodeId: task.id, messages, tools: WORK_TOOLS,
-            ctx: { sandbox, checks: () => checks, onChecks: (r) => void (lastPassing = r.filter((x) => x.passed).length) },
+            ctx: {
+              sandbox,
+              runChecks: async () => {
+                const results = await runChecks(sandbox, checks);
+                lastPassing = results.filter((x) => x.passed).length;
+                return results;
+              },
+            },
             events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns, monitor, driftJudge: driftJudgeFor(ctx, task, session),
           }),
         );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Check, CheckResult } from '../court/checks.js';
-import { Verdict } from '../court/gate.js';
-import { Usage } from '../ports/model-client.js';
+import { Check, CheckResult } from '../base/check.js';
+import { Usage } from '../base/usage.js';
+import { Verdict } from '../base/verdict.js';
 
 export const OverrideRecord = z.object({ from: Verdict, to: Verdict, rule: z.string(), detail: z.string() });
 

@@ -2,11 +2,16 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Accounting, NodeAccount } from '../runtime/accounting.js';
 import { systemClock, type Clock } from '../ports/clock.js';
-import { brief, sessionIds, workspaceOf, type EngineContext, type Task } from '../runtime/engine-context.js';
+import { brief } from '../runtime/brief.js';
+import type { Task } from '../runtime/engine-context.js';
+import { sessionIds } from '../runtime/session.js';
+import { workspaceOf } from '../runtime/workspace.js';
+import type { TreeContext } from './tree-context.js';
 import { BudgetExhaustedError, NoEligibleModelError } from '../base/errors.js';
 import { type EventSink, stamp } from '../ports/events.js';
 import type { GateOutcome } from '../court/gate.js';
-import { runLeaf, type StageOutcome } from './leaf.js';
+import { runLeaf } from './leaf.js';
+import type { StageOutcome } from './stage-outcome.js';
 import type { ChatMessage, ModelClient } from '../ports/model-client.js';
 import { ModelRouter, type ModelSpec } from '../runtime/model-router.js';
 import type { NodeResult } from './node-result.js';
@@ -67,7 +72,7 @@ export async function solve(options: SolveOptions): Promise<SolveRun> {
   const events = options.events ?? { emit: () => undefined };
   const accounting = new Accounting();
   const router = new ModelRouter({ roster: options.roster, clients: options.clients, accounting, events, clock, cooldownMs: options.cooldownMs });
-  const ctx: EngineContext = {
+  const ctx: TreeContext = {
     router,
     sandboxes: options.sandboxes,
     events,
@@ -91,14 +96,14 @@ export async function solve(options: SolveOptions): Promise<SolveRun> {
 }
 
 /** Why this node may not split, or null when it may. */
-function splitBrake(ctx: EngineContext, task: Task): string | null {
+function splitBrake(ctx: TreeContext, task: Task): string | null {
   if (!maySplitAtDepth(task.depth, ctx.maxDepth)) return `depth cap: a node at depth ${task.depth} may not split under a cap of ${ctx.maxDepth} level(s)`;
   if (isOneFileGoal(task.goal)) return `one-file rule: the goal names exactly one file (${namedFiles(task.goal)[0]}), so it may not split`;
   if (task.depth > 0 && !task.oversized) return 'atomic: the unit claims at most one criterion and declares few artifacts, so it is built whole';
   return null;
 }
 
-async function solveNode(ctx: EngineContext, task: Task, account: NodeAccount): Promise<NodeResult> {
+async function solveNode(ctx: TreeContext, task: Task, account: NodeAccount): Promise<NodeResult> {
   return ctx.accounting.run(account, async () => {
     const session = sessionIds(task.id);
     ctx.events.emit({ type: 'node_started', ...stamp(ctx.clock, task.id), parentId: task.id.includes('.') ? task.id.slice(0, task.id.lastIndexOf('.')) : null, depth: task.depth, goal: task.goal, allocation: account.allocation });

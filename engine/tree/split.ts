@@ -2,10 +2,13 @@ import { cp, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { establishChecks, type EstablishedChecks } from '../court/check-stage.js';
-import type { EngineContext, Task } from '../runtime/engine-context.js';
+import { runChecks } from '../court/checks.js';
+import type { Task } from '../runtime/engine-context.js';
+import { prepareWorkspace } from '../runtime/workspace.js';
+import type { StageOutcome } from './stage-outcome.js';
+import type { TreeContext } from './tree-context.js';
 import type { GateOutcome, Override } from '../court/gate.js';
 import { judge, roundReporter } from '../court/judgement.js';
-import { prepareWorkspace, type StageOutcome } from './leaf.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import type { NodeResult } from './node-result.js';
 import { atomicity, openQuestions } from './plan-rules.js';
@@ -17,10 +20,10 @@ import { WORK_TOOLS } from '../runtime/tools.js';
 import type { NodeAccount } from '../runtime/accounting.js';
 import { stamp } from '../ports/events.js';
 
-export type SolveNode = (ctx: EngineContext, task: Task, account: NodeAccount) => Promise<NodeResult>;
+export type SolveNode = (ctx: TreeContext, task: Task, account: NodeAccount) => Promise<NodeResult>;
 
 /** Subtask slugs made safe for paths and unique among siblings. */
-export function childTasks(ctx: EngineContext, parent: Task, plan: PlanReply): Array<Task & { prerequisite: boolean }> {
+export function childTasks(ctx: TreeContext, parent: Task, plan: PlanReply): Array<Task & { prerequisite: boolean }> {
   const used = new Set<string>();
   return plan.subtasks.map((s: SubtaskReply, i) => {
     let slug = s.slug.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || `part-${i + 1}`;
@@ -60,7 +63,7 @@ async function listing(dir: string): Promise<string[]> {
  * integration checks written after the fact, and the same independent re-run and gate.
  */
 export async function runSplit(
-  ctx: EngineContext,
+  ctx: TreeContext,
   task: Task,
   plan: PlanReply,
   account: NodeAccount,
@@ -122,7 +125,7 @@ export async function runSplit(
         ];
         const merged = await runToolLoop({
           router: ctx.router, role: 'merger', sessionId: session('merger'), nodeId: task.id, messages, tools: WORK_TOOLS,
-          ctx: { sandbox, checks: () => seam.current?.checks ?? [] }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns,
+          ctx: { sandbox, runChecks: () => runChecks(sandbox, seam.current?.checks ?? []) }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns,
         });
         interfaceChanges.push(...(merged.finish?.interfaceChanges ?? []));
         ctx.events.emit({ type: 'assembled', ...stamp(ctx.clock, task.id), children: children.map((c) => c.slug), interfaceChanges: merged.finish?.interfaceChanges ?? [] });

@@ -1,43 +1,20 @@
-import { runChecks, type Check, type CheckResult } from './checks.js';
+import type { Check, CheckResult } from '../base/check.js';
 import { NoEligibleModelError } from '../base/errors.js';
-import { brief, type EngineContext, type Task } from '../runtime/engine-context.js';
-import type { VerifierOpinion } from './gate.js';
+import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
+import { brief } from '../runtime/brief.js';
+import type { EngineContext, Task } from '../runtime/engine-context.js';
 import { promptFor } from '../runtime/prompts.js';
-import { AdequacyReply, OpinionReply } from '../runtime/replies.js';
+import { OpinionReply } from '../runtime/replies.js';
 import { StructuredOutputError, askStructured, extractJson } from '../runtime/structured.js';
 import { runToolLoop } from '../runtime/tool-loop.js';
 import { READ_ONLY_TOOLS } from '../runtime/tools.js';
-import { stamp } from '../ports/events.js';
+import { runChecks } from './checks.js';
+import type { VerifierOpinion } from './gate.js';
 
 /** The families that produced work on the current node, as answered: none of them may judge. */
 function contributors(ctx: EngineContext): string[] {
   return [...ctx.accounting.current().contributorFamilies];
-}
-
-/**
- * Meta-verification: would passing these checks actually prove the goal? Asked of a family
- * that contributed nothing, before the checks are trusted to decide DONE.
- */
-export async function metaVerify(ctx: EngineContext, task: Task, checks: Check[], listing: string[], session: (r: string) => string) {
-  const messages: ChatMessage[] = [
-    { role: 'system', content: promptFor('verifier') },
-    {
-      role: 'user',
-      content: `## Task: are the checks adequate?\n\n${brief(ctx, task)}\n\n## Checks\n${JSON.stringify(checks, null, 2)}\n\n## Files in the workspace\n${listing.join('\n') || '(none)'}\n\nReturn {"adequate": ..., "reason": ..., "missing": [...]}.`,
-    },
-  ];
-  let asked;
-  try {
-    asked = await askStructured(ctx.router, 'verifier', AdequacyReply, { sessionId: session('verifier'), messages, excludeFamilies: contributors(ctx) });
-  } catch (error) {
-    // With no independent model there is nobody to judge the checks; the gate will refuse DONE anyway.
-    if (error instanceof NoEligibleModelError) return { adequate: true, reason: error.message, missing: [], model: null, family: null };
-    throw error;
-  }
-  const { value, response } = asked;
-  ctx.events.emit({ type: 'meta_verified', ...stamp(ctx.clock, task.id), adequate: value.adequate, reason: value.reason, model: response.model });
-  return { ...value, model: response.model, family: response.family };
 }
 
 export interface Verification {
@@ -79,7 +56,7 @@ export async function verifyWork(
     try {
       loop = await runToolLoop({
         router: ctx.router, role: 'verifier', sessionId, nodeId: task.id, messages, tools: READ_ONLY_TOOLS,
-        ctx: { sandbox, checks: () => checks }, events: ctx.events, clock: ctx.clock, maxTurns: 8, excludeFamilies: exclude,
+        ctx: { sandbox, runChecks: () => runChecks(sandbox, checks) }, events: ctx.events, clock: ctx.clock, maxTurns: 8, excludeFamilies: exclude,
       });
     } catch (error) {
       // No family that contributed nothing is available: no sign-off, so the gate forces NOT_DONE.
