@@ -5,6 +5,7 @@ export * from './base/errors.js';
 export * from './base/check.js';
 export * from './base/usage.js';
 export * from './base/verdict.js';
+export * from './base/secrets.js';
 export * from './ports/sandbox.js';
 export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './adapters/docker-sandbox.js';
 export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabels } from './adapters/docker-daemon.js';
