@@ -13,8 +13,11 @@ export { pruneSandboxes, type PruneOptions, type PruneResult } from './adapters/
 export { stableJson } from './base/stable-json.js';
 export * from './ports/model-client.js';
 export { OpenAIModelClient, type OpenAIModelClientOptions } from './adapters/openai-client.js';
-export { ModelRouter, ModelSpec, Tier, CONTRIBUTING_ROLES, priceOf, type RouterOptions, type RouteRequest, type RoutedResponse } from './runtime/model-router.js';
-export { Accounting, NodeAccount, PARENT_RESERVE, WORKER_CAP } from './runtime/accounting.js';
+export { ModelRouter, CONTRIBUTING_ROLES, UNBOUNDED_OUTPUT_TOKENS, type RouterOptions, type RouteRequest, type RoutedResponse } from './runtime/model-router.js';
+export { ModelSpec, Tier, priceOf } from './runtime/model-spec.js';
+export { UNPLACED, isUnplaced, placeModel } from './runtime/model-family.js';
+export { UNLIMITED, type CallLimiter } from './ports/call-limiter.js';
+export { Accounting, NodeAccount, PARENT_RESERVE, WORKER_CAP, type Room, type SessionCeilings } from './runtime/accounting.js';
 export { Monitor, type MonitorOptions } from './court/monitor.js';
 export type { LoopWatcher, MonitorStep, MonitorVerdict, MonitorFlagKind } from './runtime/loop-watcher.js';
 export { gate, type GateInput, type GateOutcome, type Override, type VerifierOpinion } from './court/gate.js';

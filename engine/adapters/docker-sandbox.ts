@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, chown } from 'node:fs/promises';
+import { chown, cp, lchown, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { assertDockerReachable, sandboxLabels } from './docker-daemon.js';
@@ -13,6 +13,7 @@ import {
   type Sandbox,
   type SandboxCreateOptions,
   type SandboxProvider,
+  type WorkspaceSnapshot,
 } from '../ports/sandbox.js';
 
 export interface SandboxLimits {
@@ -92,7 +93,13 @@ export class DockerSandboxProvider implements SandboxProvider {
     await this.ensureReady();
     const owner = sandboxOwner();
     const workspaceDir = path.resolve(options.workspaceDir);
+    if (options.copyFrom) await rm(workspaceDir, { recursive: true, force: true });
     await mkdir(workspaceDir, { recursive: true });
+    if (options.copyFrom) {
+      // Symlinks are copied as they are (never followed), so a planted link cannot pull host files in.
+      await cp(path.resolve(options.copyFrom), workspaceDir, { recursive: true, verbatimSymlinks: true, force: true });
+      if (owner.chown) await chownTree(workspaceDir, owner);
+    }
     if (owner.chown) await chown(workspaceDir, owner.uid, owner.gid);
     const safeRun = options.runId.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 40);
     const name = `rdh-${safeRun}-${randomBytes(4).toString('hex')}`;
@@ -248,12 +255,24 @@ class DockerSandbox implements Sandbox {
     return this.fs.list(dir);
   }
 
+  async snapshot(): Promise<WorkspaceSnapshot> {
+    this.live();
+    return this.fs.snapshot();
+  }
+
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     await this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
       if (error.statusCode !== 404) throw error;
     });
+  }
+}
+
+/** Hands a copied tree to the sandbox user, links included (never following them). */
+async function chownTree(root: string, owner: { uid: number; gid: number }): Promise<void> {
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    await lchown(path.join(entry.parentPath, entry.name), owner.uid, owner.gid);
   }
 }
 

@@ -1,12 +1,15 @@
+import { SECRET_SHAPES } from './secrets.js';
+
 /**
  * Every failure the engine raises on purpose is one of these classes. The `code` is
  * stable (scripts and the CLI's exit-code table key on it); the message is for a person
- * and always names the fix.
+ * and always names the fix. Anything shaped like a key is redacted from the message as a
+ * last line of defence; adapters also redact the exact keys they hold, and scrub causes.
  */
 export abstract class RdhError extends Error {
   abstract readonly code: string;
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(SECRET_SHAPES.redact(message), options);
     this.name = new.target.name;
   }
 }
@@ -52,7 +55,7 @@ export class BudgetExhaustedError extends RdhError {
   readonly code = 'budget_exhausted';
   constructor(
     readonly nodeId: string,
-    readonly scope: 'node' | 'ancestor' | 'phase',
+    readonly scope: 'node' | 'ancestor' | 'phase' | 'session',
     detail: string,
   ) {
     super(`budget refused a call for node ${nodeId}: ${detail}`);
@@ -62,8 +65,8 @@ export class BudgetExhaustedError extends RdhError {
 /** The endpoint kept refusing with 429 after its retries; the router may fall back. */
 export class ModelRateLimitedError extends RdhError {
   readonly code = 'model_rate_limited';
-  constructor(readonly model: string, readonly retryAfterMs: number | null, options?: { cause?: unknown }) {
-    super(`model ${model} is rate limited${retryAfterMs ? ` (retry after ${retryAfterMs} ms)` : ''}`, options);
+  constructor(readonly model: string, readonly retryAfterMs: number | null, detail = '', options?: { cause?: unknown }) {
+    super(`model ${model} is rate limited${retryAfterMs ? ` (retry after ${retryAfterMs} ms)` : ''}${detail ? `: ${detail}` : ''}`, options);
   }
 }
 

@@ -40,6 +40,11 @@ export class Monitor implements LoopWatcher {
     this.driftEvery = options.driftEvery ?? 6;
   }
 
+  /** The workspace state before the first call, so returning to it is not counted as progress. */
+  begin(state: string): void {
+    this.writes.add(state);
+  }
+
   observe(step: MonitorStep): MonitorVerdict {
     this.steps++;
     // Object keys sorted: the same call with its arguments reordered is the same call.
@@ -48,9 +53,10 @@ export class Monitor implements LoopWatcher {
       step.checkPassCount != null && this.lastPassCount != null && step.checkPassCount !== this.lastPassCount;
     if (step.checkPassCount != null) this.lastPassCount = step.checkPassCount;
     // Undoing one's own work (write A, write B, write A...) changes the file every time; only a
-    // write never seen before is genuine progress.
-    const newWrite = step.wroteFile && !this.writes.has(key);
-    if (step.wroteFile) this.writes.add(key);
+    // write reaching a workspace state never seen before is genuine progress.
+    const written = step.state ?? key;
+    const newWrite = step.wroteFile && !this.writes.has(written);
+    if (step.wroteFile) this.writes.add(written);
     const progress = newWrite || passMoved;
 
     const flags: MonitorVerdict['flags'] = [];
@@ -74,14 +80,11 @@ export class Monitor implements LoopWatcher {
       }
     }
 
-    let consultDrift: string | null = null;
-    if (flags.length) consultDrift = `monitor flagged ${flags.map((f) => f.kind).join(', ')}`;
-    else if (this.steps % this.driftEvery === 0) consultDrift = `scheduled after ${this.steps} steps`;
-    else {
-      const unchecked = (step.writtenPaths ?? []).find((p) => !this.checkText.includes(p) && !this.checkText.includes(baseName(p)));
-      if (unchecked) consultDrift = `wrote ${unchecked}, which no check mentions`;
-    }
-    return { flags, consultDrift };
+    // A flag ends the attempt by itself; the judge is for what the free heuristics cannot call.
+    if (flags.length) return { flags, consultDrift: null };
+    if (this.steps % this.driftEvery === 0) return { flags, consultDrift: `scheduled after ${this.steps} steps` };
+    const unchecked = (step.writtenPaths ?? []).find((p) => !this.checkText.includes(p) && !this.checkText.includes(baseName(p)));
+    return { flags, consultDrift: unchecked ? `wrote ${unchecked}, which no check mentions` : null };
   }
 }
 

@@ -5,7 +5,7 @@ import { Verdict } from '../base/verdict.js';
 import { Role } from './model-client.js';
 
 /** Format version carried on every event line; bump on any incompatible change. */
-export const EVENT_VERSION = 1;
+export const EVENT_VERSION = 2;
 
 const base = {
   version: z.literal(EVENT_VERSION),
@@ -67,8 +67,12 @@ export const EngineEvent = z.discriminatedUnion('type', [
     /** The model that actually answered. */
     model: z.string(),
     family: z.string(),
+    /** The node's attempt the call belonged to. */
+    attempt: z.number().int(),
     usage: Usage,
     costUsd: z.number(),
+    /** Why the usage is an estimate or was corrected; null when the endpoint's figures were used. */
+    usageNote: z.string().nullable(),
   }),
   z.object({ type: z.literal('model_fallback'), ...base, role: Role, from: z.string(), to: z.string().nullable(), reason: z.string() }),
   z.object({ type: z.literal('assembled'), ...base, children: z.array(z.string()), interfaceChanges: z.array(z.string()) }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Usage } from '../base/usage.js';
+import { conservativeTokens, type Usage } from '../base/usage.js';
 
 /**
  * The ModelClient port: one chat-completions call. Adapters (OpenAI-compatible HTTP, the
@@ -33,7 +33,7 @@ export interface ModelRequest {
   model: string;
   messages: ChatMessage[];
   tools?: ToolSpec[];
-  /** Upper bound on output tokens. Default: the endpoint's. */
+  /** Upper bound on output tokens: the router sets it from what the budget leaves. Absent: the endpoint's own limit. */
   maxTokens?: number;
   /** Default 0: the engine wants repeatable answers. */
   temperature?: number;
@@ -45,6 +45,8 @@ export interface ModelRequest {
   sessionId: string;
   /** The node the call is made for. */
   nodeId: string;
+  /** The node's attempt the call belongs to (1 = first; planning and check writing count as 1). */
+  attempt: number;
 }
 
 export interface ModelResponse {
@@ -53,9 +55,19 @@ export interface ModelResponse {
   usage: Usage;
   /** The model that actually answered, as the endpoint reported it. Independence is judged on this. */
   model: string;
+  /** `length` means the reply was cut off at `maxTokens` and is incomplete. */
   finishReason: string | null;
+  /** Why `usage` is an estimate or was corrected; absent or null when the endpoint's figures were used as they came. */
+  usageNote?: string | null;
 }
 
 export interface ModelClient {
   complete(request: ModelRequest): Promise<ModelResponse>;
+}
+
+/** What a call whose usage cannot be read is charged: every character sent and received, counted high. */
+export function conservativeUsage(request: Pick<ModelRequest, 'messages' | 'tools'>, reply: Pick<ModelResponse, 'content' | 'toolCalls'>): Usage {
+  const sent = JSON.stringify(request.messages) + JSON.stringify(request.tools ?? []);
+  const received = (reply.content ?? '') + JSON.stringify(reply.toolCalls ?? []);
+  return { inputTokens: conservativeTokens(sent), outputTokens: conservativeTokens(received), cachedTokens: 0 };
 }

@@ -50,13 +50,36 @@ export interface Sandbox {
   writeFile(path: string, content: string): Promise<void>;
   /** Every file under `dir` (default the root), as sorted workspace-relative POSIX paths. */
   listFiles(dir?: string): Promise<string[]>;
+  /**
+   * A digest of every file's content by workspace-relative path, caches left out (see
+   * {@link SNAPSHOT_IGNORES}): what a shell command changed is the difference of two snapshots.
+   */
+  snapshot(): Promise<WorkspaceSnapshot>;
   /** Remove the container. The workspace directory stays; it belongs to the caller. Idempotent. */
   dispose(): Promise<void>;
+}
+
+/** Content digest by workspace-relative POSIX path. */
+export type WorkspaceSnapshot = Record<string, string>;
+
+/** Interpreter caches: rewritten by running anything, so never counted as a change of the work. */
+export const SNAPSHOT_IGNORES = /(?:^|\/)(?:__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache)(?:\/|$)|\.py[co]$/;
+
+/** The paths whose content differs between two snapshots, sorted. */
+export function changedPaths(before: WorkspaceSnapshot, after: WorkspaceSnapshot): string[] {
+  const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...paths].filter((p) => before[p] !== after[p]).sort();
 }
 
 export interface SandboxCreateOptions {
   /** Host directory to mount; created if missing. */
   workspaceDir: string;
+  /**
+   * Mount a fresh copy of this directory instead of whatever `workspaceDir` holds, owned so the
+   * sandbox user can write it: the judged tree stays byte-identical while checks that write
+   * files still work. Default: mount `workspaceDir` as it is.
+   */
+  copyFrom?: string;
   /** Run id written on the container's labels so orphans can be found and pruned. */
   runId: string;
   /** Human-readable purpose (e.g. the node id), recorded as a label. Default none. */

@@ -17,6 +17,8 @@ export class NodeAccount {
   usage: Usage = ZERO_USAGE;
   ownUsage: Usage = ZERO_USAGE;
   ownCostUsd = 0;
+  /** Calls on this node or below whose usage was estimated or corrected (see `meterUsage`). */
+  estimatedCalls = 0;
   /** `model` ids (as answered) that produced work on this node: planner, checker, worker, merger. */
   readonly contributorModels = new Set<string>();
   readonly contributorFamilies = new Set<string>();
@@ -33,6 +35,13 @@ export class NodeAccount {
     return Math.max(0, this.allocation - this.spent);
   }
 
+  /** What this node may still spend: the least left to it or to any ancestor. */
+  get headroom(): number {
+    let least = this.remaining;
+    for (let a = this.parent; a; a = a.parent) least = Math.min(least, a.remaining);
+    return least;
+  }
+
   /** A child's account with a fixed allocation carved from this one. */
   child(nodeId: string, allocation: number): NodeAccount {
     return new NodeAccount(nodeId, Math.max(0, Math.floor(allocation)), this);
@@ -45,10 +54,28 @@ export class NodeAccount {
   }
 }
 
+/** Ceilings on one session (one role's conversation for one node and attempt): the manifest's unit ceilings. */
+export interface SessionCeilings {
+  /** Tokens (input + output) one session may spend. Default: no session ceiling. */
+  tokens?: number;
+  /** US dollars one session may spend; enforced wherever the answering model is priced. Default: none. */
+  costUsd?: number;
+}
+
 interface Scope {
   account: NodeAccount;
   /** A phase ceiling inside the node (the work loop's 60%), when one is active. */
   phase: { label: string; limit: number } | null;
+  /** The node's attempt the work belongs to (1 = first). */
+  attempt: number;
+}
+
+/** What one call may still spend, and which ceiling binds. */
+export interface Room {
+  tokens: number;
+  /** Dollars left to the session, when it has a cost ceiling. */
+  costUsd: number | null;
+  binding: 'node' | 'ancestor' | 'phase' | 'session';
 }
 
 /**
@@ -58,10 +85,13 @@ interface Scope {
  */
 export class Accounting {
   private readonly als = new AsyncLocalStorage<Scope>();
+  private readonly sessions = new Map<string, { tokens: number; costUsd: number }>();
+
+  constructor(private readonly ceilings: SessionCeilings = {}) {}
 
   /** Run `fn` as work of `account`. Everything awaited inside is charged to it. */
   run<T>(account: NodeAccount, fn: () => Promise<T>): Promise<T> {
-    return this.als.run({ account, phase: null }, fn);
+    return this.als.run({ account, phase: null, attempt: 1 }, fn);
   }
 
   /**
@@ -71,11 +101,20 @@ export class Accounting {
   withPhaseCap<T>(label: string, fraction: number, fn: () => Promise<T>): Promise<T> {
     const scope = this.scope();
     const limit = Math.floor(scope.account.allocation * fraction);
-    return this.als.run({ account: scope.account, phase: { label, limit } }, fn);
+    return this.als.run({ ...scope, phase: { label, limit } }, fn);
+  }
+
+  /** Run `fn` as attempt `attempt` of the current node: every call inside says so on its request. */
+  inAttempt<T>(attempt: number, fn: () => Promise<T>): Promise<T> {
+    return this.als.run({ ...this.scope(), attempt }, fn);
   }
 
   current(): NodeAccount {
     return this.scope().account;
+  }
+
+  attempt(): number {
+    return this.scope().attempt;
   }
 
   private scope(): Scope {
@@ -84,8 +123,28 @@ export class Accounting {
     return scope;
   }
 
-  /** Throws {@link BudgetExhaustedError} when this node, an ancestor, or the active phase is spent. */
-  assertRoom(): void {
+  /** What the next call of `sessionId` may spend under every ceiling that applies. */
+  room(sessionId?: string): Room {
+    const { account, phase } = this.scope();
+    let room: Room = { tokens: account.remaining, costUsd: null, binding: 'node' };
+    for (let a = account.parent; a; a = a.parent) {
+      if (a.remaining < room.tokens) room = { ...room, tokens: a.remaining, binding: 'ancestor' };
+    }
+    if (phase) {
+      const left = Math.max(0, phase.limit - (account.phaseSpent.get(phase.label) ?? 0));
+      if (left < room.tokens) room = { ...room, tokens: left, binding: 'phase' };
+    }
+    const used = sessionId ? this.sessions.get(sessionId) : undefined;
+    if (sessionId && this.ceilings.tokens !== undefined) {
+      const left = Math.max(0, this.ceilings.tokens - (used?.tokens ?? 0));
+      if (left < room.tokens) room = { ...room, tokens: left, binding: 'session' };
+    }
+    if (sessionId && this.ceilings.costUsd !== undefined) room.costUsd = Math.max(0, this.ceilings.costUsd - (used?.costUsd ?? 0));
+    return room;
+  }
+
+  /** Throws {@link BudgetExhaustedError} when this node, an ancestor, the active phase or the session is spent. */
+  assertRoom(sessionId?: string): void {
     const { account, phase } = this.scope();
     const phaseSpent = phase ? (account.phaseSpent.get(phase.label) ?? 0) : 0;
     if (phase && phaseSpent >= phase.limit) {
@@ -97,10 +156,17 @@ export class Accounting {
         throw new BudgetExhaustedError(account.nodeId, scopeKind, `${a.nodeId} spent ${a.spent} of its ${a.allocation} token allocation`);
       }
     }
+    const used = sessionId ? this.sessions.get(sessionId) : undefined;
+    if (used && this.ceilings.tokens !== undefined && used.tokens >= this.ceilings.tokens) {
+      throw new BudgetExhaustedError(account.nodeId, 'session', `session ${sessionId} spent ${used.tokens} of its ${this.ceilings.tokens} token ceiling`);
+    }
+    if (used && this.ceilings.costUsd !== undefined && used.costUsd >= this.ceilings.costUsd) {
+      throw new BudgetExhaustedError(account.nodeId, 'session', `session ${sessionId} spent $${used.costUsd.toFixed(4)} of its $${this.ceilings.costUsd} cost ceiling`);
+    }
   }
 
-  /** Books a call's usage on the current node and every ancestor (and the active phase). */
-  charge(usage: Usage, costUsd: number): void {
+  /** Books a call's usage on the current node, every ancestor, the active phase and the session. */
+  charge(usage: Usage, costUsd: number, options: { sessionId?: string; estimated?: boolean } = {}): void {
     const { account, phase } = this.scope();
     const tokens = usage.inputTokens + usage.outputTokens;
     account.ownUsage = addUsage(account.ownUsage, usage);
@@ -109,8 +175,13 @@ export class Accounting {
       a.spent += tokens;
       a.costUsd += costUsd;
       a.usage = addUsage(a.usage, usage);
+      if (options.estimated) a.estimatedCalls++;
     }
     if (phase) account.phaseSpent.set(phase.label, (account.phaseSpent.get(phase.label) ?? 0) + tokens);
+    if (options.sessionId) {
+      const used = this.sessions.get(options.sessionId) ?? { tokens: 0, costUsd: 0 };
+      this.sessions.set(options.sessionId, { tokens: used.tokens + tokens, costUsd: used.costUsd + costUsd });
+    }
   }
 
   /**

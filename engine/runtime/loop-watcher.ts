@@ -14,6 +14,12 @@ export interface MonitorStep {
   writtenPaths?: string[];
   /** Checks passing after the call, when the call ran them. */
   checkPassCount?: number | null;
+  /**
+   * Digest of the whole workspace after the call, when the loop took one. A write is progress
+   * only when it reaches a state never seen before; without a digest the call's own arguments
+   * stand in for it.
+   */
+  state?: string;
 }
 
 export type MonitorFlagKind = 'repeat' | 'oscillation' | 'no_progress';
@@ -25,5 +31,7 @@ export interface MonitorVerdict {
 }
 
 export interface LoopWatcher {
+  /** Told the workspace state before the first call. */
+  begin?(state: string): void;
   observe(step: MonitorStep): MonitorVerdict;
 }

@@ -19,6 +19,8 @@ export function extractJson(text: string | null): unknown {
   return JSON.parse(body.slice(start, end + 1));
 }
 
+const CUT_OFF = 'it was cut off at the length limit before it was complete';
+
 function problem(error: unknown): string {
   if (error instanceof z.ZodError) {
     return error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
@@ -42,13 +44,15 @@ export async function askStructured<T>(
   for (let attempt = 0; attempt < 2; attempt++) {
     const response = await router.call(role, { ...request, messages, json: true });
     try {
+      // A reply cut off at the length limit is incomplete even when a JSON object can be dug out of it.
+      if (response.finishReason === 'length') throw new Error(CUT_OFF);
       return { value: schema.parse(extractJson(response.content)), response };
     } catch (error) {
       lastProblem = problem(error);
       messages = [
         ...messages,
         { role: 'assistant', content: response.content ?? '' },
-        { role: 'user', content: `Your reply could not be used: ${lastProblem}. Reply again with only the JSON object the task asks for.` },
+        { role: 'user', content: `Your reply could not be used: ${lastProblem}. Reply again with only the JSON object the task asks for${lastProblem === CUT_OFF ? ', shorter' : ''}.` },
       ];
     }
   }

@@ -17,8 +17,6 @@ export interface ToolOutcome {
   ok: boolean;
   /** What the model is shown. */
   content: string;
-  wroteFile: boolean;
-  writtenPaths: string[];
   checkPassCount: number | null;
   /** Set by `finish`: the loop ends. */
   finished?: { summary: string; interfaceChanges: string[] };
@@ -32,7 +30,7 @@ export interface Tool {
 const MAX_SHOWN = 12_000;
 const clip = (s: string) => (s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN)}\n[... ${s.length - MAX_SHOWN} more characters]` : s);
 const result = (content: string, extra: Partial<ToolOutcome> = {}): ToolOutcome => ({
-  ok: true, content: clip(content), wroteFile: false, writtenPaths: [], checkPassCount: null, ...extra,
+  ok: true, content: clip(content), checkPassCount: null, ...extra,
 });
 
 /** JSON Schema for a tool's arguments, without the `$schema` key strict endpoints reject. */
@@ -74,8 +72,7 @@ export const listFilesTool = defineTool('list_files', 'List files under a worksp
 export const writeFileTool = defineTool('write_file', 'Create or replace a text file in the workspace.', z.object({ path: z.string(), content: z.string() }), async ({ path, content }, ctx) => {
   const before = await ctx.sandbox.readFile(path).catch(() => null);
   await ctx.sandbox.writeFile(path, content);
-  const changed = before !== content;
-  return result(changed ? `wrote ${path} (${content.length} characters)` : `${path} unchanged`, { wroteFile: changed, writtenPaths: changed ? [path] : [] });
+  return result(before !== content ? `wrote ${path} (${content.length} characters)` : `${path} unchanged`);
 });
 
 export const runCommandTool = defineTool(

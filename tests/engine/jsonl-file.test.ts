@@ -26,7 +26,7 @@ describe('TranscribingModelClient', () => {
     const client = new TranscribingModelClient(model, dir, systemClock);
     await Promise.all(
       ['root/worker/1', 'root.1/worker/1', 'root/worker/1'].map((sessionId) =>
-        client.complete({ model: 'asked-model', role: 'worker', sessionId, nodeId: sessionId.split('/')[0]!, messages: [{ role: 'user', content: 'hi' }] }),
+        client.complete({ model: 'asked-model', role: 'worker', sessionId, nodeId: sessionId.split('/')[0]!, attempt: 1, messages: [{ role: 'user', content: 'hi' }] }),
       ),
     );
     await dir.close();

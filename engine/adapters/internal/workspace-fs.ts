@@ -1,6 +1,11 @@
-import { chown, lstat, mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { chown, lstat, mkdir, readFile, readdir, readlink, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WorkspacePathError } from '../../base/errors.js';
+import { SNAPSHOT_IGNORES, type WorkspaceSnapshot } from '../../ports/sandbox.js';
+
+/** Files above this size are fingerprinted by size and time instead of read whole. */
+const HASHED_UP_TO = 8 * 1024 ** 2;
 
 /** Resolve `rel` against `root`, refusing absolute paths and any `..` that leaves it. */
 export function resolveInside(root: string, rel: string): string {
@@ -65,6 +70,21 @@ export class WorkspaceFs {
       }
       await chown(full, this.owner.uid, this.owner.gid);
     }
+  }
+
+  /** Content digests by path (symlinks by target, never followed; caches left out). */
+  async snapshot(): Promise<WorkspaceSnapshot> {
+    const out: WorkspaceSnapshot = {};
+    for (const rel of await this.list()) {
+      if (SNAPSHOT_IGNORES.test(rel)) continue;
+      const full = path.join(this.root, rel);
+      const stat = await lstat(full).catch(() => null);
+      if (!stat) continue;
+      if (stat.isSymbolicLink()) out[rel] = `link:${await readlink(full)}`;
+      else if (stat.size > HASHED_UP_TO) out[rel] = `size:${stat.size}:${stat.mtimeMs}`;
+      else out[rel] = createHash('sha1').update(await readFile(full)).digest('hex');
+    }
+    return out;
   }
 
   /** Sorted relative POSIX paths of regular files and symlinks; never follows a symlink. */
