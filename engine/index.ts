@@ -30,6 +30,7 @@ export { JsonlFile, JsonlDirectory, type JsonlFileOptions } from './adapters/jso
 export { TranscribingModelClient, TranscriptLine, TRANSCRIPT_VERSION } from './adapters/transcript.js';
 export { askStructured, extractJson, StructuredOutputError } from './runtime/structured.js';
 export { promptFor } from './runtime/prompts.js';
-export { NodeResult, flatten } from './tree/node-result.js';
+export { NodeResult, NodeStop, StopCause, flatten } from './tree/node-result.js';
+export { openQuestions } from './court/questions.js';
 export { solve, type SolveOptions, type SolveRun } from './tree/solve.js';
 export * from './runtime/replies.js';

@@ -109,3 +109,20 @@ export class NoEligibleModelError extends RdhError {
     super(`no model can serve as ${role}: ${detail}`);
   }
 }
+
+/** The root split without stating the layout and interfaces its children must share, even when asked again. */
+export class ContractMissingError extends RdhError {
+  readonly code = 'contract_missing';
+  constructor(readonly nodeId: string) {
+    super(`node ${nodeId} split without a layout twice; a root that splits must state the file layout and interfaces every child shares`);
+  }
+}
+
+/** The files a prerequisite built could not be listed: its siblings would be told a false "nothing". */
+export class WorkspaceListingError extends RdhError {
+  readonly code = 'workspace_listing';
+  constructor(readonly dir: string, options?: { cause?: unknown }) {
+    const why = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super(`cannot list the workspace ${dir}${why}`, options);
+  }
+}

@@ -1,5 +1,6 @@
 import type { CheckResult } from '../base/check.js';
 import type { Verdict } from '../base/verdict.js';
+import { UNPLACED, isUnplaced } from '../runtime/model-family.js';
 
 /** What the independent verifier returned, and who actually answered. */
 export interface VerifierOpinion {
@@ -58,6 +59,11 @@ export function gate(input: GateInput): GateOutcome {
   }
   if (!input.verifier) {
     return { verdict: 'NOT_DONE', reasons: ['no independent verifier signed off'], overrides: [] };
+  }
+  const unplaced = [input.verifier.family, ...input.contributorFamilies].find(isUnplaced);
+  if (unplaced) {
+    const detail = `${unplaced.slice(UNPLACED.length)} cannot be placed in a family, so the verifier cannot be shown independent of the work`;
+    return { verdict: 'NOT_DONE', reasons: [detail], overrides: override('NOT_DONE', 'verifier_not_independent', detail) };
   }
   if (input.contributorFamilies.includes(input.verifier.family)) {
     const detail = `verifier ${input.verifier.model} is of family ${input.verifier.family}, which contributed to this work`;

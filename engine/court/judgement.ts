@@ -1,9 +1,11 @@
 import type { Check, CheckResult } from '../base/check.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
-import { gate, type GateOutcome, type Override, type VerifierOpinion } from './gate.js';
+import { isUnplaced } from '../runtime/model-family.js';
+import { stamp } from '../ports/events.js';
+import { gate, type GateOutcome, type VerifierOpinion } from './gate.js';
+import type { NodeRecord } from './node-record.js';
 import type { RepairRound, RepairStop } from './repair-loop.js';
 import { verifyWork } from './verify-work.js';
-import { stamp } from '../ports/events.js';
 
 export interface Judgement {
   outcome: GateOutcome;
@@ -18,12 +20,15 @@ export interface Judgement {
 export async function judge(
   ctx: EngineContext,
   task: Task,
-  o: { checks: Check[]; workspace: string; questions: string[]; session: (r: string) => string; by: 'verifier' | 'seam'; overrides: Override[] },
+  o: { checks: Check[]; workspace: string; session: (r: string) => string; by: 'verifier' | 'seam'; record: NodeRecord },
 ): Promise<RepairRound<Judgement>> {
   const { results, opinion } = await verifyWork(ctx, task, o.checks, o.workspace, o.session, o.by);
+  o.record.checkResults = results;
+  o.record.opinion = opinion;
+  o.record.note(opinion?.findings ?? []);
   const contributors = ctx.accounting.current().contributorFamilies;
-  const outcome = gate({ checks: results, verifier: opinion, contributorFamilies: [...contributors], openQuestions: o.questions });
-  o.overrides.push(...outcome.overrides);
+  const outcome = gate({ checks: results, verifier: opinion, contributorFamilies: [...contributors], openQuestions: o.record.questions });
+  o.record.overrides.push(...outcome.overrides);
   for (const ov of outcome.overrides) ctx.events.emit({ type: 'override', ...stamp(ctx.clock, task.id), ...ov });
   const failing = results.filter((r) => !r.passed);
   const label = o.by === 'seam' ? 'seam check' : 'check';
@@ -32,9 +37,14 @@ export async function judge(
     score: results.length - failing.length,
     accepted: outcome.verdict === 'DONE',
     settled: outcome.verdict === 'NEEDS_HUMAN' || outcome.verdict === 'CHECKS_INADEQUATE',
-    independent: opinion !== null && !contributors.has(opinion.family),
+    independent: opinion !== null && !contributors.has(opinion.family) && !isUnplaced(opinion.family),
     findings: [...failing.map((f) => `${label} ${f.id} failed: ${f.output.slice(-500)}`), ...(opinion?.verdict === 'NOT_DONE' ? opinion.findings : [])],
   };
+}
+
+/** A round the court settled before any re-run: the checks cannot decide DONE, so another attempt cannot help. */
+export function settledRound(verdict: 'CHECKS_INADEQUATE' | 'NOT_DONE', reason: string, score: number): RepairRound<Judgement> {
+  return { value: { outcome: { verdict, reasons: [reason], overrides: [] }, results: [], opinion: null }, score, accepted: false, settled: true, independent: true, findings: [] };
 }
 
 /** Journals one round of a repair loop. */

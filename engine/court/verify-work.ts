@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { Check, CheckResult } from '../base/check.js';
 import { NoEligibleModelError } from '../base/errors.js';
 import { stamp } from '../ports/events.js';
@@ -17,16 +19,19 @@ function contributors(ctx: EngineContext): string[] {
   return [...ctx.accounting.current().contributorFamilies];
 }
 
+let copies = 0;
+
 export interface Verification {
   results: CheckResult[];
   opinion: VerifierOpinion | null;
 }
 
 /**
- * The independent re-run. The engine runs every check again in a fresh container on the
- * same workspace (a reported pass is not evidence), then a verifier of a family that
- * contributed nothing reads the artifacts with read-only tools and gives its opinion. It is
- * never shown the worker's transcript or claims.
+ * The independent re-run. The engine runs every check again in a fresh container on a
+ * detached copy of the workspace (a reported pass is not evidence; checks that write files
+ * still work, and the judged tree stays byte-identical), then a verifier of a family that
+ * contributed nothing reads the copy with read-only tools and gives its opinion. It is never
+ * shown the worker's transcript or claims.
  */
 export async function verifyWork(
   ctx: EngineContext,
@@ -36,7 +41,8 @@ export async function verifyWork(
   session: (r: string) => string,
   by: 'verifier' | 'seam' = 'verifier',
 ): Promise<Verification> {
-  const sandbox = await ctx.sandboxes.create({ workspaceDir, runId: ctx.runId, purpose: `${task.id}:verify` });
+  const copy = path.join(ctx.workRoot, task.id, `verify-${++copies}`);
+  const sandbox = await ctx.sandboxes.create({ workspaceDir: copy, copyFrom: workspaceDir, runId: ctx.runId, purpose: `${task.id}:verify` });
   try {
     const results = await runChecks(sandbox, checks);
     ctx.events.emit({ type: 'checks_run', ...stamp(ctx.clock, task.id), by, results });
@@ -86,6 +92,7 @@ export async function verifyWork(
     return { results, opinion };
   } finally {
     await sandbox.dispose();
+    await rm(copy, { recursive: true, force: true });
   }
 }
 

@@ -95,12 +95,13 @@ export class Accounting {
   }
 
   /**
-   * Run `fn` under a ceiling of `fraction` of the current node's allocation. The ceiling is
-   * cumulative per label: a retry's work loop shares the 60% the first attempt started on.
+   * Run `fn` under a ceiling of `fraction` of `basis` (default: the current node's allocation).
+   * The ceiling is cumulative per label: a retry's work loop shares the 60% the first attempt
+   * started on, so a caller passing its own basis must pass the same one every time.
    */
-  withPhaseCap<T>(label: string, fraction: number, fn: () => Promise<T>): Promise<T> {
+  withPhaseCap<T>(label: string, fraction: number, fn: () => Promise<T>, basis?: number): Promise<T> {
     const scope = this.scope();
-    const limit = Math.floor(scope.account.allocation * fraction);
+    const limit = Math.floor((basis ?? scope.account.allocation) * fraction);
     return this.als.run({ ...scope, phase: { label, limit } }, fn);
   }
 

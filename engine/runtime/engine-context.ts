@@ -40,4 +40,6 @@ export interface Task {
   seedDirs: string[];
   /** The atomicity signal said this unit is several units (so it may split, given room). */
   oversized: boolean;
+  /** Why this node may not run at all (a prerequisite it depends on failed), or null. */
+  blockedBy: string | null;
 }

@@ -23,9 +23,14 @@ export const PlanReply = z.object({
 });
 export type PlanReply = z.infer<typeof PlanReply>;
 
+/** A node decides DONE on 3 to 5 checks: fewer prove too little, more are refused. */
+export const MIN_CHECKS = 3;
+export const MAX_CHECKS = 5;
+
 export const ChecksReply = z.object({
   assumptions: z.array(z.string()).default([]),
-  checks: z.array(Check).min(1).max(8),
+  // Fewer than MIN_CHECKS is not refused here: falsification may drop some anyway, and the stage asks for more.
+  checks: z.array(Check).min(1).max(MAX_CHECKS),
 });
 export type ChecksReply = z.infer<typeof ChecksReply>;
 

@@ -1,106 +1,78 @@
-import { WORKER_CAP } from '../runtime/accounting.js';
+import type { CheckResult } from '../base/check.js';
 import { establishChecks } from '../court/check-stage.js';
 import { runChecks } from '../court/checks.js';
-import type { CheckResult } from '../base/check.js';
+import { driftJudgeFor } from '../court/drift-judge.js';
+import type { GateOutcome } from '../court/gate.js';
+import { judge, roundReporter, settledRound } from '../court/judgement.js';
+import { settleChecks } from '../court/meta-verify.js';
+import { Monitor } from '../court/monitor.js';
+import type { NodeRecord } from '../court/node-record.js';
+import { repairLoop } from '../court/repair-loop.js';
+import type { ChatMessage } from '../ports/model-client.js';
+import { WORKER_CAP } from '../runtime/accounting.js';
 import { brief } from '../runtime/brief.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
-import { prepareWorkspace } from '../runtime/workspace.js';
-import { driftJudgeFor } from '../court/drift-judge.js';
-import type { StageOutcome } from './stage-outcome.js';
-import type { Override } from '../court/gate.js';
-import { judge, roundReporter } from '../court/judgement.js';
-import type { ChatMessage } from '../ports/model-client.js';
-import { Monitor } from '../court/monitor.js';
-import { openQuestions } from './plan-rules.js';
 import { promptFor } from '../runtime/prompts.js';
-import { repairLoop } from '../court/repair-loop.js';
 import { runToolLoop } from '../runtime/tool-loop.js';
 import { WORK_TOOLS } from '../runtime/tools.js';
-import { metaVerify } from '../court/meta-verify.js';
+import { prepareWorkspace } from '../runtime/workspace.js';
 
 /**
- * One leaf's life: checks before work, falsified on an empty workspace; the work loop under
- * the monitor and the 60% cap; meta-verification (one check rewrite, ever); the independent
- * re-run; the gate. A red verdict is retried with the failing checks prepended.
+ * One leaf's life: checks before work, falsified on an empty workspace (3 to 5 usable, or
+ * CHECKS_INADEQUATE without work); the work loop under the monitor and the 60% cap;
+ * meta-verification (one check rewrite, ever); the independent re-run; the gate. A red
+ * verdict is retried with the failing checks prepended. Everything learnt goes into `record`
+ * as it is learnt, so a stop halfway still reports it.
  */
-export async function runLeaf(ctx: EngineContext, task: Task, planAssumptions: string[], session: (r: string) => string): Promise<StageOutcome> {
+export async function runLeaf(ctx: EngineContext, task: Task, record: NodeRecord, session: (r: string) => string): Promise<GateOutcome> {
   const workspace = await prepareWorkspace(ctx, task);
   const sandbox = await ctx.sandboxes.create({ workspaceDir: workspace, runId: ctx.runId, purpose: task.id });
   try {
-    const established = await establishChecks(ctx, task, { reason: 'initial', session });
-    let checks = established.checks;
-    const assumptions = [...planAssumptions, ...established.assumptions];
-    const questions = openQuestions(assumptions);
-    let rewriteUsed = false;
-    const monitorFlags: string[] = [];
-    const overrides: Override[] = [];
+    const established = await establishChecks(ctx, task, { reason: 'initial', session, record });
+    record.checks = established.checks;
+    if (established.short) return { verdict: 'CHECKS_INADEQUATE', reasons: [established.short], overrides: [] };
     let lastPassing = 0;
+    const runOwnChecks = async (): Promise<CheckResult[]> => {
+      const results = await runChecks(sandbox, record.checks);
+      lastPassing = results.filter((x) => x.passed).length;
+      if (!record.opinion) record.checkResults = results;
+      return results;
+    };
 
     const loop = await repairLoop({
       maxAttempts: ctx.maxAttempts,
-      budgetLeft: () => ctx.accounting.current().remaining > 0,
-      attempt: async (index, findings) => {
-        const monitor = new Monitor(checks.map((c) => c.command).join('\n'));
-        const messages: ChatMessage[] = [
-          { role: 'system', content: promptFor('worker') },
-          {
-            role: 'user',
-            content: `${brief(ctx, task)}\n\n## Checks (the definition of done)\n${checks.map((c) => `- ${c.id}: ${c.description}\n  \`${c.command}\``).join('\n')}${
-              findings.length ? `\n\n## Attempt ${index}: the last attempt was not done. Fix these first\n${findings.map((f) => `- ${f}`).join('\n')}` : ''
-            }`,
-          },
-        ];
-        const work = await ctx.accounting.withPhaseCap('work', WORKER_CAP, () =>
-          runToolLoop({
-            router: ctx.router, role: 'worker', sessionId: session('worker'), nodeId: task.id, messages, tools: WORK_TOOLS,
-            ctx: {
-              sandbox,
-              runChecks: async () => {
-                const results = await runChecks(sandbox, checks);
-                lastPassing = results.filter((x) => x.passed).length;
-                return results;
-              },
+      budgetLeft: () => ctx.accounting.current().headroom > 0,
+      attempt: (index, findings) =>
+        ctx.accounting.inAttempt(index, async () => {
+          record.attempts = index;
+          const monitor = new Monitor(record.checks.map((c) => c.command).join('\n'));
+          const messages: ChatMessage[] = [
+            { role: 'system', content: promptFor('worker') },
+            {
+              role: 'user',
+              content: `${brief(ctx, task)}\n\n## Checks (the definition of done)\n${record.checks.map((c) => `- ${c.id}: ${c.description}\n  \`${c.command}\``).join('\n')}${
+                findings.length ? `\n\n## Attempt ${index}: the last attempt was not done. Fix these first\n${findings.map((f) => `- ${f}`).join('\n')}` : ''
+              }`,
             },
-            events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns, monitor, driftJudge: driftJudgeFor(ctx, task, session),
-          }),
-        );
-        monitorFlags.push(...work.flags);
+          ];
+          const work = await ctx.accounting.withPhaseCap('work', WORKER_CAP, () =>
+            runToolLoop({
+              router: ctx.router, role: 'worker', sessionId: session('worker'), nodeId: task.id, messages, tools: WORK_TOOLS,
+              ctx: { sandbox, runChecks: runOwnChecks }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns, monitor, driftJudge: driftJudgeFor(ctx, task, session),
+            }),
+          );
+          record.monitorFlags.push(...work.flags);
+          record.note([work.finish?.summary, ...(work.finish?.interfaceChanges ?? []), work.finalContent]);
 
-        // Meta-verification: would passing these checks prove the goal? The set may be rewritten
-        // once, ever; the rewrite is judged again and then re-verified on the same artifacts.
-        const inadequate = (reason: string) => ({
-          value: { outcome: { verdict: 'CHECKS_INADEQUATE' as const, reasons: [`the checks are judged too weak to prove the goal: ${reason}`], overrides: [] }, results: [] as CheckResult[], opinion: null },
-          score: lastPassing, accepted: false, settled: true, independent: true, findings: [],
-        });
-        let meta = await metaVerify(ctx, task, checks, await sandbox.listFiles(), session);
-        if (!meta.adequate) {
-          if (rewriteUsed) return inadequate(meta.reason);
-          rewriteUsed = true;
-          const rewritten = await establishChecks(ctx, task, { reason: 'inadequate', previous: checks, guidance: [meta.reason, ...meta.missing], session });
-          checks = rewritten.checks;
-          meta = await metaVerify(ctx, task, checks, await sandbox.listFiles(), session);
-          if (!meta.adequate) return inadequate(meta.reason);
-        }
-
-        return judge(ctx, task, { checks, workspace, questions, session, by: 'verifier', overrides });
-      },
+          const settled = await settleChecks(ctx, task, { checks: record.checks, listing: () => sandbox.listFiles(), session, record });
+          if (!settled.ok) return settledRound(settled.verdict, settled.reason, lastPassing);
+          record.checks = settled.checks;
+          return judge(ctx, task, { checks: record.checks, workspace, session, by: 'verifier', record });
+        }),
       onRound: roundReporter(ctx, task),
     });
-
-    const { outcome, results, opinion } = loop.final.value;
-    return {
-      gate: outcome,
-      assumptions,
-      openQuestions: questions,
-      checks,
-      checkResults: results,
-      opinion,
-      attempts: loop.attempts,
-      checkRewrites: rewriteUsed ? 1 : 0,
-      monitorFlags,
-      overrides,
-      interfaceChanges: [],
-    };
+    record.repairStop = loop.stop;
+    return loop.final.value.outcome;
   } finally {
     await sandbox.dispose();
   }

@@ -33,24 +33,6 @@ export function isOneFileGoal(goal: string): boolean {
   return namedFiles(goal).length === 1;
 }
 
-const NEEDS_HUMAN = /^\s*NEEDS\s+HUMAN\s*:\s*(.*)$/i;
-const NOTHING = /^(none|no|n\/?a|nothing|not needed|nil|-|no questions?)\.?$/i;
-
-/**
- * Questions only a person can settle. Models write "NEEDS HUMAN: none" to mean there are
- * none; taking that literally would block a good node, so it is filtered, not obeyed.
- */
-export function openQuestions(assumptions: string[]): string[] {
-  const out: string[] = [];
-  for (const a of assumptions) {
-    const m = NEEDS_HUMAN.exec(a);
-    if (!m) continue;
-    const q = m[1]!.trim();
-    if (q && !NOTHING.test(q)) out.push(q);
-  }
-  return out;
-}
-
 export interface AtomicityLimits {
   /** Objective criteria one WORK unit may claim. Not configurable in spirit: several criteria are several units. Default 1. */
   maxClaims: number;

@@ -1,33 +1,36 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Accounting, NodeAccount } from '../runtime/accounting.js';
-import { systemClock, type Clock } from '../ports/clock.js';
-import { brief } from '../runtime/brief.js';
-import type { Task } from '../runtime/engine-context.js';
-import { sessionIds } from '../runtime/session.js';
-import { workspaceOf } from '../runtime/workspace.js';
-import type { TreeContext } from './tree-context.js';
-import { BudgetExhaustedError, NoEligibleModelError } from '../base/errors.js';
-import { type EventSink, stamp } from '../ports/events.js';
+import { SecretCatalogue } from '../base/secrets.js';
 import type { GateOutcome } from '../court/gate.js';
-import { runLeaf } from './leaf.js';
-import type { StageOutcome } from './stage-outcome.js';
-import type { ChatMessage, ModelClient } from '../ports/model-client.js';
+import { NodeRecord } from '../court/node-record.js';
+import type { CallLimiter } from '../ports/call-limiter.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import { type EngineEvent, type EventSink, stamp } from '../ports/events.js';
+import type { ModelClient } from '../ports/model-client.js';
+import type { SandboxProvider } from '../ports/sandbox.js';
+import { Accounting, NodeAccount, type SessionCeilings } from '../runtime/accounting.js';
+import type { Task } from '../runtime/engine-context.js';
+import { isUnplaced } from '../runtime/model-family.js';
 import { ModelRouter } from '../runtime/model-router.js';
 import type { ModelSpec } from '../runtime/model-spec.js';
-import type { NodeResult } from './node-result.js';
-import { DEFAULT_ATOMICITY, atomicity, isOneFileGoal, maySplitAtDepth, namedFiles, openQuestions, type AtomicityLimits } from './plan-rules.js';
-import { promptFor } from '../runtime/prompts.js';
-import { PlanReply } from '../runtime/replies.js';
+import type { PlanReply } from '../runtime/replies.js';
+import { sessionIds } from '../runtime/session.js';
+import { workspaceOf } from '../runtime/workspace.js';
+import { runLeaf } from './leaf.js';
+import type { NodeResult, NodeStop } from './node-result.js';
+import { planNode } from './plan-stage.js';
+import { DEFAULT_ATOMICITY, atomicity, isOneFileGoal, maySplitAtDepth, namedFiles, type AtomicityLimits } from './plan-rules.js';
 import { runSplit } from './split.js';
-import { StructuredOutputError, askStructured } from '../runtime/structured.js';
-import type { SandboxProvider } from '../ports/sandbox.js';
+import { stopOf } from './stops.js';
+import type { TreeContext } from './tree-context.js';
 
 export interface SolveOptions {
   /** The one-line goal (or, for a spec-driven run, the objective's summary). */
   goal: string;
   /** Token allocation of the whole tree. */
   budget: number;
+  /** Ceilings on each session (the manifest's unit ceilings). Default: none beyond the tree's budget. */
+  sessionCeilings?: SessionCeilings;
   /** Planning levels allowed. Default 3. */
   maxDepth?: number;
   /** Attempts per node, first included. Default 2. */
@@ -45,7 +48,7 @@ export interface SolveOptions {
   workRoot: string;
   /** Run id for container labels. Default: derived from the time. */
   runId?: string;
-  /** Default: events are dropped. */
+  /** Default: events are dropped. Every event is redacted (see `secrets`) before it reaches the sink. */
   events?: EventSink;
   /** Default: the system clock. */
   clock?: Clock;
@@ -55,6 +58,10 @@ export interface SolveOptions {
   atomicity?: AtomicityLimits;
   /** Model cooldown after repeated failures. Default 60 000 ms. */
   cooldownMs?: number;
+  /** One bound on model calls in flight, shared with whatever else the caller runs. Default: unlimited. */
+  limiter?: CallLimiter;
+  /** Known secret values (e.g. the configured API keys) to redact from events, besides every key-shaped string. Default none. */
+  secrets?: Iterable<string>;
 }
 
 export interface SolveRun {
@@ -70,9 +77,13 @@ export interface SolveRun {
  */
 export async function solve(options: SolveOptions): Promise<SolveRun> {
   const clock = options.clock ?? systemClock;
-  const events = options.events ?? { emit: () => undefined };
-  const accounting = new Accounting();
-  const router = new ModelRouter({ roster: options.roster, clients: options.clients, accounting, events, clock, cooldownMs: options.cooldownMs });
+  const sink = options.events ?? { emit: () => undefined };
+  const secrets = new SecretCatalogue(options.secrets ?? []);
+  const events: EventSink = { emit: (event: EngineEvent) => sink.emit(secrets.redactDeep(event)) };
+  const accounting = new Accounting(options.sessionCeilings);
+  const router = new ModelRouter({
+    roster: options.roster, clients: options.clients, accounting, events, clock, cooldownMs: options.cooldownMs, limiter: options.limiter, secrets,
+  });
   const ctx: TreeContext = {
     router,
     sandboxes: options.sandboxes,
@@ -91,7 +102,7 @@ export async function solve(options: SolveOptions): Promise<SolveRun> {
   await mkdir(ctx.workRoot, { recursive: true });
   const root: Task = {
     id: 'root', slug: 'root', goal: options.goal, depth: 0, kind: 'work', claims: [], artifacts: [], criteria: ctx.objective.criteria,
-    layout: null, prerequisiteListing: null, seedDirs: [], oversized: true,
+    layout: null, prerequisiteListing: null, seedDirs: [], oversized: true, blockedBy: null,
   };
   return { root: await solveNode(ctx, root, new NodeAccount('root', options.budget)), router };
 }
@@ -108,63 +119,55 @@ async function solveNode(ctx: TreeContext, task: Task, account: NodeAccount): Pr
   return ctx.accounting.run(account, async () => {
     const session = sessionIds(task.id);
     ctx.events.emit({ type: 'node_started', ...stamp(ctx.clock, task.id), parentId: task.id.includes('.') ? task.id.slice(0, task.id.lastIndexOf('.')) : null, depth: task.depth, goal: task.goal, allocation: account.allocation });
-    let assumptions: string[] = [];
-    let stage: StageOutcome | null = null;
-    let children: NodeResult[] = [];
+    const record = new NodeRecord();
+    const children: NodeResult[] = [];
     let mode: 'leaf' | 'split' = 'leaf';
     let forcedExecute: string | null = null;
+    let outcome: GateOutcome;
+    let stop: NodeStop | null = null;
     try {
+      if (task.blockedBy) throw new Blocked(task.blockedBy);
       ctx.accounting.assertRoom();
       forcedExecute = splitBrake(ctx, task);
       let plan: PlanReply | null = null;
       if (!forcedExecute) {
-        const messages: ChatMessage[] = [
-          { role: 'system', content: promptFor('planner') },
-          { role: 'user', content: `## Task: plan\n\nYou are at depth ${task.depth}${task.depth === 0 ? ' (the root: you own the layout and interfaces)' : ''}.\n\n${brief(ctx, task)}` },
-        ];
-        plan = (await askStructured(ctx.router, 'planner', PlanReply, { sessionId: session('planner'), messages })).value;
-        assumptions = plan.assumptions;
+        plan = await planNode(ctx, task, record, session);
         if (plan.mode === 'split' && plan.subtasks.length < 2) forcedExecute = 'a split needs at least two pieces';
       }
       mode = plan && plan.mode === 'split' && !forcedExecute ? 'split' : 'leaf';
       ctx.events.emit({
         type: 'node_planned', ...stamp(ctx.clock, task.id),
         mode: mode === 'split' ? 'split' : 'execute', forcedExecute: plan?.mode === 'split' || !plan ? forcedExecute : null,
-        assumptions, openQuestions: openQuestions(assumptions), layout: plan?.layout ?? null,
+        assumptions: record.assumptions, openQuestions: record.questions, layout: plan?.layout ?? null,
         subtasks: (mode === 'split' ? plan!.subtasks : []).map((s) => ({ slug: s.slug, goal: s.goal, kind: s.kind, prerequisite: s.prerequisite, claims: s.claims })),
         atomicity: (mode === 'split' ? plan!.subtasks : []).map((s) => ({ slug: s.slug, ...atomicity(s, ctx.atomicity) })),
       });
-      if (mode === 'split') {
-        const layout = task.layout ?? plan!.layout;
-        const split = await runSplit(ctx, { ...task, layout }, plan!, account, session, solveNode);
-        stage = split.outcome;
-        children = split.children;
-      } else {
-        stage = await runLeaf(ctx, task, assumptions, session);
-      }
+      outcome =
+        mode === 'split'
+          ? await runSplit(ctx, { ...task, layout: task.layout ?? plan!.layout }, plan!, { account, session, record, out: children, solveNode })
+          : await runLeaf(ctx, task, record, session);
     } catch (error) {
-      const stop = stopReason(error);
-      if (!stop) throw error;
-      const questions = [...openQuestions(assumptions), ...children.flatMap((c) => c.openQuestions)];
+      const stopped = error instanceof Blocked ? { by: 'prerequisite' as const, model: null, code: 'prerequisite_failed', reason: error.message } : stopOf(error);
+      if (!stopped) throw error;
+      const { reason, ...cause } = stopped;
+      stop = cause;
+      record.raise(children.filter(Boolean).flatMap((c) => c.openQuestions));
       // A question stays a question when the money runs out: it travels up, it is not a "stop".
-      const outcome: GateOutcome = questions.length
-        ? { verdict: 'NEEDS_HUMAN', reasons: [`stopped (${stop}) with question(s) open: ${questions.join(' | ')}`], overrides: [] }
-        : { verdict: 'STOPPED', reasons: [stop], overrides: [] };
-      stage = {
-        gate: outcome, assumptions, openQuestions: questions, checks: [], checkResults: [], opinion: null,
-        attempts: 0, checkRewrites: 0, monitorFlags: [], overrides: [], interfaceChanges: [],
-      };
+      outcome = record.questions.length
+        ? { verdict: 'NEEDS_HUMAN', reasons: [`stopped (${reason}) with question(s) open: ${record.questions.join(' | ')}`], overrides: [] }
+        : { verdict: 'STOPPED', reasons: [reason], overrides: [] };
     }
+    const opinion = record.opinion;
     const result: NodeResult = {
       id: task.id, slug: task.slug, goal: task.goal, depth: task.depth, kind: task.kind, mode, forcedExecute,
-      verdict: stage.gate.verdict, reasons: stage.gate.reasons, assumptions: stage.assumptions, openQuestions: stage.openQuestions,
-      claims: task.claims, artifacts: task.artifacts, checks: stage.checks, checkResults: stage.checkResults,
+      verdict: outcome.verdict, reasons: outcome.reasons, assumptions: record.assumptions, openQuestions: record.questions,
+      claims: task.claims, artifacts: task.artifacts, checks: record.checks, checkResults: record.checkResults,
       // A family signed off when its verifier said DONE and it contributed nothing; the gate may still withhold DONE.
-      verifiedBy: stage.opinion?.verdict === 'DONE' && !account.contributorFamilies.has(stage.opinion.family) ? [stage.opinion.family] : [],
+      verifiedBy: opinion?.verdict === 'DONE' && !account.contributorFamilies.has(opinion.family) && !isUnplaced(opinion.family) ? [opinion.family] : [],
       contributorModels: [...account.contributorModels], contributorFamilies: [...account.contributorFamilies],
-      attempts: stage.attempts, checkRewrites: stage.checkRewrites, monitorFlags: stage.monitorFlags, overrides: stage.overrides,
-      interfaceChanges: stage.interfaceChanges, allocation: account.allocation, tokens: account.spent, usage: account.usage,
-      costUsd: account.costUsd, workspace: workspaceOf(ctx, task), children,
+      attempts: record.attempts, repairStop: record.repairStop, stop, checkRewrites: record.checkRewrites, monitorFlags: record.monitorFlags,
+      overrides: record.overrides, interfaceChanges: record.interfaceChanges, allocation: account.allocation, tokens: account.spent, usage: account.usage,
+      costUsd: account.costUsd, estimatedUsageCalls: account.estimatedCalls, workspace: workspaceOf(ctx, task), children: children.filter(Boolean),
     };
     ctx.events.emit({
       type: 'verdict', ...stamp(ctx.clock, task.id), verdict: result.verdict, reasons: result.reasons,
@@ -175,10 +178,5 @@ async function solveNode(ctx: TreeContext, task: Task, account: NodeAccount): Pr
   });
 }
 
-/** Failures that end one node as a designed STOPPED outcome; anything else is thrown. */
-function stopReason(error: unknown): string | null {
-  if (error instanceof BudgetExhaustedError) return `budget: ${error.message}`;
-  if (error instanceof NoEligibleModelError) return error.message;
-  if (error instanceof StructuredOutputError) return error.message;
-  return null;
-}
+/** A node that may not run: a prerequisite it depends on failed. */
+class Blocked extends Error {}

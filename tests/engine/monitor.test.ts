@@ -46,13 +46,28 @@ describe('Monitor', () => {
     expect(kinds).toEqual([[], [], [], [], ['no_progress']]);
   });
 
-  it('clears suspicion on genuine progress', () => {
+  it('clears suspicion on genuine progress: a command that reaches a new workspace state each time is not a loop', () => {
+    const m = new Monitor('');
+    const run = (state: string) => ({ tool: 'run_command', args: { command: 'python3 gen.py' }, wroteFile: true, state });
+    for (const state of ['s1', 's2', 's3', 's4']) expect(m.observe(run(state)).flags).toEqual([]);
+    // Five quiet steps after the last progress, not nine since the start.
+    for (let i = 0; i < 4; i++) expect(m.observe(step('read_file', { path: `f${i}` })).flags).toEqual([]);
+  });
+
+  it('does not count returning to a state seen before as progress', () => {
+    const m = new Monitor('');
+    m.begin('s0');
+    const run = (state: string) => ({ tool: 'run_command', args: { command: 'git stash && git stash pop' }, wroteFile: true, state });
+    expect(m.observe(run('s1')).flags).toEqual([]);
+    expect(m.observe(run('s0')).flags).toEqual([]);
+    expect(m.observe(run('s1')).flags.map((f) => f.kind)).toEqual(['repeat']);
+  });
+
+  it('leaves a flag to end the attempt by itself: the drift judge is not asked on a flag', () => {
     const m = new Monitor('');
     m.observe(step('list_files'));
     m.observe(step('list_files'));
-    expect(m.observe(step('write_file', { path: 'x.py' }, { wroteFile: true })).flags).toEqual([]);
-    expect(m.observe(step('list_files')).flags).toEqual([]);
-    expect(m.observe(step('list_files')).flags).toEqual([]);
+    expect(m.observe(step('list_files'))).toMatchObject({ flags: [{ kind: 'repeat' }], consultDrift: null });
   });
 
   it('asks for the drift judge only on a trigger: a flag, a schedule, or a write no check mentions', () => {

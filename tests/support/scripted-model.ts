@@ -1,7 +1,7 @@
 import type { ModelClient, ModelRequest, ModelResponse, Role, ToolCall, Usage } from '../../engine/index.js';
 
 /** What a scripted handler may return: a reply, or a thrown error to simulate a failure. */
-export type Reply = { content?: string | null; toolCalls?: ToolCall[]; usage?: Partial<Usage>; model?: string };
+export type Reply = { content?: string | null; toolCalls?: ToolCall[]; usage?: Partial<Usage>; model?: string; finishReason?: string };
 export type Handler = (req: ModelRequest, turn: number) => Reply | Promise<Reply>;
 
 let callIds = 0;
@@ -40,12 +40,15 @@ export class ScriptedModel implements ModelClient {
     if (!handler) throw new Error(`no scripted handler for role ${req.role}`);
     const turn = req.messages.filter((m) => m.role === 'assistant').length;
     const reply = await handler(req, turn);
+    const usage = { ...this.usage, ...reply.usage } as Usage;
+    // Like a real endpoint, it never writes more than max_tokens, and says so when it stopped there.
+    const cut = req.maxTokens !== undefined && usage.outputTokens > req.maxTokens;
     return {
       content: reply.content ?? null,
       toolCalls: reply.toolCalls ?? [],
-      usage: { ...this.usage, ...reply.usage },
+      usage: cut ? { ...usage, outputTokens: req.maxTokens! } : usage,
       model: reply.model ?? req.model,
-      finishReason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
+      finishReason: reply.finishReason ?? (cut ? 'length' : reply.toolCalls?.length ? 'tool_calls' : 'stop'),
     };
   }
 
