@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Monitor } from '../../engine/index.js';
+import { Monitor } from '../../../engine/index.js';
 
 const step = (tool: string, args: unknown = {}, extra: { wroteFile?: boolean; checkPassCount?: number; writtenPaths?: string[] } = {}) => ({
   tool, args, wroteFile: extra.wroteFile ?? false, checkPassCount: extra.checkPassCount ?? null, writtenPaths: extra.writtenPaths,

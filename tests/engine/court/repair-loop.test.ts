@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repairLoop, type RepairRound } from '../../engine/index.js';
+import { repairLoop, type RepairRound } from '../../../engine/index.js';
 
 const round = (score: number, accepted = false): RepairRound<number> => ({ value: score, score, accepted, independent: true, findings: [`score ${score}`] });
 

@@ -9,8 +9,8 @@ import {
   OpenAIModelClient,
   type ModelRequest,
   type OpenAIModelClientOptions,
-} from '../../engine/index.js';
-import { ChatServer, completion, type Responder } from '../support/chat-server.js';
+} from '../../../engine/index.js';
+import { ChatServer, completion, type Responder } from '../../support/chat-server.js';
 
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   model: 'test-model', role: 'worker', sessionId: 's', nodeId: 'root', attempt: 1, messages: [{ role: 'user', content: 'hi' }], ...extra,

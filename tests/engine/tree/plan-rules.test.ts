@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { achievedLevels, atomicity, hasRoom, isOneFileGoal, maySplitAtDepth, namedFiles, openQuestions } from '../../engine/index.js';
+import { achievedLevels, atomicity, hasRoom, isOneFileGoal, maySplitAtDepth, namedFiles, openQuestions } from '../../../engine/index.js';
 
 describe('plan rules', () => {
   it('counts depth in planning levels: a cap of N fully used puts leaves at depth N', () => {

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest, ModelSpec } from '../../engine/index.js';
-import { HAS_DOCKER } from '../support/docker.js';
-import { runSolve } from '../support/engine-harness.js';
-import { call, json, taskOf, type Handler } from '../support/scripted-model.js';
+import type { ModelRequest, ModelSpec } from '../../../engine/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
+import { runSolve } from '../../support/engine-harness.js';
+import { call, json, taskOf, type Handler } from '../../support/scripted-model.js';
 
 /** Which child a request belongs to, from its node id (`root.1`, `root.2`, ...). */
 const childOf = (req: ModelRequest) => req.nodeId;
@@ -160,8 +160,8 @@ describe.skipIf(!HAS_DOCKER)('independence is judged on who actually answered', 
   ];
 
   it('a rate-limit fallback to the verifier family disqualifies that family', async () => {
-    const { ModelRateLimitedError } = await import('../../engine/index.js');
-    const base = (await import('../support/scripted-model.js')).helloHandlers();
+    const { ModelRateLimitedError } = await import('../../../engine/index.js');
+    const base = (await import('../../support/scripted-model.js')).helloHandlers();
     const { root, model, events } = await runSolve({
       goal: 'Write hello.py that prints hello',
       roster: THREE,
@@ -182,8 +182,8 @@ describe.skipIf(!HAS_DOCKER)('independence is judged on who actually answered', 
   });
 
   it('with no uninvolved family left, the node cannot be DONE', async () => {
-    const { ModelRateLimitedError } = await import('../../engine/index.js');
-    const base = (await import('../support/scripted-model.js')).helloHandlers();
+    const { ModelRateLimitedError } = await import('../../../engine/index.js');
+    const base = (await import('../../support/scripted-model.js')).helloHandlers();
     const { root } = await runSolve({
       goal: 'Write hello.py that prints hello',
       roster: THREE.slice(0, 2),

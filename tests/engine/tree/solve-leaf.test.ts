@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { flatten } from '../../engine/index.js';
-import { HAS_DOCKER } from '../support/docker.js';
-import { runSolve } from '../support/engine-harness.js';
-import { call, helloHandlers, json, taskOf } from '../support/scripted-model.js';
+import { flatten } from '../../../engine/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
+import { runSolve } from '../../support/engine-harness.js';
+import { call, helloHandlers, json, taskOf } from '../../support/scripted-model.js';
 
 const ONE_FILE_GOAL = 'Write hello.py that prints hello';
 

@@ -16,8 +16,8 @@ import {
   askStructured,
   type Clock,
   type ModelSpec,
-} from '../../engine/index.js';
-import { ScriptedModel, json } from '../support/scripted-model.js';
+} from '../../../engine/index.js';
+import { ScriptedModel, json } from '../../support/scripted-model.js';
 import { z } from 'zod';
 
 const ROSTER: ModelSpec[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gate, type CheckResult, type VerifierOpinion } from '../../engine/index.js';
+import { gate, type CheckResult, type VerifierOpinion } from '../../../engine/index.js';
 
 const pass = (id: string): CheckResult => ({ id, passed: true, exitCode: 0, timedOut: false, output: '' });
 const fail = (id: string): CheckResult => ({ id, passed: false, exitCode: 1, timedOut: false, output: 'boom' });

@@ -11,9 +11,9 @@ import {
   TRUNCATION_MARKER,
   WorkspacePathError,
   type Sandbox,
-} from '../../engine/index.js';
-import { bufferIo, runCli } from '../../harness/index.js';
-import { HAS_DOCKER, testProvider } from '../support/docker.js';
+} from '../../../engine/index.js';
+import { bufferIo, runCli } from '../../../harness/index.js';
+import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 
 const RUN = `vitest-sandbox-${process.pid}`;
 

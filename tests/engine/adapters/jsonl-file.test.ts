@@ -2,8 +2,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JsonlDirectory, JsonlFile, MemoryEventSink, TranscribingModelClient, TranscriptLine, systemClock } from '../../engine/index.js';
-import { ScriptedModel } from '../support/scripted-model.js';
+import { JsonlDirectory, JsonlFile, MemoryEventSink, TranscribingModelClient, TranscriptLine, systemClock } from '../../../engine/index.js';
+import { ScriptedModel } from '../../support/scripted-model.js';
 
 describe('JsonlFile: one writer per file', () => {
   it('never tears or interleaves lines under heavy concurrency', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Accounting, BudgetExhaustedError, NodeAccount } from '../../engine/index.js';
+import { Accounting, BudgetExhaustedError, NodeAccount } from '../../../engine/index.js';
 
 const usage = (tokens: number) => ({ inputTokens: tokens, outputTokens: 0, cachedTokens: 0 });
 const tick = () => new Promise((r) => setTimeout(r, Math.random() * 5));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_KINDS, SECRET_SHAPES, SecretCatalogue, type SecretKind } from '../../engine/index.js';
+import { SECRET_KINDS, SECRET_SHAPES, SecretCatalogue, type SecretKind } from '../../../engine/index.js';
 
 // Built by concatenation so this file holds no literal credential-shaped string.
 const rnd = (n: number, alphabet = 'aB3xQ9mZ7kL2pR5tW8vN4cH6jF1gD0sY') => Array.from({ length: n }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]).join('');
