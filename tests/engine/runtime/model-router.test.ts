@@ -221,6 +221,24 @@ describe('askStructured', () => {
     expect('content' in reask && reask.content).toMatch(/^Your reply could not be used: n: Invalid input: expected number, received string\./);
   });
 
+  it('re-asks a reply cut off at the length limit, saying so, even when a JSON object could be dug out of it', async () => {
+    let n = 0;
+    const model = new ScriptedModel({ checker: () => (++n === 1 ? { content: '{"n": 1} and then {"n": 2, "m"', finishReason: 'length' } : { content: '{"n": 2}' }) });
+    const { router, run } = setup(model);
+    const out = await run(() => askStructured(router, 'checker', Shape, { sessionId: 's', messages: [{ role: 'user', content: 'go' }] }));
+    expect(out.value).toEqual({ n: 2 });
+    const reask = model.requests[1]!.messages.at(-1)!;
+    expect('content' in reask && reask.content).toBe('Your reply could not be used: it was cut off at the length limit before it was complete. Reply again with only the JSON object the task asks for, shorter.');
+  });
+
+  it('fails with the reason when a reply is cut off twice', async () => {
+    const model = new ScriptedModel({ checker: () => ({ content: '{"n": 1}', finishReason: 'length' }) });
+    const { router, run } = setup(model);
+    await expect(run(() => askStructured(router, 'checker', Shape, { sessionId: 's', messages: [] }))).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[StructuredOutputError: checker returned unreadable output twice: it was cut off at the length limit before it was complete]`,
+    );
+  });
+
   it('throws after a second unreadable reply instead of inventing a fallback value', async () => {
     const model = new ScriptedModel({ checker: () => json({ wrong: true }) });
     const { router, run } = setup(model);
