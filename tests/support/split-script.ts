@@ -58,7 +58,8 @@ export function splitHandlers(options: {
         subtasks: options.subtasks.map((s) => ({ slug: s.slug, goal: s.goal ?? `Build the ${s.slug} piece`, prerequisite: s.prerequisite ?? false, claims: s.claims ?? [`${s.slug} works`] })),
       }),
     checker: (req) => {
-      if (taskOf(req).startsWith('write integration checks')) return json({ checks: seamChecks(options.subtasks.map((s) => s.slug)) });
+      // The root only ever writes (or rewrites) seam checks.
+      if (taskOf(req).startsWith('write integration checks') || req.nodeId === 'root') return json({ checks: seamChecks(options.subtasks.map((s) => s.slug)) });
       const slug = slugOf(req);
       return json({ assumptions: options.childAssumptions?.[slug] ?? [], checks: pieceChecks(slug) });
     },

@@ -10,6 +10,7 @@ import {
   NodeAccount,
   WORK_TOOLS,
   runToolLoop,
+  type CheckResult,
   type Clock,
   type ToolCall,
 } from '../../../engine/index.js';
@@ -18,7 +19,7 @@ import { ScriptedModel, call, type Handler } from '../../support/scripted-model.
 
 const clock: Clock = { now: () => new Date(0), sleep: async () => undefined };
 
-async function loop(worker: Handler, options: { commands?: ConstructorParameters<typeof FakeSandboxProvider>[0]; monitor?: Monitor; maxTurns?: number; driftJudge?: (recent: string[], trigger: string) => Promise<{ drift: number; impossible: boolean; reason: string }> } = {}) {
+async function loop(worker: Handler, options: { commands?: ConstructorParameters<typeof FakeSandboxProvider>[0]; monitor?: Monitor; maxTurns?: number; driftJudge?: (recent: string[], trigger: string) => Promise<{ drift: number; impossible: boolean; reason: string }>; runChecks?: () => Promise<CheckResult[]> } = {}) {
   const model = new ScriptedModel({ worker, drift_judge: () => ({ content: '{"drift": 0}' }) });
   const accounting = new Accounting();
   const events = new MemoryEventSink();
@@ -27,7 +28,7 @@ async function loop(worker: Handler, options: { commands?: ConstructorParameters
   const result = await accounting.run(new NodeAccount('n', 1_000_000), () =>
     runToolLoop({
       router, role: 'worker', sessionId: 'n/worker/1', nodeId: 'n', messages: [{ role: 'user', content: 'go' }], tools: WORK_TOOLS,
-      ctx: { sandbox, runChecks: async () => [] }, events, clock, maxTurns: options.maxTurns ?? 6, monitor: options.monitor, driftJudge: options.driftJudge,
+      ctx: { sandbox, runChecks: options.runChecks ?? (async () => []) }, events, clock, maxTurns: options.maxTurns ?? 6, monitor: options.monitor, driftJudge: options.driftJudge,
     }),
   );
   return { result, model, events, sandbox };
@@ -73,6 +74,16 @@ describe('the tool loop', () => {
     expect(result.endedBy).toBe('max_turns');
     expect(result.steps).toBe(4);
     expect(triggers).toEqual(Array(4).fill('wrote out.txt, which no check mentions'));
+  });
+
+  it('does not flag re-running the checks when the pass count moved, though nothing in the workspace changed', async () => {
+    // The checks depend on something outside the workspace (a service coming up): the third run passes two.
+    let runs = 0;
+    const passing = () => (++runs >= 3 ? 2 : 0);
+    const model = (_req: unknown, turn: number) => (turn < 3 ? { toolCalls: [call('run_checks')] } : { content: 'done' });
+    const { result, events } = await loop(model, { monitor: new Monitor('', { driftEvery: 100 }), runChecks: async () => Array.from({ length: 3 }, (_, i) => ({ id: `c${i}`, passed: i < passing(), exitCode: 0, timedOut: false, output: '' })) });
+    expect(events.ofType('monitor_flag')).toEqual([]);
+    expect(result.endedBy).toBe('final_message');
   });
 
   it('flags a shell command that changes nothing, repeated', async () => {

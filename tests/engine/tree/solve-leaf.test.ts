@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flatten } from '../../../engine/index.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { runSolve } from '../../support/engine-harness.js';
 import { call, helloHandlers, json, taskOf } from '../../support/scripted-model.js';
@@ -184,21 +185,47 @@ describe.skipIf(!HAS_DOCKER)('brakes in a leaf', () => {
     expect(root.verdict).toBe('NOT_DONE');
   });
 
-  it('does not flag re-running the checks when the pass count moved', async () => {
+  it('sees what a shell command writes: five commands that each change the workspace are progress, not a stall', async () => {
     const { root, events } = await runSolve({
       goal: ONE_FILE_GOAL,
       handlers: helloHandlers({
         worker: (_req, turn) =>
           [
-            { toolCalls: [call('run_checks')] },
-            { toolCalls: [call('run_checks')] },
-            { toolCalls: [call('write_file', { path: 'hello.py', content: 'print("hello")\n' })] },
-            { toolCalls: [call('run_checks')] },
-            { toolCalls: [call('finish', { summary: 'ok' })] },
-          ][Math.min(turn, 4)]!,
+            { toolCalls: [call('run_command', { command: `printf 'print("hello")\\n' > hello.py` })] },
+            { toolCalls: [call('run_command', { command: 'python3 hello.py > out.txt' })] },
+            { toolCalls: [call('run_command', { command: `printf 'import subprocess\\n\\ndef test_hello():\\n    assert subprocess.run(["python3", "hello.py"], capture_output=True, text=True).stdout == "hello\\\\n"\\n' > test_hello.py` })] },
+            { toolCalls: [call('run_command', { command: 'cp out.txt copy.txt' })] },
+            { toolCalls: [call('run_command', { command: 'rm copy.txt' })] },
+            { toolCalls: [call('finish', { summary: 'wrote hello.py and its test from the shell' })] },
+          ][Math.min(turn, 5)]!,
       }),
     });
     expect(events.ofType('monitor_flag')).toEqual([]);
-    expect(flatten(root)[0]!.monitorFlags).toEqual([]);
+    expect(root.monitorFlags).toEqual([]);
+    expect(root.verdict).toBe('DONE');
+  });
+
+  it('verifies in a detached copy: a check that writes a file passes there, and the judged tree stays as the worker left it', async () => {
+    const writing = 'echo ran >> .check-log && test -f hello.py';
+    const base = helloHandlers();
+    const { root } = await runSolve({
+      goal: ONE_FILE_GOAL,
+      handlers: {
+        ...base,
+        checker: () =>
+          json({
+            checks: [
+              { id: 'writes-a-log', description: 'runs and logs', command: writing },
+              { id: 'prints-hello', description: 'prints hello', command: 'test "$(python3 hello.py)" = hello' },
+              { id: 'exits-zero', description: 'exits 0', command: 'python3 hello.py >/dev/null' },
+            ],
+          }),
+        // The worker never runs the checks itself: only the verifier's re-run could leave a log.
+        worker: (req, turn) => base.worker!(req, turn === 2 ? 3 : turn),
+      },
+    });
+    expect(root.checkResults.map((c) => `${c.id}:${c.passed}`)).toEqual(['writes-a-log:true', 'prints-hello:true', 'exits-zero:true']);
+    expect(existsSync(path.join(root.workspace, '.check-log'))).toBe(false);
+    expect(root.verdict).toBe('DONE');
   });
 });

@@ -99,6 +99,33 @@ describe('a split node (fake sandbox)', () => {
 });
 
 describe('the contract stage (fake sandbox)', () => {
+  it('asks a root that splits without a layout again, and goes on with the layout it then states', async () => {
+    const handlers = splitHandlers({ subtasks: [{ slug: 'left' }, { slug: 'right' }] });
+    let n = 0;
+    const { root, model } = await runSolve({
+      goal: GOAL,
+      handlers: { ...handlers, planner: async (req, turn) => (++n === 1 ? json({ ...JSON.parse(((await handlers.planner!(req, turn)) as { content: string }).content), layout: null }) : handlers.planner!(req, turn)) },
+      fake: splitCommands(['left', 'right']),
+    });
+    const again = model.byRole('planner')[1]!;
+    expect(again.sessionId).toBe('root/planner/1');
+    expect(again.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/^Your plan splits the root but states no layout\./) });
+    expect(briefOf(model.byRole('worker')[0]!)).toContain('## Layout and interfaces you must use\nleft.py: def value() -> str');
+    expect(root.verdict).toBe('DONE');
+  });
+
+  it('stops a root that splits without a layout twice, before any child starts', async () => {
+    const { root, model } = await runSolve({
+      goal: GOAL,
+      handlers: splitHandlers({ subtasks: [{ slug: 'left' }, { slug: 'right' }], layout: null }),
+      fake: splitCommands(['left', 'right']),
+    });
+    expect(root.verdict).toBe('STOPPED');
+    expect(root.stop).toEqual({ by: 'contract', model: null, code: 'contract_missing' });
+    expect(root.children).toEqual([]);
+    expect(model.requests.filter((r) => r.nodeId !== 'root')).toEqual([]);
+  });
+
   it('hands a prerequisite\'s real listing, and its files, to every descendant of its siblings', async () => {
     // `wide` claims two criteria, so it is oversized and splits again under the cap of 2.
     const subtasks = [{ slug: 'base', prerequisite: true }, { slug: 'wide', claims: ['wide a', 'wide b'] }];
