@@ -28,7 +28,7 @@ export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type Engin
 export { systemClock, type Clock } from './ports/clock.js';
 export { JsonlFile, JsonlDirectory, type JsonlFileOptions } from './adapters/jsonl-file.js';
 export { TranscribingModelClient, TranscriptLine, TRANSCRIPT_VERSION } from './adapters/transcript.js';
-export { askStructured, extractJson, StructuredOutputError } from './runtime/structured.js';
+export { askStructured, extractJson } from './runtime/structured.js';
 export { runToolLoop, type DriftOpinion, type ToolLoopOptions, type ToolLoopResult } from './runtime/tool-loop.js';
 export { READ_ONLY_TOOLS, WORK_TOOLS, type Tool, type ToolContext, type ToolOutcome } from './runtime/tools.js';
 export { promptFor } from './runtime/prompts.js';

@@ -126,3 +126,30 @@ export class WorkspaceListingError extends RdhError {
     super(`cannot list the workspace ${dir}${why}`, options);
   }
 }
+
+/** A model twice failed to return readable structured output. Callers keep their last good value. */
+export class StructuredOutputError extends RdhError {
+  readonly code = 'structured_output_unreadable';
+}
+
+/**
+ * Every error class the engine raises on purpose. The CLI's exit-code table is typed by
+ * their codes, so a new class without an exit code does not compile.
+ */
+export const ENGINE_ERRORS = [
+  DockerUnavailableError,
+  SandboxImageMissingError,
+  WorkspacePathError,
+  SandboxDisposedError,
+  BudgetExhaustedError,
+  ModelRateLimitedError,
+  ModelUnavailableError,
+  ModelQuotaExhaustedError,
+  ModelConfigurationError,
+  ModelResponseInvalidError,
+  NoEligibleModelError,
+  ContractMissingError,
+  WorkspaceListingError,
+  StructuredOutputError,
+] as const;
+export type EngineErrorCode = InstanceType<(typeof ENGINE_ERRORS)[number]>['code'];

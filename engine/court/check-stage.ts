@@ -1,13 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Check } from '../base/check.js';
+import { StructuredOutputError } from '../base/errors.js';
 import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import { brief } from '../runtime/brief.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
 import { promptFor } from '../runtime/prompts.js';
 import { ChecksReply, MAX_CHECKS, MIN_CHECKS } from '../runtime/replies.js';
-import { StructuredOutputError, askStructured } from '../runtime/structured.js';
+import { askStructured } from '../runtime/structured.js';
 import { falsify } from './checks.js';
 import type { NodeRecord } from './node-record.js';
 

@@ -1,14 +1,14 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Check, CheckResult } from '../base/check.js';
-import { NoEligibleModelError } from '../base/errors.js';
+import { NoEligibleModelError, StructuredOutputError } from '../base/errors.js';
 import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import { brief } from '../runtime/brief.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
 import { promptFor } from '../runtime/prompts.js';
 import { OpinionReply } from '../runtime/replies.js';
-import { StructuredOutputError, askStructured, extractJson } from '../runtime/structured.js';
+import { askStructured, extractJson } from '../runtime/structured.js';
 import { runToolLoop } from '../runtime/tool-loop.js';
 import { READ_ONLY_TOOLS } from '../runtime/tools.js';
 import { runChecks } from './checks.js';

@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { RdhError } from '../base/errors.js';
+import { StructuredOutputError } from '../base/errors.js';
 import type { ChatMessage, Role } from '../ports/model-client.js';
 import type { ModelRouter, RouteRequest, RoutedResponse } from './model-router.js';
 
-/** A model twice failed to return readable structured output. Callers keep their last good value. */
-export class StructuredOutputError extends RdhError {
-  readonly code = 'structured_output_unreadable';
-}
 
 /** The JSON object in a reply: bare, fenced, or surrounded by prose. */
 export function extractJson(text: string | null): unknown {

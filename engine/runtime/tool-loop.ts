@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BudgetExhaustedError } from '../base/errors.js';
+import { BudgetExhaustedError, StructuredOutputError } from '../base/errors.js';
 import { stableJson } from '../base/stable-json.js';
 import type { Clock } from '../ports/clock.js';
 import { type EventSink, stamp } from '../ports/events.js';
@@ -7,7 +7,6 @@ import type { ChatMessage, Role, ToolCall } from '../ports/model-client.js';
 import { changedPaths, type WorkspaceSnapshot } from '../ports/sandbox.js';
 import type { LoopWatcher } from './loop-watcher.js';
 import type { ModelRouter } from './model-router.js';
-import { StructuredOutputError } from './structured.js';
 import type { Tool, ToolContext, ToolOutcome } from './tools.js';
 
 export interface DriftOpinion {

@@ -152,10 +152,11 @@ async function solveNode(ctx: TreeContext, task: Task, account: NodeAccount): Pr
       const { reason, ...cause } = stopped;
       stop = cause;
       record.raise(children.filter(Boolean).flatMap((c) => c.openQuestions));
-      // A question stays a question when the money runs out: it travels up, it is not a "stop".
-      outcome = record.questions.length
-        ? { verdict: 'NEEDS_HUMAN', reasons: [`stopped (${reason}) with question(s) open: ${record.questions.join(' | ')}`], overrides: [] }
-        : { verdict: 'STOPPED', reasons: [reason], overrides: [] };
+      outcome = { verdict: 'STOPPED', reasons: [reason], overrides: [] };
+    }
+    // A question stays a question whatever else ended the node (a stop, too few checks): it travels up and blocks DONE.
+    if (record.questions.length && outcome.verdict !== 'NEEDS_HUMAN') {
+      outcome = { verdict: 'NEEDS_HUMAN', reasons: [`open question(s) only a person can settle: ${record.questions.join(' | ')}`, ...outcome.reasons], overrides: outcome.overrides };
     }
     const opinion = record.opinion;
     const result: NodeResult = {

@@ -5,10 +5,10 @@ import {
   ModelResponseInvalidError,
   ModelUnavailableError,
   NoEligibleModelError,
+  StructuredOutputError,
   WorkspaceListingError,
   type RdhError,
 } from '../base/errors.js';
-import { StructuredOutputError } from '../runtime/structured.js';
 import type { NodeStop } from './node-result.js';
 
 /**
