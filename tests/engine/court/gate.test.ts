@@ -43,6 +43,14 @@ describe('gate', () => {
     expect(out.overrides[0]?.rule).toBe('verifier_not_independent');
   });
 
+  it('refuses a verifier, or a contributor, that nobody can place in a family', () => {
+    const judgedByUnknown = gate({ checks: [pass('a')], verifier: { ...beta, family: 'unplaced:mystery' }, contributorFamilies: ['alpha'], openQuestions: [] });
+    expect(judgedByUnknown.verdict).toBe('NOT_DONE');
+    expect(judgedByUnknown.reasons).toEqual(['mystery cannot be placed in a family, so the verifier cannot be shown independent of the work']);
+    const builtByUnknown = gate({ checks: [pass('a')], verifier: beta, contributorFamilies: ['alpha', 'unplaced:alpha-m:free'], openQuestions: [] });
+    expect(builtByUnknown.overrides[0]?.rule).toBe('verifier_not_independent');
+  });
+
   it('holds NEEDS_HUMAN over green checks and an approving verifier', () => {
     const out = gate({ checks: [pass('a')], verifier: beta, contributorFamilies: ['alpha'], openQuestions: ['which SMTP server?'] });
     expect(out.verdict).toBe('NEEDS_HUMAN');

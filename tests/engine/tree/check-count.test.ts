@@ -27,6 +27,14 @@ describe('3 to 5 checks decide a node (fake sandbox)', () => {
     expect(root.checks).toHaveLength(2);
   });
 
+  it('drops a check that stays tautological after every rewrite, so it never counts toward DONE', async () => {
+    const stubborn = { id: 'always', description: 'always passes', command: 'true' };
+    const { root, events } = await runSolve({ goal: GOAL, fake: { ...HELLO_COMMANDS, true: () => ({ exitCode: 0 }) }, handlers: { ...base, checker: () => json({ checks: [stubborn, ...helloChecks()] }) } });
+    expect(events.ofType('check_falsified').filter((e) => e.checkId === 'always').map((e) => e.outcome)).toEqual(['tautology', 'tautology', 'tautology']);
+    expect(root.checks.map((c) => c.id)).toEqual(['prints-hello', 'exits-zero', 'has-test']);
+    expect(root.verdict).toBe('DONE');
+  });
+
   it('refuses more than 5 checks', async () => {
     let n = 0;
     const six = Array.from({ length: 6 }, (_, i) => ({ ...helloChecks()[i % 3]!, id: `c${i}` }));
