@@ -4,7 +4,7 @@ import { isUnplaced } from '../runtime/model-family.js';
 import { stamp } from '../ports/events.js';
 import { gate, type GateOutcome, type VerifierOpinion } from './gate.js';
 import type { NodeRecord } from './node-record.js';
-import type { RepairRound, RepairStop } from './repair-loop.js';
+import { repairLoop, type RepairRound, type RepairStop } from './repair-loop.js';
 import { verifyWork } from './verify-work.js';
 
 export interface Judgement {
@@ -47,8 +47,38 @@ export function settledRound(verdict: 'CHECKS_INADEQUATE' | 'NOT_DONE', reason: 
   return { value: { outcome: { verdict, reasons: [reason], overrides: [] }, results: [], opinion: null }, score, accepted: false, settled: true, independent: true, findings: [] };
 }
 
+/**
+ * A node's repair rounds, the same for a leaf and an assembly: each attempt runs as that
+ * attempt (every call it makes says so), its number and the loop's stop are recorded, and
+ * another attempt is made only while the node and every ancestor still have budget.
+ */
+export async function repairRounds(
+  ctx: EngineContext,
+  task: Task,
+  record: NodeRecord,
+  attempt: (index: number, findings: string[]) => Promise<RepairRound<Judgement>>,
+): Promise<GateOutcome> {
+  const loop = await repairLoop({
+    maxAttempts: ctx.maxAttempts,
+    budgetLeft: () => ctx.accounting.current().headroom > 0,
+    attempt: (index, findings) =>
+      ctx.accounting.inAttempt(index, () => {
+        record.attempts = index;
+        return attempt(index, findings);
+      }),
+    onRound: roundReporter(ctx, task),
+  });
+  record.repairStop = loop.stop;
+  return loop.final.value.outcome;
+}
+
+/** What the next attempt starts from: the last one's failures, first. */
+export function findingsNote(index: number, findings: string[], what: 'attempt' | 'assembly'): string {
+  return findings.length ? `\n\n## Attempt ${index}: the last ${what} was not done. Fix these first\n${findings.map((f) => `- ${f}`).join('\n')}` : '';
+}
+
 /** Journals one round of a repair loop. */
-export function roundReporter(ctx: EngineContext, task: Task) {
+function roundReporter(ctx: EngineContext, task: Task) {
   return (attempt: number, round: RepairRound<Judgement>, stop: RepairStop | null): void =>
     ctx.events.emit({ type: 'repair_round', ...stamp(ctx.clock, task.id), attempt, accepted: round.accepted, independent: round.independent, score: round.score, stop });
 }

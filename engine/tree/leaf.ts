@@ -3,11 +3,10 @@ import { establishChecks } from '../court/check-stage.js';
 import { runChecks } from '../court/checks.js';
 import { driftJudgeFor } from '../court/drift-judge.js';
 import type { GateOutcome } from '../court/gate.js';
-import { judge, roundReporter, settledRound } from '../court/judgement.js';
+import { findingsNote, judge, repairRounds, settledRound } from '../court/judgement.js';
 import { settleChecks } from '../court/meta-verify.js';
 import { Monitor } from '../court/monitor.js';
 import type { NodeRecord } from '../court/node-record.js';
-import { repairLoop } from '../court/repair-loop.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import { WORKER_CAP } from '../runtime/accounting.js';
 import { brief } from '../runtime/brief.js';
@@ -39,40 +38,29 @@ export async function runLeaf(ctx: EngineContext, task: Task, record: NodeRecord
       return results;
     };
 
-    const loop = await repairLoop({
-      maxAttempts: ctx.maxAttempts,
-      budgetLeft: () => ctx.accounting.current().headroom > 0,
-      attempt: (index, findings) =>
-        ctx.accounting.inAttempt(index, async () => {
-          record.attempts = index;
-          const monitor = new Monitor(record.checks.map((c) => c.command).join('\n'));
-          const messages: ChatMessage[] = [
-            { role: 'system', content: promptFor('worker') },
-            {
-              role: 'user',
-              content: `${brief(ctx, task)}\n\n## Checks (the definition of done)\n${record.checks.map((c) => `- ${c.id}: ${c.description}\n  \`${c.command}\``).join('\n')}${
-                findings.length ? `\n\n## Attempt ${index}: the last attempt was not done. Fix these first\n${findings.map((f) => `- ${f}`).join('\n')}` : ''
-              }`,
-            },
-          ];
-          const work = await ctx.accounting.withPhaseCap('work', WORKER_CAP, () =>
-            runToolLoop({
-              router: ctx.router, role: 'worker', sessionId: session('worker'), nodeId: task.id, messages, tools: WORK_TOOLS,
-              ctx: { sandbox, runChecks: runOwnChecks }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns, monitor, driftJudge: driftJudgeFor(ctx, task, session),
-            }),
-          );
-          record.monitorFlags.push(...work.flags);
-          record.note([work.finish?.summary, ...(work.finish?.interfaceChanges ?? []), work.finalContent]);
-
-          const settled = await settleChecks(ctx, task, { checks: record.checks, listing: () => sandbox.listFiles(), session, record });
-          if (!settled.ok) return settledRound(settled.verdict, settled.reason, lastPassing);
-          record.checks = settled.checks;
-          return judge(ctx, task, { checks: record.checks, workspace, session, by: 'verifier', record });
+    return await repairRounds(ctx, task, record, async (index, findings) => {
+      const monitor = new Monitor(record.checks.map((c) => c.command).join('\n'));
+      const messages: ChatMessage[] = [
+        { role: 'system', content: promptFor('worker') },
+        {
+          role: 'user',
+          content: `${brief(ctx, task)}\n\n## Checks (the definition of done)\n${record.checks.map((c) => `- ${c.id}: ${c.description}\n  \`${c.command}\``).join('\n')}${findingsNote(index, findings, 'attempt')}`,
+        },
+      ];
+      const work = await ctx.accounting.withPhaseCap('work', WORKER_CAP, () =>
+        runToolLoop({
+          router: ctx.router, role: 'worker', sessionId: session('worker'), nodeId: task.id, messages, tools: WORK_TOOLS,
+          ctx: { sandbox, runChecks: runOwnChecks }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns, monitor, driftJudge: driftJudgeFor(ctx, task, session),
         }),
-      onRound: roundReporter(ctx, task),
+      );
+      record.monitorFlags.push(...work.flags);
+      record.note([work.finish?.summary, ...(work.finish?.interfaceChanges ?? []), work.finalContent]);
+
+      const settled = await settleChecks(ctx, task, { checks: record.checks, listing: () => sandbox.listFiles(), session, record });
+      if (!settled.ok) return settledRound(settled.verdict, settled.reason, lastPassing);
+      record.checks = settled.checks;
+      return judge(ctx, task, { checks: record.checks, workspace, session, by: 'verifier', record });
     });
-    record.repairStop = loop.stop;
-    return loop.final.value.outcome;
   } finally {
     await sandbox.dispose();
   }

@@ -6,11 +6,10 @@ import { establishChecks } from '../court/check-stage.js';
 import { runChecks } from '../court/checks.js';
 import { driftJudgeFor } from '../court/drift-judge.js';
 import type { GateOutcome } from '../court/gate.js';
-import { judge, roundReporter, settledRound } from '../court/judgement.js';
+import { findingsNote, judge, repairRounds, settledRound } from '../court/judgement.js';
 import { settleChecks } from '../court/meta-verify.js';
 import { Monitor } from '../court/monitor.js';
 import type { NodeRecord } from '../court/node-record.js';
-import { repairLoop } from '../court/repair-loop.js';
 import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import { WORKER_CAP, type NodeAccount } from '../runtime/accounting.js';
@@ -155,54 +154,44 @@ export async function runSplit(
     const extra = `## Children\n${summary}`;
     const mergeBasis = account.remaining;
     let seamReady = false;
-    const loop = await repairLoop({
-      maxAttempts: ctx.maxAttempts,
-      budgetLeft: () => ctx.accounting.current().headroom > 0,
-      attempt: (index, findings) =>
-        ctx.accounting.inAttempt(index, async () => {
-          record.attempts = index;
-          const messages: ChatMessage[] = [
-            { role: 'system', content: promptFor('merger') },
-            {
-              role: 'user',
-              content: `## Goal\n${task.goal}\n\n## Layout and interfaces\n${layout}\n\n## Children\n${summary}${
-                findings.length ? `\n\n## Attempt ${index}: the last assembly was not done. Fix these first\n${findings.map((f) => `- ${f}`).join('\n')}` : ''
-              }`,
-            },
-          ];
-          // Before seam checks exist, the layout is what a write should be about.
-          const monitor = new Monitor(seamReady ? record.checks.map((c) => c.command).join('\n') : `${layout}\n${summary}`);
-          const merged = await ctx.accounting.withPhaseCap(
-            'merge',
-            WORKER_CAP,
-            () =>
-              runToolLoop({
-                router: ctx.router, role: 'merger', sessionId: session('merger'), nodeId: task.id, messages, tools: WORK_TOOLS,
-                ctx: { sandbox, runChecks: () => runChecks(sandbox, record.checks) }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns,
-                monitor, driftJudge: driftJudgeFor(ctx, task, session),
-              }),
-            mergeBasis,
-          );
-          record.monitorFlags.push(...merged.flags);
-          record.interfaceChanges.push(...(merged.finish?.interfaceChanges ?? []));
-          record.note([merged.finish?.summary, ...(merged.finish?.interfaceChanges ?? []), merged.finalContent]);
-          ctx.events.emit({ type: 'assembled', ...stamp(ctx.clock, task.id), children: children.map((c) => c.slug), interfaceChanges: merged.finish?.interfaceChanges ?? [] });
-          // Integration checks are written after the fact, once the seams exist to be tested, and judged like a leaf's.
-          if (!seamReady) {
-            const seam = await establishChecks(ctx, task, { reason: 'seam', session, extra, record });
-            record.checks = seam.checks;
-            if (seam.short) return settledRound('CHECKS_INADEQUATE', seam.short, 0);
-            const settled = await settleChecks(ctx, task, { checks: seam.checks, listing: () => sandbox.listFiles(), session, record, extra });
-            if (!settled.ok) return settledRound(settled.verdict, settled.reason, 0);
-            record.checks = settled.checks;
-            seamReady = true;
-          }
-          return judge(ctx, task, { checks: record.checks, workspace, session, by: 'seam', record });
-        }),
-      onRound: roundReporter(ctx, task),
+    const outcome = await repairRounds(ctx, task, record, async (index, findings) => {
+      const messages: ChatMessage[] = [
+        { role: 'system', content: promptFor('merger') },
+        {
+          role: 'user',
+          content: `## Goal\n${task.goal}\n\n## Layout and interfaces\n${layout}\n\n## Children\n${summary}${findingsNote(index, findings, 'assembly')}`,
+        },
+      ];
+      // Before seam checks exist, the layout is what a write should be about.
+      const monitor = new Monitor(seamReady ? record.checks.map((c) => c.command).join('\n') : `${layout}\n${summary}`);
+      const merged = await ctx.accounting.withPhaseCap(
+        'merge',
+        WORKER_CAP,
+        () =>
+          runToolLoop({
+            router: ctx.router, role: 'merger', sessionId: session('merger'), nodeId: task.id, messages, tools: WORK_TOOLS,
+            ctx: { sandbox, runChecks: () => runChecks(sandbox, record.checks) }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns,
+            monitor, driftJudge: driftJudgeFor(ctx, task, session),
+          }),
+        mergeBasis,
+      );
+      record.monitorFlags.push(...merged.flags);
+      record.interfaceChanges.push(...(merged.finish?.interfaceChanges ?? []));
+      record.note([merged.finish?.summary, ...(merged.finish?.interfaceChanges ?? []), merged.finalContent]);
+      ctx.events.emit({ type: 'assembled', ...stamp(ctx.clock, task.id), children: children.map((c) => c.slug), interfaceChanges: merged.finish?.interfaceChanges ?? [] });
+      // Integration checks are written after the fact, once the seams exist to be tested, and judged like a leaf's.
+      if (!seamReady) {
+        const seam = await establishChecks(ctx, task, { reason: 'seam', session, extra, record });
+        record.checks = seam.checks;
+        if (seam.short) return settledRound('CHECKS_INADEQUATE', seam.short, 0);
+        const settled = await settleChecks(ctx, task, { checks: seam.checks, listing: () => sandbox.listFiles(), session, record, extra });
+        if (!settled.ok) return settledRound(settled.verdict, settled.reason, 0);
+        record.checks = settled.checks;
+        seamReady = true;
+      }
+      return judge(ctx, task, { checks: record.checks, workspace, session, by: 'seam', record });
     });
-    record.repairStop = loop.stop;
-    return incomplete(loop.final.value.outcome);
+    return incomplete(outcome);
   } finally {
     await sandbox.dispose();
   }

@@ -84,3 +84,26 @@ export function helloHandlers(overrides: Partial<Record<Role, Handler>> = {}, ch
     ...overrides,
   };
 }
+
+/** A check that writes a file as it runs: it must still pass when the verifier re-runs it, and leave the judged tree alone. */
+export const LOGGING_CHECK = 'echo ran >> .check-log && test -f hello.py';
+
+/**
+ * The hello leaf with {@link LOGGING_CHECK} among its checks, and a worker that never runs the
+ * checks itself: only the verifier's re-run could leave a `.check-log`.
+ */
+export function loggingCheckHandlers(): Partial<Record<Role, Handler>> {
+  const base = helloHandlers();
+  return {
+    ...base,
+    checker: () =>
+      json({
+        checks: [
+          { id: 'writes-a-log', description: 'runs and logs', command: LOGGING_CHECK },
+          { id: 'prints-hello', description: 'prints hello', command: 'test "$(python3 hello.py)" = hello' },
+          { id: 'exits-zero', description: 'exits 0', command: 'python3 hello.py >/dev/null' },
+        ],
+      }),
+    worker: (req, turn) => base.worker!(req, turn === 2 ? 3 : turn),
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { achievedLevels, atomicity, hasRoom, isOneFileGoal, maySplitAtDepth, namedFiles, openQuestions } from '../../../engine/index.js';
+import { achievedLevels, atomicity, hasRoom, isOneFileGoal, maySplitAtDepth, namedFiles } from '../../../engine/index.js';
 
 describe('plan rules', () => {
   it('counts depth in planning levels: a cap of N fully used puts leaves at depth N', () => {
@@ -17,19 +17,6 @@ describe('plan rules', () => {
     expect(isOneFileGoal('Write cli.py and storage.py for a notes app')).toBe(false);
     expect(isOneFileGoal('Build a notes app')).toBe(false);
     expect(namedFiles('Write cli.py, then cli.py tests in tests/test_cli.py')).toEqual(['cli.py', 'tests/test_cli.py']);
-  });
-
-  it('reads NEEDS HUMAN questions and filters "none"', () => {
-    expect(
-      openQuestions([
-        'The admin address is admin@example.com',
-        'NEEDS HUMAN: none',
-        'needs human: N/A',
-        'NEEDS HUMAN: Nothing.',
-        'NEEDS HUMAN:',
-        'NEEDS HUMAN: which SMTP server?',
-      ]),
-    ).toEqual(['which SMTP server?']);
   });
 
   it('marks a WORK unit oversized by claims, artifacts or criteria, and never a DECISION', () => {

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { runSolve } from '../../support/engine-harness.js';
-import { call, helloHandlers, json, taskOf } from '../../support/scripted-model.js';
+import { call, helloHandlers, json, loggingCheckHandlers, taskOf } from '../../support/scripted-model.js';
 
 const ONE_FILE_GOAL = 'Write hello.py that prints hello';
 
@@ -206,24 +206,7 @@ describe.skipIf(!HAS_DOCKER)('brakes in a leaf', () => {
   });
 
   it('verifies in a detached copy: a check that writes a file passes there, and the judged tree stays as the worker left it', async () => {
-    const writing = 'echo ran >> .check-log && test -f hello.py';
-    const base = helloHandlers();
-    const { root } = await runSolve({
-      goal: ONE_FILE_GOAL,
-      handlers: {
-        ...base,
-        checker: () =>
-          json({
-            checks: [
-              { id: 'writes-a-log', description: 'runs and logs', command: writing },
-              { id: 'prints-hello', description: 'prints hello', command: 'test "$(python3 hello.py)" = hello' },
-              { id: 'exits-zero', description: 'exits 0', command: 'python3 hello.py >/dev/null' },
-            ],
-          }),
-        // The worker never runs the checks itself: only the verifier's re-run could leave a log.
-        worker: (req, turn) => base.worker!(req, turn === 2 ? 3 : turn),
-      },
-    });
+    const { root } = await runSolve({ goal: ONE_FILE_GOAL, handlers: loggingCheckHandlers() });
     expect(root.checkResults.map((c) => `${c.id}:${c.passed}`)).toEqual(['writes-a-log:true', 'prints-hello:true', 'exits-zero:true']);
     expect(existsSync(path.join(root.workspace, '.check-log'))).toBe(false);
     expect(root.verdict).toBe('DONE');
