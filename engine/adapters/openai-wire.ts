@@ -37,20 +37,27 @@ const QUOTA_TYPES = /insufficient_quota|billing|quota_exceeded/i;
 const CONFIG_TYPES = /invalid_api_key|authentication|permission|model_not_found|not_found/i;
 
 /** An upstream error object, as OpenAI-compatible servers send it (in a 4xx/5xx body, or in a 200). */
-function upstreamError(model: string, body: Record<string, unknown>, status: number | null, retryAfterMs: number | null, secrets: SecretCatalogue): Failure {
+function upstreamError(
+  model: string,
+  body: Record<string, unknown>,
+  status: number | null,
+  retryAfterMs: number | null,
+  secrets: SecretCatalogue,
+  options?: { cause?: unknown },
+): Failure {
   const e = (typeof body.error === 'object' && body.error ? body.error : { message: body.error }) as Record<string, unknown>;
   const kind = [e.type, e.code, e.status].filter((x) => typeof x === 'string' || typeof x === 'number').map(String).join('/');
   const message = secrets.redact(typeof e.message === 'string' && e.message ? e.message : JSON.stringify(e).slice(0, 300));
   const detail = `${status !== null ? `HTTP ${status}` : 'a 200 reply carrying an error'}${kind ? ` (${kind})` : ''}: ${message}`;
   const numeric = Number(e.code ?? e.status);
-  if (QUOTA_TYPES.test(kind) || status === 402) return { error: new ModelQuotaExhaustedError(model, detail), retryable: false, retryAfterMs: null };
-  if (RATE_TYPES.test(kind) || status === 429) return { error: new ModelRateLimitedError(model, retryAfterMs, detail), retryable: true, retryAfterMs };
-  if (CONFIG_TYPES.test(kind) || status === 401 || status === 403 || status === 404) return { error: new ModelConfigurationError(model, detail), retryable: false, retryAfterMs: null };
+  if (QUOTA_TYPES.test(kind) || status === 402) return { error: new ModelQuotaExhaustedError(model, detail, options), retryable: false, retryAfterMs: null };
+  if (RATE_TYPES.test(kind) || status === 429) return { error: new ModelRateLimitedError(model, retryAfterMs, detail, options), retryable: true, retryAfterMs };
+  if (CONFIG_TYPES.test(kind) || status === 401 || status === 403 || status === 404) return { error: new ModelConfigurationError(model, detail, options), retryable: false, retryAfterMs: null };
   if (RETRYABLE_TYPES.test(kind) || (status ?? numeric) >= 500 || status === 408 || status === 409) {
-    return { error: new ModelUnavailableError(model, detail), retryable: true, retryAfterMs };
+    return { error: new ModelUnavailableError(model, detail, options), retryable: true, retryAfterMs };
   }
-  if (status !== null) return { error: new ModelUnavailableError(model, `the request was refused: ${detail}`), retryable: false, retryAfterMs: null };
-  return { error: new ModelResponseInvalidError(model, `upstream error ${detail}`), retryable: false, retryAfterMs: null };
+  if (status !== null) return { error: new ModelUnavailableError(model, `the request was refused: ${detail}`, options), retryable: false, retryAfterMs: null };
+  return { error: new ModelResponseInvalidError(model, `upstream error ${detail}`, options), retryable: false, retryAfterMs: null };
 }
 
 /** Retry-After (seconds or a date) or retry-after-ms, in milliseconds. */
@@ -66,17 +73,14 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
 
 /** Classifies anything an attempt threw. Messages are redacted; the cause keeps no headers or bodies. */
 export function classifyFailure(model: string, thrown: unknown, deadline: DeadlinePassed | null, secrets: SecretCatalogue): Failure {
-  const withCause = (f: Failure): Failure => {
-    Object.defineProperty(f.error, 'cause', { value: secrets.scrubError(thrown), enumerable: false, configurable: true });
-    return f;
-  };
-  if (deadline) return withCause({ error: new ModelUnavailableError(model, deadline.message), retryable: true, retryAfterMs: null });
+  const options = { cause: secrets.scrubError(thrown) };
+  if (deadline) return { error: new ModelUnavailableError(model, deadline.message, options), retryable: true, retryAfterMs: null };
   if (thrown instanceof OpenAI.APIError && thrown.status !== undefined) {
     const body = (thrown.error && typeof thrown.error === 'object' ? { error: thrown.error } : { error: { message: stripStatus(thrown.message, thrown.status) } }) as Record<string, unknown>;
-    return withCause(upstreamError(model, body, thrown.status, retryAfterMs(thrown.headers), secrets));
+    return upstreamError(model, body, thrown.status, retryAfterMs(thrown.headers), secrets, options);
   }
   if (thrown instanceof OpenAI.APIConnectionError || isNetworkFailure(thrown)) {
-    return withCause({ error: new ModelUnavailableError(model, `the connection failed or dropped mid-reply (${secrets.redact(rootMessage(thrown))})`), retryable: true, retryAfterMs: null });
+    return { error: new ModelUnavailableError(model, `the connection failed or dropped mid-reply (${secrets.redact(rootMessage(thrown))})`, options), retryable: true, retryAfterMs: null };
   }
   if (thrown instanceof ModelResponseInvalidError || thrown instanceof ModelUnavailableError || thrown instanceof ModelRateLimitedError) {
     return { error: thrown, retryable: thrown instanceof ModelUnavailableError || thrown instanceof ModelRateLimitedError, retryAfterMs: (thrown as { retryAfterMs?: number | null }).retryAfterMs ?? null };

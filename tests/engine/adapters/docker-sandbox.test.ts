@@ -144,6 +144,40 @@ for host in ['1.1.1.1', '172.17.0.1', '10.0.0.1', 'deb.debian.org']:
   });
 });
 
+describe.skipIf(!HAS_DOCKER)('detached copies and snapshots', () => {
+  it('mounts a copy the sandbox user can write, leaves the original as it was, and copies links without following them', async () => {
+    const original = await tempDir('rdh-judged-');
+    const judged = await testProvider().create({ workspaceDir: original, runId: RUN, purpose: 'judged' });
+    await judged.exec('mkdir -p sub && echo v1 > sub/a.txt && ln -s /etc/hostname host-link');
+    await judged.dispose();
+    const copy = await testProvider().create({ workspaceDir: await tempDir('rdh-copy-'), copyFrom: original, runId: RUN, purpose: 'copy' });
+    try {
+      const wrote = await copy.exec('echo v2 > sub/a.txt && echo new > sub/b.txt && readlink host-link');
+      expect([wrote.exitCode, wrote.stdout]).toEqual([0, '/etc/hostname\n']);
+      expect(await readFile(path.join(original, 'sub/a.txt'), 'utf8')).toBe('v1\n');
+      expect(await copy.listFiles()).toEqual(['host-link', 'sub/a.txt', 'sub/b.txt']);
+    } finally {
+      await copy.dispose();
+    }
+  });
+
+  it('snapshots content by path, so a shell write shows and interpreter caches do not', async () => {
+    const box = await testProvider().create({ workspaceDir: await tempDir('rdh-snap-'), runId: RUN, purpose: 'snapshot' });
+    try {
+      await box.writeFile('m.py', 'X = 1\n');
+      const before = await box.snapshot();
+      await box.exec('python3 -c "import py_compile; py_compile.compile(\'m.py\')"; mkdir -p .pytest_cache && echo x > .pytest_cache/v');
+      expect(await box.snapshot()).toEqual(before);
+      await box.exec("sed -i 's/1/2/' m.py");
+      const after = await box.snapshot();
+      expect(Object.keys(after)).toEqual(['m.py']);
+      expect(after['m.py']).not.toBe(before['m.py']);
+    } finally {
+      await box.dispose();
+    }
+  });
+});
+
 describe.skipIf(!HAS_DOCKER)('sandbox lifecycle', () => {
   it('leaves no container behind after creating and disposing 50 sandboxes', async () => {
     const runId = `${RUN}-fifty`;
