@@ -1,6 +1,6 @@
 /** The harness's public entry: the CLI and the pieces other tools may script. */
 export { runCli, buildProgram, VERSION } from './cli.js';
-export { BUG_CODES, EXIT, EXIT_DESCRIPTIONS, UsageError, exitCodeFor } from './exit-codes.js';
+export { BUG_CODES, EXIT, EXIT_BY_CODE, EXIT_DESCRIPTIONS, UsageError, exitCodeFor, exitCodeTable, type ExitCode } from './exit-codes.js';
 export { bufferIo, dropWritesToClosedPipes, processIo, type CliIo } from './io.js';
 export * from './sandbox/sandbox-image.js';
 export { canonicalJson, digestOf } from './internal/canonical-json.js';

@@ -50,6 +50,18 @@ export const ProviderEndpoint = z
       })
       .meta({ pattern: ENV_NAME.source, examples: ['OPENROUTER_API_KEY'] })
       .describe('NAME of the environment variable holding the API key, never the key itself, so this file can be shared and committed. For a local server that checks no key, name any variable and set it to any value. No default.'),
+    call_deadline_s: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Seconds one attempt of a call may take, from sending the request to the last byte of the reply; a server that stalls mid-reply is cut off here. Default 120.')
+      .meta({ examples: [120] }),
+    max_server_wait_s: z
+      .number()
+      .nonnegative()
+      .optional()
+      .describe('Longest Retry-After the server may ask for that is slept through inside a call; a longer one cools the model down and falls back to another. Default 60.')
+      .meta({ examples: [60] }),
   })
   .strict();
 export type ProviderEndpoint = z.infer<typeof ProviderEndpoint>;

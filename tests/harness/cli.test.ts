@@ -165,11 +165,11 @@ describe('exit codes (item 15)', () => {
     for (const [code, exit] of Object.entries(mapping)) expect(documented.has(exit), code).toBe(true);
     const harnessBugs = [...codes].filter(([code, file]) => file.startsWith('harness') && mapping[code] === EXIT.internal && !BUG_CODES.has(code));
     expect(harnessBugs).toEqual([]);
-    // The whole table, so a change to it is seen in review. Engine codes still at 1 are
-    // settled by the exit-code table (quota 5, provider configuration 6).
+    // The whole table, so a change to it is seen in review.
     expect(mapping).toMatchInlineSnapshot(`
       {
         "budget_exhausted": 1,
+        "contract_missing": 1,
         "docker_unavailable": 3,
         "grading_refused": 4,
         "journal_busy": 2,
@@ -178,12 +178,12 @@ describe('exit codes (item 15)', () => {
         "journal_mismatch": 2,
         "journal_write_failed": 3,
         "manifest_invalid": 2,
-        "model_configuration": 1,
-        "model_quota_exhausted": 1,
-        "model_rate_limited": 1,
-        "model_response_invalid": 1,
-        "model_unavailable": 1,
-        "no_eligible_model": 1,
+        "model_configuration": 6,
+        "model_quota_exhausted": 5,
+        "model_rate_limited": 3,
+        "model_response_invalid": 3,
+        "model_unavailable": 3,
+        "no_eligible_model": 6,
         "oracle_invalid": 4,
         "provider_config_invalid": 2,
         "sandbox_build_failed": 3,
@@ -191,9 +191,10 @@ describe('exit codes (item 15)', () => {
         "sandbox_image_missing": 3,
         "sim_defect_model": 1,
         "spec_invalid": 2,
-        "structured_output_unreadable": 1,
+        "structured_output_unreadable": 6,
         "survival_data_invalid": 2,
         "usage": 2,
+        "workspace_listing": 3,
         "workspace_path": 2,
       }
     `);
