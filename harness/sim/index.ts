@@ -47,3 +47,16 @@ export {
   type SimPairOptions,
 } from './sampler.js';
 export { expectedSurvival, achievedDepthDistribution, type SimTruthOptions, type SimLevelTruth, type SimArmTruth } from './truth.js';
+export {
+  DEFECT_MARKER,
+  DefectTableError,
+  PlantedDefect,
+  DefectTable,
+  defectModelOf,
+  uncoveredRequirements,
+  defectById,
+  applyDefects,
+  findMarkers,
+  type DefectMarker,
+} from './defect-table.js';
+export { CORPUS_DIR, DEFECTS_FILE, TEST_SUPPORT_FILES, testFileFor, loadDefectTable, readCorpus, type SimCorpus } from './corpus-files.js';
