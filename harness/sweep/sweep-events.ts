@@ -6,6 +6,9 @@ import { JsonData } from './json-value.js';
 import { JournalPins } from './journal-header.js';
 import { JournalInvalidError, journalEvent, journalFormat, readJournal, type JournalContents, type JournalInput, type ReadJournalOptions } from './journal.js';
 import { CellId } from './run-folder.js';
+import { SessionTokens } from './session-tokens.js';
+
+export { SessionTokens };
 
 /**
  * The sweep journal's vocabulary: one event per durable step of `harness record`. Every
@@ -25,9 +28,6 @@ const CellIds = z.array(CellId).min(1).describe('The cells this step serves: one
 const NodePath = z.string();
 const Attempt = z.int().positive();
 
-/** Tokens of one session: input (cached included), the cached part of input, and output. */
-export const SessionTokens = z.strictObject({ input: Count, cached: Count, output: Count }).refine((t) => t.cached <= t.input, { message: 'cached tokens are part of input, so cannot exceed it' });
-export type SessionTokens = z.infer<typeof SessionTokens>;
 
 /**
  * Why a session ended. The unit ceilings (`max_turns`, `token_ceiling`, `cost_ceiling`) are
