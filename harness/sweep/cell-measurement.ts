@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Arm, familyName } from '../manifest/manifest.js';
-import { Pairing, type CellTally } from '../stats/survival-stats.js';
+import type { CellTally, Pairing as StatsPairing } from '../stats/survival-stats.js';
 import { SessionTokens } from './session-tokens.js';
 
 /**
@@ -16,6 +16,14 @@ import { SessionTokens } from './session-tokens.js';
 
 const Count = z.int().nonnegative();
 const Text = z.string().min(1);
+
+/**
+ * The stats' Pairing, restated so this module stays zod-only (harness/stats/survival-stats.ts
+ * reaches the engine through its error class); the type check below keeps the two equal.
+ */
+const Pairing = z.enum(['shared', 'independent']);
+const samePairing: [StatsPairing, z.infer<typeof Pairing>] extends [z.infer<typeof Pairing>, StatsPairing] ? true : never = true;
+void samePairing;
 
 /** A model as the journal names it: the id sent to the endpoint, and its family (null when nobody declared one). */
 export const ModelIdentity = z.strictObject({
