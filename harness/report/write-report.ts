@@ -36,13 +36,17 @@ export interface WrittenReport {
   warnings: string[];
 }
 
-/** JSON with every number checked finite: a NaN would silently become null, which reads as "no figure". */
+/**
+ * JSON with every number checked finite (a NaN would silently become null, which reads as "no
+ * figure") and float noise rounded off at 12 significant digits (0.30000000000000004 reads 0.3).
+ */
 export function reportJson(value: unknown): string {
   return `${JSON.stringify(
     value,
     (key, v) => {
-      if (typeof v === 'number' && !Number.isFinite(v)) throw new RangeError(`report: ${key} is ${v}; figures must be finite (this is a bug)`);
-      return v;
+      if (typeof v !== 'number') return v;
+      if (!Number.isFinite(v)) throw new RangeError(`report: ${key} is ${v}; figures must be finite (this is a bug)`);
+      return Number.isInteger(v) ? v : Number(v.toPrecision(12));
     },
     2,
   )}\n`;
@@ -71,9 +75,11 @@ export async function writeReport(runDir: string, options: WriteReportOptions = 
   ];
   const warnings: string[] = [];
   for (const { name, spec } of chartSpecs(report)) {
-    const rendered = await renderSvg(spec);
+    // Rendered from the spec file's own text, so re-rendering NAME.vl.json gives NAME.svg.
+    const text = reportJson(spec);
+    const rendered = await renderSvg(JSON.parse(text) as typeof spec);
     warnings.push(...rendered.warnings.map((w) => `${name}: ${w}`));
-    files.push([`charts/${name}.vl.json`, reportJson(spec)], [`charts/${name}.svg`, rendered.svg]);
+    files.push([`charts/${name}.vl.json`, text], [`charts/${name}.svg`, rendered.svg]);
   }
   const target = runPaths(runDir).report;
   const fresh = `${target}.new-${process.pid}`;
