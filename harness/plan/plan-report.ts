@@ -47,8 +47,8 @@ export interface PlanReport {
   projection: PlanProjection;
   /** The minimum detectable paired difference per cap for the declared repetitions. */
   power: PlanPower;
-  /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. */
-  forecast?: LearnedForecast;
+  /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost; null without --from. */
+  forecast: LearnedForecast | null;
 }
 
 export interface PlanReportOptions {
@@ -107,7 +107,7 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     pricing,
     projection,
     power: planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) }),
-    ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
+    forecast: options.from && options.from.cells.length > 0 ? learnedForecast(manifest, { caps: selected, ...options.from }) : null,
   };
 }
 

@@ -22,13 +22,28 @@ const SHORT: Record<Caveat['kind'], (report: Report) => string> = {
   uncalibrated: () => 'intervals from fewer than 5 pairs are uncalibrated',
 };
 
+/** Breaks a comma-separated list only between its items, so `judge_recall 0.8` never splits from its value. */
+function wrapItems(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const item of text.split(', ')) {
+    const next = line ? `${line}, ${item}` : item;
+    if (next.length > width && line) {
+      lines.push(`${line},`);
+      line = `  ${item}`;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 /**
  * Face lines at most `width` characters: the planted parameters first, then the caveats'
  * short forms. `uncalibrated` is left to the artifacts that draw intervals (they mark each one).
  */
 export function faceLines(report: Report, width = 110): string[] {
   const lines: string[] = [];
-  if (report.simulated) lines.push(...wrap(`SIMULATED (planted: ${report.simulated.text})`, width, '  '));
+  if (report.simulated) lines.push(...wrapItems(`SIMULATED (planted: ${report.simulated.text})`, width));
   const kinds = [...new Set(report.caveats.map((c) => c.kind))].filter((k) => k !== 'simulated' && k !== 'uncalibrated');
   const shorts = [...new Set(kinds.map((k) => SHORT[k](report)))];
   if (shorts.length > 0) lines.push(...wrap(shorts.join(' · '), width, '  '));
