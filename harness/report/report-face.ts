@@ -7,18 +7,20 @@ import type { Caveat, Report } from './report-schema.js';
  * in full; these are the same caveats, shortened, never dropped.
  */
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 const SHORT: Record<Caveat['kind'], (report: Report) => string> = {
   simulated: () => 'SIMULATED: a synthetic agent population, not a model',
   same_family: () => 'SAME FAMILY: the judge shares the executor’s family, biasing the difference toward 0',
-  ceiling: (r) => `CEILING REACHED: ${r.counts.cells.unmeasured} cell(s) left unmeasured by max_sessions`,
+  ceiling: (r) => `CEILING REACHED: ${plural(r.counts.cells.unmeasured, 'cell')} left unmeasured by max_sessions`,
   quota: () => 'QUOTA STOP: the provider account ran out of quota',
   code_changed: () => 'CODE CHANGED during the sweep',
   recorded: () => 'caveat recorded by harness record (see report.md)',
-  interrupted: (r) => `INTERRUPTED: ${r.counts.cells.interrupted} cell(s) did not finish`,
+  interrupted: (r) => `INTERRUPTED: ${plural(r.counts.cells.interrupted, 'cell')} did not finish`,
   incomplete: (r) => `${r.counts.cells.measured} of ${r.counts.cells.design} cells measured`,
-  independence: (r) => `INDEPENDENCE NOT SHOWN at ${r.independence.gatedMerges - r.independence.independentMerges} gated merge(s)`,
+  independence: (r) => `INDEPENDENCE NOT SHOWN at ${plural(r.independence.gatedMerges - r.independence.independentMerges, 'gated merge')}`,
   unpriced: () => 'UNPRICED sessions: dollars unknown',
-  escalations: (r) => `${r.counts.escalations} NEEDS_HUMAN escalation(s) parked`,
+  escalations: (r) => `${plural(r.counts.escalations, 'NEEDS_HUMAN escalation')} parked`,
   uncalibrated: () => 'intervals from fewer than 5 pairs are uncalibrated',
 };
 
