@@ -47,8 +47,8 @@ export interface PlanReport {
   projection: PlanProjection;
   /** The minimum detectable paired difference per cap for the declared repetitions. */
   power: PlanPower;
-  /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost; null without --from. */
-  forecast: LearnedForecast | null;
+  /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. Absent without --from (a plan's JSON holds no null). */
+  forecast?: LearnedForecast;
 }
 
 export interface PlanReportOptions {
@@ -107,7 +107,7 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     pricing,
     projection,
     power: planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) }),
-    forecast: options.from && options.from.cells.length > 0 ? learnedForecast(manifest, { caps: selected, ...options.from }) : null,
+    ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
   };
 }
 

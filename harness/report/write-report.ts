@@ -56,19 +56,19 @@ export function reportJson(value: unknown): string {
  * The defect model behind a simulated sweep's truth: the corpus table, but only while the corpus
  * is the one the journal pinned; otherwise there is no truth to show rather than a wrong one.
  */
-async function defectsFor(run: RecordedRun, corpusDir: string): Promise<DefectModel | undefined> {
+async function defectsFor(run: RecordedRun, corpusDir: string): Promise<{ defects: DefectModel } | { noTruthBecause: string } | undefined> {
   const { executor, reviewer, simCorpus } = run.header.pins;
   if (executor.provider !== 'sim' && reviewer.provider !== 'sim') return undefined;
   const now = await digestFolder(corpusDir);
-  if (JSON.stringify(now) !== JSON.stringify(simCorpus.content)) return undefined;
-  return defectModelOf(await loadDefectTable(path.join(corpusDir, DEFECTS_FILE)));
+  if (JSON.stringify(now) !== JSON.stringify(simCorpus.content)) return { noTruthBecause: `the sim corpus (${simCorpus.path}) is not the one the journal pinned, so its defect table may not be the one the sweep drew from` };
+  return { defects: defectModelOf(await loadDefectTable(path.join(corpusDir, DEFECTS_FILE))) };
 }
 
 export async function writeReport(runDir: string, options: WriteReportOptions = {}): Promise<WrittenReport> {
   const shownAs = options.shownAs ?? runDir;
   const run = await readRecordedRun(runDir, shownAs);
-  const defects = await defectsFor(run, options.simCorpusDir ?? CORPUS_DIR);
-  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...(defects ? { defects } : {}) });
+  const truth = await defectsFor(run, options.simCorpusDir ?? CORPUS_DIR);
+  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth });
   const files: Array<[string, string]> = [
     ['report.json', reportJson(report)],
     ['report.md', renderMarkdown(report)],

@@ -314,7 +314,6 @@ describe('harness plan: the shipped manifests', () => {
           "provider": "sim",
           "rung": 1,
         },
-        "forecast": null,
         "independence": "cross_family",
         "manifest": {
           "digest": "388226ad15acef21d3e0a54a651dfdeb68cac71497dfb5312d10c85244821553",

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ARMS,
+  REPO_ROOT,
   SQLCSV_REQUIREMENTS,
   SimParams,
   buildReport,
@@ -112,6 +113,31 @@ describe('a simulated sweep’s report against its generative model', () => {
   });
 });
 
+describe('the smoke sweep’s report', () => {
+  it('has every section, from the shipped smoke manifest (one pair per cap: no interval, said so)', async () => {
+    const smoke = await readFile(path.join(REPO_ROOT, 'manifests/smoke.yaml'), 'utf8');
+    const d = design({ params: { seed: 1 }, caps: [1, 2], repetitions: 1, name: 'smoke', mergeAttempts: 2 });
+    const { dir } = await simRun(d, simCells(d), { manifestYaml: smoke });
+    const { report, files } = await writeReport(dir);
+    const md = await readFile(path.join(dir, 'report', 'report.md'), 'utf8');
+    expect(md.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+      '# smoke: does work survive as the tree gets deeper? (SIMULATED)',
+      '## Headline: survival by achieved level, pooled over caps',
+      '## Survival by cap and achieved level',
+      '## The cap curve',
+      '## Achieved depth',
+      '## Every cell',
+      '## Cost',
+      '## Independence audit',
+      '## Counts that change what a number means',
+      '## Files',
+    ]);
+    for (const chart of report.charts) expect(files).toEqual(expect.arrayContaining([chart.spec, chart.svg]));
+    expect(report.survival.byCap.every((r) => r.gated?.interval.kind === 'none')).toBe(true);
+    expect(md).toContain('(1 pair, no interval)');
+  });
+});
+
 describe('every artifact of a simulated sweep says SIMULATED, with its planted parameters', () => {
   it('report.json, report.md’s first screen, each chart’s spec and SVG, and the terminal summary', async () => {
     const d = design({ params: { seed: 4, judge_recall: 0.9 }, caps: [1, 2], repetitions: 2 });
@@ -134,5 +160,9 @@ describe('every artifact of a simulated sweep says SIMULATED, with its planted p
     for (const name of await readdir(path.join(reportDir, 'charts'))) says(name, await readFile(path.join(reportDir, 'charts', name), 'utf8'));
     says('summary', written.summary);
     expect(plantedText(planted)).toContain('judge_recall 0.9');
+    // A corpus other than the pinned one: no truth rather than a wrong one, and the report says why.
+    const other = await writeReport(dir, { simCorpusDir: path.join(REPO_ROOT, 'spec', 'sqlcsv') });
+    expect(other.report.simulated?.truth).toMatch(/^not computed: the sim corpus \(harness\/sim\/corpus\) is not the one the journal pinned/);
+    expect(other.report.survival.byCap.every((r) => r.gated?.truth === null)).toBe(true);
   });
 });
