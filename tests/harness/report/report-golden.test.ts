@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -58,9 +58,12 @@ describe('the golden report', () => {
     for (const [name, text] of first) await expect(text).toMatchFileSnapshot(path.join(SNAPSHOTS, name));
   });
 
-  it('gives identical bytes when rebuilt, and from a copy of the run in another folder', async () => {
+  it('gives identical bytes when rebuilt (replacing report/ whole), and from a copy of the run in another folder', async () => {
+    // A chart an older harness wrote must not survive next to the new ones.
+    await writeFile(path.join(runDir, 'report', 'charts', 'retired-chart.svg'), '<svg/>');
     await writeReport(runDir);
     expect(await files(path.join(runDir, 'report'))).toEqual(first);
+    expect((await readdir(runDir)).filter((name) => name.startsWith('report'))).toEqual(['report']);
     const copy = path.join(await mkdtemp(path.join(tmpdir(), 'rdh-golden-copy-')), RUN);
     await cp(runDir, copy, { recursive: true });
     await writeReport(copy);
