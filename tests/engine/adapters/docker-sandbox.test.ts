@@ -13,7 +13,7 @@ import {
   type Sandbox,
 } from '../../../engine/index.js';
 import { bufferIo, runCli } from '../../../harness/index.js';
-import { HAS_DOCKER, testProvider } from '../../support/docker.js';
+import { HAS_DOCKER, TRANSPORTS, testProvider } from '../../support/docker.js';
 
 const RUN = `vitest-sandbox-${process.pid}`;
 
@@ -26,14 +26,15 @@ async function containersOf(runId: string): Promise<string[]> {
   return list.map((c) => c.Id);
 }
 
-describe.skipIf(!HAS_DOCKER)('DockerSandbox against a real daemon', () => {
+// The isolation and file-tool tests hold for both ways of getting the workspace into the container.
+describe.skipIf(!HAS_DOCKER).each(TRANSPORTS)('DockerSandbox against a real daemon (%s transport)', (transport) => {
   let sandbox: Sandbox;
   let hostSecretDir: string;
 
   beforeAll(async () => {
     hostSecretDir = await tempDir('rdh-host-secret-');
     await writeFile(path.join(hostSecretDir, 'secret.txt'), 'HOST-SECRET-7f3a91\n');
-    sandbox = await testProvider().create({ workspaceDir: await tempDir('rdh-ws-'), runId: RUN, purpose: 'isolation' });
+    sandbox = await testProvider({ transport }).create({ workspaceDir: await tempDir('rdh-ws-'), runId: RUN, purpose: 'isolation' });
   });
 
   afterAll(async () => {
@@ -144,13 +145,13 @@ for host in ['1.1.1.1', '172.17.0.1', '10.0.0.1', 'deb.debian.org']:
   });
 });
 
-describe.skipIf(!HAS_DOCKER)('detached copies and snapshots', () => {
+describe.skipIf(!HAS_DOCKER).each(TRANSPORTS)('detached copies and snapshots (%s transport)', (transport) => {
   it('mounts a copy the sandbox user can write, leaves the original as it was, and copies links without following them', async () => {
     const original = await tempDir('rdh-judged-');
-    const judged = await testProvider().create({ workspaceDir: original, runId: RUN, purpose: 'judged' });
+    const judged = await testProvider({ transport }).create({ workspaceDir: original, runId: RUN, purpose: 'judged' });
     await judged.exec('mkdir -p sub && echo v1 > sub/a.txt && ln -s /etc/hostname host-link');
     await judged.dispose();
-    const copy = await testProvider().create({ workspaceDir: await tempDir('rdh-copy-'), copyFrom: original, runId: RUN, purpose: 'copy' });
+    const copy = await testProvider({ transport }).create({ workspaceDir: await tempDir('rdh-copy-'), copyFrom: original, runId: RUN, purpose: 'copy' });
     try {
       const wrote = await copy.exec('echo v2 > sub/a.txt && echo new > sub/b.txt && readlink host-link');
       expect([wrote.exitCode, wrote.stdout]).toEqual([0, '/etc/hostname\n']);
@@ -162,7 +163,7 @@ describe.skipIf(!HAS_DOCKER)('detached copies and snapshots', () => {
   });
 
   it('snapshots content by path, so a shell write shows and interpreter caches do not', async () => {
-    const box = await testProvider().create({ workspaceDir: await tempDir('rdh-snap-'), runId: RUN, purpose: 'snapshot' });
+    const box = await testProvider({ transport }).create({ workspaceDir: await tempDir('rdh-snap-'), runId: RUN, purpose: 'snapshot' });
     try {
       await box.writeFile('m.py', 'X = 1\n');
       const before = await box.snapshot();
