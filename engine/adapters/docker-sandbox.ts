@@ -124,7 +124,8 @@ export class DockerSandboxProvider implements SandboxProvider {
     const transport =
       this.transport === 'bind'
         ? bindTransport(workspaceDir, owner.chown ? owner : null)
-        : archiveTransport(this.docker, workspaceDir, owner, name);
+        : archiveTransport(this.docker, workspaceDir, owner, name, sandboxLabels(options.runId, options.purpose));
+    await transport.prepare();
     const container = await this.docker.createContainer({
       name,
       Image: this.options.image,
@@ -151,6 +152,9 @@ export class DockerSandboxProvider implements SandboxProvider {
         IpcMode: 'private',
         Ulimits: [{ Name: 'nofile', Soft: 1024, Hard: 1024 }],
       },
+    }).catch(async (error: unknown) => {
+      await transport.dispose().catch(() => undefined);
+      throw error;
     });
     try {
       await container.start();

@@ -19,7 +19,9 @@ export type WorkspaceTransportChoice = WorkspaceTransportKind | 'auto';
 export function resolveTransport(docker: Docker, choice: WorkspaceTransportChoice = 'auto'): WorkspaceTransportKind {
   if (choice !== 'auto') return choice;
   const modem = docker.modem as { socketPath?: unknown; host?: unknown; protocol?: unknown };
-  return typeof modem.socketPath === 'string' && !modem.host && modem.protocol !== 'ssh' ? 'bind' : 'archive';
+  // With no DOCKER_HOST, docker-modem keeps a function that finds the default local socket.
+  const unix = typeof modem.socketPath === 'string' || typeof modem.socketPath === 'function';
+  return unix && !modem.host && modem.protocol !== 'ssh' ? 'bind' : 'archive';
 }
 
 /**
@@ -34,6 +36,8 @@ export interface WorkspaceTransport {
   readonly fs: WorkspaceFs;
   /** What the container's HostConfig needs so `/workspace` exists. */
   hostConfig(): Pick<Docker.HostConfig, 'Binds' | 'Mounts'>;
+  /** Called before the container is created: make what it mounts. */
+  prepare(): Promise<void>;
   /** Called once the container runs: fill the volume. */
   started(container: Docker.Container): Promise<void>;
   write(container: Docker.Container, rel: string, content: string): Promise<void>;
@@ -49,6 +53,7 @@ export function bindTransport(workspaceDir: string, owner: TarOwner | null): Wor
     kind: 'bind',
     fs,
     hostConfig: () => ({ Binds: [`${workspaceDir}:${WORKSPACE_MOUNT}:rw`] }),
+    prepare: async () => undefined,
     started: async () => undefined,
     write: (_container, rel, content) => fs.write(rel, content),
     commandDone: async () => undefined,
@@ -60,7 +65,7 @@ export function bindTransport(workspaceDir: string, owner: TarOwner | null): Wor
  * The volume is the truth while the sandbox lives. `putArchive` cannot write into a read-only
  * root or a tmpfs, which is why the workspace is a volume and not part of the container.
  */
-export function archiveTransport(docker: Docker, workspaceDir: string, owner: TarOwner, name: string): WorkspaceTransport {
+export function archiveTransport(docker: Docker, workspaceDir: string, owner: TarOwner, name: string, labels: Record<string, string>): WorkspaceTransport {
   const fs = new WorkspaceFs(workspaceDir, null);
   const volume = `${name}-ws-${randomBytes(3).toString('hex')}`;
   let disposed = false;
@@ -68,6 +73,10 @@ export function archiveTransport(docker: Docker, workspaceDir: string, owner: Ta
     kind: 'archive',
     fs,
     hostConfig: () => ({ Mounts: [{ Type: 'volume', Source: volume, Target: WORKSPACE_MOUNT, ReadOnly: false }] }),
+    async prepare() {
+      // Made here, not implicitly by the container, so it carries the labels `sandbox prune` looks for.
+      await docker.createVolume({ Name: volume, Labels: labels });
+    },
     async started(container) {
       // A fresh volume's root belongs to root and tar's "." entry is never applied, so root
       // (the owner, needing no capability) opens it to the sandbox user once.

@@ -56,7 +56,7 @@ export function sandboxCommand(io: CliIo): Command {
     .action(async (opts: { all: boolean; run?: string; json: boolean }) => {
       const result = await pruneSandboxes(new Docker(), { all: opts.all, runId: opts.run });
       if (opts.json) io.out(`${JSON.stringify(result)}\n`);
-      else io.out(`removed ${result.removed.length} container(s)${result.kept.length ? `, kept ${result.kept.length} owned by a live process` : ''}\n`);
+      else io.out(`removed ${result.removed.length} container(s)${result.volumes.length ? ` and ${result.volumes.length} workspace volume(s)` : ''}${result.kept.length ? `, kept ${result.kept.length} owned by a live process` : ''}\n`);
     });
 
   return sandbox;

@@ -179,6 +179,11 @@ describe.skipIf(!HAS_DOCKER).each(TRANSPORTS)('detached copies and snapshots (%s
   });
 });
 
+async function volumesOf(runId: string): Promise<string[]> {
+  const { Volumes } = await new Docker().listVolumes({ filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } });
+  return (Volumes ?? []).map((v) => v.Name);
+}
+
 describe.skipIf(!HAS_DOCKER)('sandbox lifecycle', () => {
   it('leaves no container behind after creating and disposing 50 sandboxes', async () => {
     const runId = `${RUN}-fifty`;
@@ -196,9 +201,12 @@ describe.skipIf(!HAS_DOCKER)('sandbox lifecycle', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('a killed harness process leaves labelled containers that `harness sandbox prune` removes', async () => {
-    const runId = `${RUN}-orphans`;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/fixtures/orphan-maker.ts', runId], { stdio: ['ignore', 'pipe', 'inherit'] });
+  it.each([
+    ['auto', 'removed 2 container(s)\n'],
+    ['archive', 'removed 2 container(s) and 2 workspace volume(s)\n'],
+  ])('a killed harness process leaves labelled containers that `harness sandbox prune` removes (%s transport)', async (transport, printed) => {
+    const runId = `${RUN}-orphans-${transport}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/fixtures/orphan-maker.ts', runId, transport], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (d: Buffer) => d.toString().includes('READY') && resolve());
@@ -213,8 +221,9 @@ describe.skipIf(!HAS_DOCKER)('sandbox lifecycle', () => {
       await new Promise((r) => child.once('exit', r));
       const io = bufferIo();
       expect(await runCli(['sandbox', 'prune', '--run', runId], io)).toBe(0);
-      expect(io.stdout()).toBe('removed 2 container(s)\n');
+      expect(io.stdout()).toBe(printed);
       expect(await containersOf(runId)).toEqual([]);
+      expect(await volumesOf(runId)).toEqual([]);
     } finally {
       // Never leave the fixture (or its containers) behind when an assertion above failed.
       child.kill('SIGKILL');
