@@ -1,16 +1,19 @@
 import Docker from 'dockerode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DockerHostPool, DockerHostSpec, NoSandboxHostError, resolveTransport } from '../../../engine/index.js';
 import {
   EXIT,
   ProviderConfigInvalidError,
   UsageError,
+  bufferIo,
   collectDockerHost,
   dockerHostsFrom,
   exitCodeFor,
   loadProviderConfig,
   parseDockerHostFlag,
+  runCli,
 } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
 import { scratch, yamlOf } from '../manifest/manifest-fixtures.js';
 
 type Scratch = Awaited<ReturnType<typeof scratch>>;
@@ -124,5 +127,30 @@ describe('host pool without daemons', () => {
     // Placement by free capacity is shown on real daemons in tests/engine/adapters/docker-host-pool.test.ts.
     const pool = new DockerHostPool({ hosts: [DockerHostSpec.parse({ url: 'unix:///a.sock', capacity: 1 }), DockerHostSpec.parse({ url: 'unix:///b.sock', capacity: 3 })], image: 'x' });
     expect(pool.capacity).toBe(4);
+  });
+});
+
+describe('harness sandbox hosts', () => {
+  it('refuses to guess: with no host named it says how to name one (exit 2)', async () => {
+    const io = bufferIo();
+    vi.stubEnv('RDH_PROVIDERS', '');
+    expect(await runCli(['sandbox', 'hosts'], io)).toBe(EXIT.usage);
+    vi.unstubAllEnvs();
+    expect(io.stderr()).toMatchInlineSnapshot(`
+      "harness: --docker-host: name at least one host (e.g. --docker-host unix:///var/run/docker.sock,capacity=2), or list docker_hosts in the provider configuration
+      "
+    `);
+  });
+
+  it('exits 3 and names each host when none answers', async () => {
+    const io = bufferIo();
+    expect(await runCli(['sandbox', 'hosts', '--docker-host', 'unix:///nonexistent/a.sock'], io)).toBe(EXIT.environment);
+    expect(io.stderr()).toMatch(/^harness: no Docker host can run sandboxes: unix:\/\/\/nonexistent\/a\.sock: no answer/);
+  });
+
+  it.skipIf(!HAS_DOCKER)('reports a ready local host with its image and the bind transport', async () => {
+    const io = bufferIo();
+    expect(await runCli(['sandbox', 'hosts', '--docker-host', 'unix:///var/run/docker.sock,capacity=3'], io)).toBe(EXIT.ok);
+    expect(io.stdout()).toBe('unix:///var/run/docker.sock  capacity 3  ready, image present, workspace by bind\n3 sandbox(es) at once over 1 host(s)\n');
   });
 });
