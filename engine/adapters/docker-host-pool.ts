@@ -156,10 +156,11 @@ export class DockerHostPool implements SandboxProvider {
     for (;;) {
       const host = this.pick();
       host.inFlight++;
+      // Watched from the first request: a host that hangs would otherwise hold create() forever.
+      this.watch();
       try {
         const inner = await Promise.race([host.provider.create(options), host.lost]);
         host.created++;
-        this.watch();
         return new PooledSandbox(inner, host, this);
       } catch (error) {
         host.inFlight--;

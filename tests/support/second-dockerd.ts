@@ -18,8 +18,11 @@ export interface SecondDockerd {
   socket: string;
   tcpUrl: string;
   tls: { ca: string; cert: string; key: string };
-  /** SIGKILL the daemon: it stops answering at once, as a crashed machine would. */
-  kill(): void;
+  /**
+   * Take the daemon away mid-run: `SIGKILL` (connections refused at once, as a crashed machine)
+   * or `SIGSTOP` (connections hang, as a machine that froze or lost its network).
+   */
+  kill(signal?: 'SIGKILL' | 'SIGSTOP'): void;
   /** Stop everything it started (restarting it first if killed, so its containers are stopped) and delete its folders. */
   cleanup(): Promise<void>;
 }
@@ -56,19 +59,22 @@ export async function startSecondDockerd(): Promise<SecondDockerd> {
   };
   let daemon = await launch();
   let killed = false;
+  let stopped = false;
   return {
     dir,
     socket,
     tcpUrl: `tcp://127.0.0.1:${port}`,
     tls,
-    kill() {
-      killed = true;
-      daemon.kill('SIGKILL');
+    kill(signal = 'SIGKILL') {
+      if (signal === 'SIGSTOP') stopped = true;
+      else killed = true;
+      daemon.kill(signal);
     },
     async cleanup() {
       try {
         // A killed dockerd leaves its containers running under its containerd; a restart finds
         // and stops them, and a clean stop then ends containerd and unmounts the layers.
+        if (stopped) daemon.kill('SIGCONT');
         if (killed) daemon = await launch().catch(() => daemon);
         if (daemon.exitCode === null) {
           const exited = new Promise((r) => daemon.once('exit', r));
