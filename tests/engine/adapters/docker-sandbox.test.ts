@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -176,6 +176,28 @@ describe.skipIf(!HAS_DOCKER).each(TRANSPORTS)('detached copies and snapshots (%s
     } finally {
       await box.dispose();
     }
+  });
+});
+
+describe.skipIf(!HAS_DOCKER)('archive transport: the host folder mirrors the volume', () => {
+  it('shows what a command made, drops what it deleted, keeps links as links, and never mounts the host folder', async () => {
+    const dir = await tempDir('rdh-mirror-');
+    await writeFile(path.join(dir, 'seed.txt'), 'seed\n');
+    const box = await testProvider({ transport: 'archive' }).create({ workspaceDir: dir, runId: RUN, purpose: 'mirror' });
+    try {
+      const [info] = await new Docker().listContainers({ filters: { label: [`${SANDBOX_LABELS.purpose}=mirror`, `${SANDBOX_LABELS.run}=${RUN}`] } });
+      expect(info!.Mounts.map((m) => [m.Type, m.Destination])).toEqual([['volume', '/workspace']]);
+      const ran = await box.exec('cat seed.txt && rm seed.txt && mkdir -p d && echo made > d/new.txt && ln -s /etc/passwd d/leak');
+      expect(ran.stdout).toBe('seed\n');
+      expect(await readFile(path.join(dir, 'd/new.txt'), 'utf8')).toBe('made\n');
+      await expect(readFile(path.join(dir, 'seed.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(await readlink(path.join(dir, 'd/leak'))).toBe('/etc/passwd');
+      await expect(box.readFile('d/leak')).rejects.toBeInstanceOf(WorkspacePathError);
+    } finally {
+      await box.dispose();
+    }
+    const { Volumes: left } = await new Docker().listVolumes({ filters: { label: [`${SANDBOX_LABELS.purpose}=mirror`, `${SANDBOX_LABELS.run}=${RUN}`] } });
+    expect(left ?? []).toEqual([]);
   });
 });
 
