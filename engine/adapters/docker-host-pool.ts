@@ -1,6 +1,8 @@
 import Docker from 'dockerode';
 import { NoSandboxHostError, SandboxDisposedError, SandboxHostLostError, WorkspacePathError } from '../base/errors.js';
-import type { ExecOptions, Sandbox, SandboxCreateOptions, SandboxProvider } from '../ports/sandbox.js';
+import { PooledSandbox, type PoolHost } from './internal/pooled-sandbox.js';
+import { copyImage, hasImage } from './internal/image-copy.js';
+import type { Sandbox, SandboxCreateOptions, SandboxProvider } from '../ports/sandbox.js';
 import { DockerSandboxProvider, type SandboxLimits } from './docker-sandbox.js';
 import { dockerClientFor, type DockerHostSpec } from './docker-host.js';
 import type { WorkspaceTransportChoice, WorkspaceTransportKind } from './workspace-transport.js';
@@ -52,18 +54,6 @@ export interface HostStatus {
   drainReason?: string;
 }
 
-interface PoolHost {
-  spec: DockerHostSpec;
-  docker: Docker;
-  provider: DockerSandboxProvider;
-  inFlight: number;
-  created: number;
-  drained: boolean;
-  drainReason?: string;
-  /** Rejects when the host is drained, so work waiting on it stops at once. */
-  lost: Promise<never>;
-  markLost: (error: SandboxHostLostError) => void;
-}
 
 /**
  * A {@link SandboxProvider} over several Docker daemons. Each sandbox goes to the answering host
@@ -177,7 +167,7 @@ export class DockerHostPool implements SandboxProvider {
     this.timer = undefined;
   }
 
-  /** True (and the host drained) when `error` came with the host no longer answering. */
+  /** @internal (for its sandboxes) True, and the host drained, when `error` came with the host no longer answering. */
   async lostBecause(host: PoolHost, error: unknown): Promise<boolean> {
     if (host.drained) return true;
     if (error instanceof WorkspacePathError || error instanceof SandboxDisposedError) return false;
@@ -186,6 +176,7 @@ export class DockerHostPool implements SandboxProvider {
     return true;
   }
 
+  /** @internal (for its sandboxes) A sandbox is done with its host. */
   release(host: PoolHost): void {
     host.inFlight--;
     if (!this.hosts.some((h) => h.inFlight > 0)) this.close();
@@ -263,83 +254,4 @@ export async function withHostRetry<T>(pool: DockerHostPool, work: (attempt: num
       if (!isRetryableSandboxError(error) || attempt >= attempts) throw error;
     }
   }
-}
-
-/** Every call goes to the inner sandbox, and fails retryably (never hangs) once its host is lost. */
-class PooledSandbox implements Sandbox {
-  private released = false;
-  constructor(
-    private readonly inner: Sandbox,
-    private readonly host: PoolHost,
-    private readonly pool: DockerHostPool,
-  ) {}
-
-  get id(): string {
-    return this.inner.id;
-  }
-  get workspaceDir(): string {
-    return this.inner.workspaceDir;
-  }
-  /** Which host this sandbox runs on. */
-  get hostUrl(): string {
-    return this.host.spec.url;
-  }
-
-  private async guard<T>(op: () => Promise<T>): Promise<T> {
-    if (this.host.drained) throw new SandboxHostLostError(this.host.spec.url, { cause: new Error(this.host.drainReason) });
-    try {
-      return await Promise.race([op(), this.host.lost]);
-    } catch (error) {
-      if (error instanceof SandboxHostLostError) throw error;
-      if (await this.pool.lostBecause(this.host, error)) throw new SandboxHostLostError(this.host.spec.url, { cause: error });
-      throw error;
-    }
-  }
-
-  exec(command: string, options?: ExecOptions) {
-    return this.guard(() => this.inner.exec(command, options));
-  }
-  readFile(path: string) {
-    return this.guard(() => this.inner.readFile(path));
-  }
-  writeFile(path: string, content: string) {
-    return this.guard(() => this.inner.writeFile(path, content));
-  }
-  listFiles(dir?: string) {
-    return this.guard(() => this.inner.listFiles(dir));
-  }
-  snapshot() {
-    return this.guard(() => this.inner.snapshot());
-  }
-
-  /** On a lost host there is nothing left to remove; the slot is freed either way. */
-  async dispose(): Promise<void> {
-    if (this.released) return;
-    this.released = true;
-    try {
-      if (!this.host.drained) await Promise.race([this.inner.dispose(), this.host.lost]).catch(async (error) => {
-        if (!(await this.pool.lostBecause(this.host, error))) throw error;
-      });
-    } finally {
-      this.pool.release(this.host);
-    }
-  }
-}
-
-async function hasImage(docker: Docker, image: string): Promise<boolean> {
-  return docker.getImage(image).inspect().then(() => true, () => false);
-}
-
-/** `docker save` on one daemon streamed into `docker load` on another, through the API. */
-async function copyImage(from: Docker, to: Docker, image: string): Promise<void> {
-  const saved = await from.getImage(image).get();
-  const loading = await to.loadImage(saved, { quiet: true });
-  await new Promise<void>((resolve, reject) => {
-    to.modem.followProgress(loading, (error: Error | null, events: Array<{ error?: string }>) => {
-      const failed = error ?? (events.find((e) => e.error) ? new Error(events.find((e) => e.error)!.error) : null);
-      if (failed) reject(failed);
-      else resolve();
-    });
-  });
-  if (!(await hasImage(to, image))) throw new Error('docker load finished but the image is not there');
 }
