@@ -1,0 +1,49 @@
+/**
+ * The files of a recorded run as data: the zod schema of every file a reader of a run folder
+ * parses, the folder's layout, and the catalogue of what those files must never contain.
+ *
+ * This is the one module of harness/ and engine/ that the results site (site/) may import
+ * (tests/architecture.test.ts holds that rule). It does no IO and holds no logic of its own:
+ * it only names, in one place, the schemas the harness writes each file with, so the site
+ * validates a file against exactly what wrote it.
+ *
+ * | file (under runs/NAME/) | schema |
+ * |---|---|
+ * | journal.jsonl | `SWEEP_JOURNAL.schema`, one event per line |
+ * | cells/CELL/events.jsonl | `EngineEvent`, one per line |
+ * | cells/CELL/transcripts/SESSION.jsonl | `TranscriptLine`, one per line |
+ * | cells/CELL/result.json | `NodeResult` (the node tree) |
+ * | cells/CELL/grade.json | `GradeResult` |
+ */
+
+// The engine's records: events, transcripts, the node tree, and the secret catalogue.
+export {
+  EngineEvent,
+  EVENT_VERSION,
+  TranscriptLine,
+  TRANSCRIPT_VERSION,
+  ChatMessage,
+  ToolCall,
+  Role,
+  Usage,
+  Verdict,
+  Check,
+  CheckResult,
+  NodeResult,
+  NodeStop,
+  flatten,
+  SecretCatalogue,
+  SECRET_SHAPES,
+  SECRET_KINDS,
+  MIN_KNOWN_LENGTH,
+  type EngineEventType,
+  type SecretHit,
+  type SecretKind,
+} from '../engine/index.js';
+
+// The harness's records: the journal, the oracle's grade, and where each file lives.
+export { SWEEP_JOURNAL, CellOutcome, type SweepEvent, type SweepEventType } from './sweep/sweep-events.js';
+export { JournalEnvelope } from './sweep/journal-format.js';
+export { CellId, cellId, parseCellId, runPaths, sessionFileName, type CellKey, type CellPaths, type RunPaths } from './sweep/run-folder.js';
+export { GradeResult } from './grading/grading-report.js';
+export { Arm, ARMS } from './manifest/manifest.js';
