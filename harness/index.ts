@@ -24,5 +24,7 @@ export { MAX_DATA_FILE_BYTES } from './internal/data-file.js';
 export { TEXT_LIMITS } from './internal/text-limits.js';
 export * from './stats/index.js';
 export * from './sweep/index.js';
+export * from './report/index.js';
+export { learnCostModel, forecastCells, expectedTree, type NodeCost, type LearnOptions } from './plan/forecast.js';
 /** The run-file schemas, the one module the results site imports (see run-files.ts). */
 export * as runFiles from './run-files.js';

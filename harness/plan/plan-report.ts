@@ -3,8 +3,12 @@ import { shownPath } from '../internal/data-file.js';
 import { count, plain, tokens, usd } from '../internal/figures.js';
 import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { textTable, wrap } from '../internal/text-table.js';
-import { usesSimulatedProvider, type Manifest, type ModelPair } from '../manifest/manifest.js';
+import { repetitionsAt, usesSimulatedProvider, type Manifest, type ModelPair } from '../manifest/manifest.js';
 import { planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
+import { learnedForecast, type LearnedForecast } from './plan-learned.js';
+import { learnedLines, powerLines } from './plan-learned-text.js';
+import { planPower, type PlanPower } from './plan-power.js';
+import type { CellMeasurement } from '../sweep/cell-measurement.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
 
 /**
@@ -41,6 +45,10 @@ export interface PlanReport {
   maxSessions: { enforced: number; manifest: number; lowered: boolean };
   pricing: { known: true; inputPerOutput: number; executor: Price; reviewer: Price; providers?: string } | { known: false; why: string };
   projection: PlanProjection;
+  /** The minimum detectable paired difference per cap for the declared repetitions. */
+  power: PlanPower;
+  /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. */
+  forecast?: LearnedForecast;
 }
 
 export interface PlanReportOptions {
@@ -50,6 +58,11 @@ export interface PlanReportOptions {
   providers?: LoadedProviderConfig;
   /** The folder paths are reported relative to. Default: the current working directory. */
   cwd?: string;
+  /**
+   * A recorded run (`--from`): its folder as written, whether it recorded this same manifest,
+   * and its measured cells. Default none: the declared scenario and the manifest's SD only.
+   */
+  from?: { run: string; sameManifest: boolean; cells: readonly CellMeasurement[] };
 }
 
 /** A path as the report gives it: relative to `cwd`, never the machine's absolute layout. */
@@ -93,6 +106,8 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     maxSessions: { enforced: manifest.max_sessions, manifest: loaded.folded.max_sessions?.manifest ?? manifest.max_sessions, lowered: loaded.folded.max_sessions !== undefined },
     pricing,
     projection,
+    power: planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) }),
+    ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
   };
 }
 
@@ -207,6 +222,8 @@ export function renderPlanText(report: PlanReport): string {
     );
   }
   lines.push('', ...ceilingLines(report));
+  if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
+  lines.push('', ...powerLines(report.power));
   return `${lines.join('\n')}\n`;
 }
 

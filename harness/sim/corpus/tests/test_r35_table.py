@@ -7,5 +7,5 @@ def test_table_format_pads_and_aligns():
 
 
 def test_table_is_the_default():
-    outcome = run_args(["--data", "{data}", "SELECT score FROM people LIMIT 2"])
-    assert outcome.out == "score\n-----\n  2.5\n  3.0\n"
+    outcome = run_args(["--data", "{data}", "SELECT score FROM people WHERE age > 30"])
+    assert outcome.out == "score\n-----\n  2.5\n10.25\n     \n"
