@@ -4,8 +4,9 @@
  *
  * This is the one module of harness/ and engine/ that the results site (site/) may import
  * (tests/architecture.test.ts holds that rule). It does no IO and holds no logic of its own:
- * it only names, in one place, the schemas the harness writes each file with, so the site
- * validates a file against exactly what wrote it.
+ * it only names, in one place, the schemas the harness writes each file with (and the pure
+ * functions that draw the report's charts from report.json), so the site validates a file
+ * against exactly what wrote it.
  *
  * | file (under runs/NAME/) | schema |
  * |---|---|
@@ -14,6 +15,8 @@
  * | cells/CELL/transcripts/SESSION.jsonl | `TranscriptLine`, one per line |
  * | cells/CELL/result.json | `NodeResult` (the node tree) |
  * | cells/CELL/grade.json | `GradeResult` |
+ * | report/report.json | `Report` |
+ * | report/charts/NAME.vl.json | a vega-lite spec (`report.charts` names each chart and its SVG) |
  */
 
 // The engine's records: events, transcripts, the node tree, and the secret catalogue.
@@ -47,3 +50,11 @@ export { JournalEnvelope } from './sweep/journal-format.js';
 export { CellId, cellId, parseCellId, runPaths, sessionFileName, type CellKey, type CellPaths, type RunPaths } from './sweep/run-folder.js';
 export { GradeResult } from './grading/grading-report.js';
 export { Arm, ARMS } from './manifest/manifest.js';
+export * from './report/schemas.js';
+
+// The pure code report.md and the charts are written with, so the site's sweep page says exactly
+// what the report says, and its linked copy of the cells chart (every dot a link to its cell) is
+// drawn from report.json exactly as the report drew it.
+export { CHARTS, chartSpecs } from './report/chart-list.js';
+export { renderMarkdown } from './report/report-markdown.js';
+export { renderSvg, type RenderedChart } from './report/render-svg.js';
