@@ -30,3 +30,18 @@ export async function launchChromium(options: { colorScheme?: 'light' | 'dark'; 
     },
   };
 }
+
+/**
+ * Browser tests run whenever Debian's Chromium is installed. In CI (the `CI` variable set) a
+ * missing browser is a failure, never a skip; on a developer machine without it they are
+ * skipped, loudly.
+ */
+export async function chromiumReady(): Promise<boolean> {
+  const { access, constants } = await import('node:fs/promises');
+  const ok = await access(CHROMIUM, constants.X_OK).then(() => true, () => false);
+  if (ok) return true;
+  const reason = `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+  if (process.env.CI) throw new Error(`CI is set, so the browser tests may not be skipped: ${reason}`);
+  console.warn(`\n!!! SKIPPING the site's browser tests: ${reason}. CI will run them. !!!\n`);
+  return false;
+}

@@ -64,7 +64,7 @@ interface Planned {
 function plan(id: string, depth: number, cap: number, requirements: string[]): Planned {
   if (depth >= cap || requirements.length < 2) return { id, depth, requirements, children: [] };
   const half = Math.ceil(requirements.length / 2);
-  return { id, depth, requirements, children: [requirements.slice(0, half), requirements.slice(half)].map((r, i) => plan(`${id}.${i}`, depth + 1, cap, r)) };
+  return { id, depth, requirements, children: [requirements.slice(0, half), requirements.slice(half)].map((r, i) => plan(`${id}.${i + 1}`, depth + 1, cap, r)) };
 }
 
 class Clock {
