@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, chartSpecs, parseCellId, renderSvg, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
-import { conversation, paginate, type SessionTotals } from './conversation.js';
+import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
 import { cellTree, type CellTree, type SessionLink } from './node-tree.js';
 import { RunFileInvalidError, readJson, readJsonl } from './run-file-read.js';
 import { sessionSlug } from './slug.js';
@@ -10,8 +10,8 @@ import { assertPlainSvg } from './svg-check.js';
 /**
  * Everything the site shows, read from the staged data folder (`<data>/runs/<run>/...`, the
  * allowlisted copy make_site.sh made) and validated file by file against the harness's own
- * schemas. The content loaders store what this returns; the session pages re-read their one
- * transcript (see readConversation), so the store never holds the transcripts' text.
+ * schemas, one run at a time. The content loader turns what this returns into index entries
+ * and views (see views.ts).
  */
 
 export interface ChartView {
@@ -55,10 +55,17 @@ export interface CellView extends CellKey {
   torn: string[];
 }
 
-export interface SiteData {
-  runs: RunView[];
+/** A session's conversation, cut into pages. */
+export interface SessionPages {
+  session: SessionView;
+  pages: Block[][];
+}
+
+/** One run, every file of it validated: the run, its cells, and each session's pages. */
+export interface RunData {
+  run: RunView;
   cells: CellView[];
-  sessions: SessionView[];
+  sessions: SessionPages[];
 }
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
@@ -107,7 +114,8 @@ export async function linkedCellsChart(report: Report): Promise<string | null> {
   return rendered.svg;
 }
 
-async function readRun(dataDir: string, name: string, out: SiteData): Promise<void> {
+/** Every file of the staged run `name`, validated. A file that does not match its schema stops the build with its name, line and field. */
+export async function readRun(dataDir: string, name: string): Promise<RunData> {
   const root = path.join(dataDir, 'runs', name);
   const shown = `runs/${name}`;
   const paths = runPaths(root);
@@ -121,11 +129,12 @@ async function readRun(dataDir: string, name: string, out: SiteData): Promise<vo
     charts.push({ name: chart.name, title: chart.title, file: path.relative(dataDir, file), ...svgSize(svg) });
   }
   const cellIds = (await dirs(paths.cells)).filter((id) => CellId.safeParse(id).success);
-  out.runs.push({ name, report, charts, linkedCells: await linkedCellsChart(report), cellPages: cellIds });
+  const out: RunData = { run: { name, report, charts, linkedCells: await linkedCellsChart(report), cellPages: cellIds }, cells: [], sessions: [] };
   for (const id of cellIds) out.cells.push(await readCell(dataDir, name, id, report, out));
+  return out;
 }
 
-async function readCell(dataDir: string, run: string, id: string, report: Report, out: SiteData): Promise<CellView> {
+async function readCell(dataDir: string, run: string, id: string, report: Report, out: RunData): Promise<CellView> {
   const paths = runPaths(path.join(dataDir, 'runs', run)).cell(id);
   const shown = `runs/${run}/cells/${id}`;
   const torn: string[] = [];
@@ -153,12 +162,14 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
     if (slugs.has(slug)) throw new RunFileInvalidError(`${shownFile}: two transcripts share one session`);
     slugs.add(slug);
     const { blocks, totals } = conversation(records);
-    sessions.push({
+    const pages = paginate(blocks);
+    const session: SessionView = {
       run, cell: id, slug, sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
-      costUsd: cost.get(first.sessionId) ?? null, file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: paginate(blocks).length, totals, torn: cut,
-    });
+      costUsd: cost.get(first.sessionId) ?? null, file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
+    };
+    sessions.push(session);
+    out.sessions.push({ session, pages });
   }
-  out.sessions.push(...sessions);
   const key = parseCellId(id)!;
   return {
     ...key, run, id,
@@ -170,16 +181,7 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
   };
 }
 
-/** Every staged run, validated. A file that does not match its schema stops the build with its name, line and field. */
-export async function readSiteData(dataDir: string): Promise<SiteData> {
-  const out: SiteData = { runs: [], cells: [], sessions: [] };
-  for (const name of await dirs(path.join(dataDir, 'runs'))) await readRun(dataDir, name, out);
-  return out;
-}
-
-/** One session's conversation, page by page, re-read from its (already validated) transcript. */
-export async function readConversation(dataDir: string, file: string) {
-  const { records } = await readJsonl(path.join(dataDir, file), TranscriptLine, file);
-  const { blocks, totals } = conversation(records);
-  return { pages: paginate(blocks), totals };
+/** The staged runs' names. */
+export async function stagedRuns(dataDir: string): Promise<string[]> {
+  return dirs(path.join(dataDir, 'runs'));
 }
