@@ -47,7 +47,7 @@ export interface PlanReport {
   projection: PlanProjection;
   /** The minimum detectable paired difference per cap for the declared repetitions. */
   power: PlanPower;
-  /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. */
+  /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. Absent without --from (a plan's JSON holds no null). */
   forecast?: LearnedForecast;
 }
 

@@ -29,6 +29,8 @@ export interface ReportInput {
   manifest: Manifest;
   /** The sim's defect model, for the planted truth of a simulated sweep. Default none: no truth is shown. */
   defects?: DefectModel;
+  /** Why there is no defect model for a simulated sweep, as the report says it. Default: "the defect model was not given". */
+  noTruthBecause?: string;
   /** Confidence of every interval. Default 0.95. */
   confidence?: number;
 }
@@ -163,7 +165,7 @@ export function buildReport(input: ReportInput): Report {
       harnessVersion: header.pins.harnessVersion,
       code: code.state === 'git' ? { commit: code.commit, dirty: code.dirty } : { commit: null, dirty: null },
     },
-    simulated: params && { planted: params, text: simulatedText!, truth: truth ? truth.description : 'not computed: the defect model was not available' },
+    simulated: params && { planted: params, text: simulatedText!, truth: truth ? truth.description : `not computed: ${input.noTruthBecause ?? 'the defect model was not given'}` },
     design: {
       spec: manifest.spec,
       caps: [...manifest.depth_caps],

@@ -41,7 +41,9 @@ export function caveatsOf(input: CaveatInput): Caveat[] {
   const { counts } = report;
   if (sweep.stop?.reason === 'quota') add('quota', `QUOTA STOP: the provider account ran out of quota; the sweep stopped and kept what it had paid for (${oneLine(sweep.stop.detail)}).`);
   if (counts.cells.unmeasured > 0 || sweep.stop?.reason === 'ceiling') {
-    add('ceiling', `CEILING REACHED: max_sessions stopped the sweep; ${plural(counts.cells.unmeasured, 'cell')} left unmeasured (${counts.unmeasured.join(', ') || 'none listed'}).`);
+    const lowered = [...events].reverse().find((e) => e.type === 'ceiling_lowered');
+    const which = lowered ? `max_sessions (lowered to ${lowered.maxSessions} from ${lowered.manifestMaxSessions} by --max-sessions)` : `max_sessions (${manifest.max_sessions})`;
+    add('ceiling', `CEILING REACHED: ${which} stopped the sweep; ${plural(counts.cells.unmeasured, 'cell')} left unmeasured (${counts.unmeasured.join(', ') || 'none listed'}).`);
   }
   if (counts.cells.interrupted > 0 || (runs.length > 0 && !sweep.stop)) {
     add('interrupted', `INTERRUPTED: ${sweep.stop ? `the sweep stopped (${sweep.stop.reason})` : 'the journal has no stop after its last invocation: the sweep may still be running, or was killed'}; ${plural(counts.cells.interrupted, 'cell')} did not finish.`);

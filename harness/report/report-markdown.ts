@@ -116,7 +116,7 @@ function cells(r: Report): string[] {
       String(x.testsCarried),
       String(x.deepestLevel),
       `${x.leaves} (${x.leavesNotDelivered} not delivered)`,
-      `${x.claimsDropped} dropped, ${x.escalations} escalations`,
+      `${x.claimsDropped} dropped, ${plural(x.escalations, 'escalation')}`,
       spendText(c.spend),
     ];
   });
@@ -141,7 +141,7 @@ function cost(r: Report): string[] {
     `${tokens(c.actual.tokens.input)} / ${tokens(c.actual.tokens.cached)} / ${tokens(c.actual.tokens.output)}`,
     dollars(c.actual.costUsd),
     `${count(c.declared.sessions)}${c.actualOverDeclared === null ? '' : ` (actual ${percent(c.actualOverDeclared)})`}`,
-    c.forecast ? `${count(c.forecast.figures.sessions)}${c.forecast.actualOverForecast === null ? '' : ` (actual ${percent(c.forecast.actualOverForecast)})`}, from caps ${c.forecast.fromCaps.join(', ')}` : '– (no cap below)',
+    c.forecast ? `${count(c.forecast.figures.sessions)}${c.forecast.actualOverForecast === null ? '' : ` (actual ${percent(c.forecast.actualOverForecast)})`}, from ${c.forecast.fromCaps.length === 1 ? 'cap' : 'caps'} ${c.forecast.fromCaps.join(', ')}` : '– (no cap below)',
     c.unmeasured.sessions > 0 ? spendText(c.unmeasured) : '–',
   ]);
   return [
@@ -150,6 +150,8 @@ function cost(r: Report): string[] {
     `Measured cells (under shared pairing a pair's planning and leaves once). Declared: the manifest's scenario, every tree full at b = ${r.design.projectedBranching}. Forecast: what \`harness plan --from\` learns from the caps recorded below (measured branching and per-session spend).`,
     '',
     ...markdownTable(['cap', 'cells', 'sessions', 'per cell', 'tokens in / cached / out', 'dollars', 'declared', 'forecast', 'spent without a measurement'], rows, ['r', 'r', 'r', 'r']),
+    '',
+    `Per cell: the cap's sessions over its measured cells${r.design.pairing === 'shared' ? ', so a pair\'s shared planning and leaves are split between its arms' : ''}.`,
     '',
     `All measured cells: ${spendText(r.cost.actual)}. Cells without a measurement: ${spendText(r.cost.unmeasured)}.`,
     '',

@@ -26,26 +26,25 @@ function allLevels(cell: CellTally): CellTally {
 
 export function survivalSection(tallies: readonly CellTally[], pairing: Pairing, confidence: number, truth: PlantedTruth | null): Report['survival'] {
   const stats = survivalStats({ pairing, cells: [...tallies] }, { confidence });
-  const t = <A extends unknown[]>(f: ((...args: A) => number | null) | undefined, ...args: A) => (f ? f(...args) : null);
   const byCap: LevelRow[] = stats.caps.flatMap((cap) =>
     cap.levels.map((row) => ({
       cap: cap.cap,
       level: row.level,
-      gated: arm(row.gated, t(truth?.survival, cap.cap, row.level, 'gated')),
-      ungated: arm(row.ungated, t(truth?.survival, cap.cap, row.level, 'ungated')),
-      difference: difference(row.difference, t(truth?.difference, cap.cap, row.level)),
+      gated: arm(row.gated, truth?.survival(cap.cap, row.level, 'gated') ?? null),
+      ungated: arm(row.ungated, truth?.survival(cap.cap, row.level, 'ungated') ?? null),
+      difference: difference(row.difference, truth?.difference(cap.cap, row.level) ?? null),
     })),
   );
   const pooledRows: PooledRow[] = stats.pooled.map((row) => {
-    const at = (which: Arm | 'difference') => (cap: number) => (!truth ? null : which === 'difference' ? truth.difference(cap, row.level) : truth.survival(cap, row.level, which));
+    const at = (which: Arm | 'difference') => (cap: number) => (which === 'difference' ? truth?.difference(cap, row.level) : truth?.survival(cap, row.level, which)) ?? null;
     return { level: row.level, gated: pooled(row.gated, at('gated')), ungated: pooled(row.ungated, at('ungated')), difference: pooled(row.difference, at('difference')) };
   });
   const curve = survivalStats({ pairing, cells: tallies.map(allLevels) }, { confidence });
   const capCurve: CapRow[] = curve.caps.map((cap) => {
     const row = cap.levels[0];
-    const armOf = (which: Arm) => arm(row?.[which] ?? null, t(truth?.capCurve, cap.cap, which));
+    const armOf = (which: Arm) => arm(row?.[which] ?? null, truth?.capCurve(cap.cap, which) ?? null);
     const [gated, ungated] = ARMS.map(armOf) as [ArmFigure | null, ArmFigure | null];
-    return { cap: cap.cap, gated, ungated, difference: difference(row?.difference ?? null, t(truth?.capDifference, cap.cap)) };
+    return { cap: cap.cap, gated, ungated, difference: difference(row?.difference ?? null, truth?.capDifference(cap.cap) ?? null) };
   });
   return { estimator: 'cluster-ratio', confidence: stats.confidence, byCap, pooled: pooledRows, capCurve };
 }

@@ -36,13 +36,17 @@ export interface WrittenReport {
   warnings: string[];
 }
 
-/** JSON with every number checked finite: a NaN would silently become null, which reads as "no figure". */
+/**
+ * JSON with every number checked finite (a NaN would silently become null, which reads as "no
+ * figure") and float noise rounded off at 12 significant digits (0.30000000000000004 reads 0.3).
+ */
 export function reportJson(value: unknown): string {
   return `${JSON.stringify(
     value,
     (key, v) => {
-      if (typeof v === 'number' && !Number.isFinite(v)) throw new RangeError(`report: ${key} is ${v}; figures must be finite (this is a bug)`);
-      return v;
+      if (typeof v !== 'number') return v;
+      if (!Number.isFinite(v)) throw new RangeError(`report: ${key} is ${v}; figures must be finite (this is a bug)`);
+      return Number.isInteger(v) ? v : Number(v.toPrecision(12));
     },
     2,
   )}\n`;
@@ -52,28 +56,30 @@ export function reportJson(value: unknown): string {
  * The defect model behind a simulated sweep's truth: the corpus table, but only while the corpus
  * is the one the journal pinned; otherwise there is no truth to show rather than a wrong one.
  */
-async function defectsFor(run: RecordedRun, corpusDir: string): Promise<DefectModel | undefined> {
+async function defectsFor(run: RecordedRun, corpusDir: string): Promise<{ defects: DefectModel } | { noTruthBecause: string } | undefined> {
   const { executor, reviewer, simCorpus } = run.header.pins;
   if (executor.provider !== 'sim' && reviewer.provider !== 'sim') return undefined;
   const now = await digestFolder(corpusDir);
-  if (JSON.stringify(now) !== JSON.stringify(simCorpus.content)) return undefined;
-  return defectModelOf(await loadDefectTable(path.join(corpusDir, DEFECTS_FILE)));
+  if (JSON.stringify(now) !== JSON.stringify(simCorpus.content)) return { noTruthBecause: `the sim corpus (${simCorpus.path}) is not the one the journal pinned, so its defect table may not be the one the sweep drew from` };
+  return { defects: defectModelOf(await loadDefectTable(path.join(corpusDir, DEFECTS_FILE))) };
 }
 
 export async function writeReport(runDir: string, options: WriteReportOptions = {}): Promise<WrittenReport> {
   const shownAs = options.shownAs ?? runDir;
   const run = await readRecordedRun(runDir, shownAs);
-  const defects = await defectsFor(run, options.simCorpusDir ?? CORPUS_DIR);
-  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...(defects ? { defects } : {}) });
+  const truth = await defectsFor(run, options.simCorpusDir ?? CORPUS_DIR);
+  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth });
   const files: Array<[string, string]> = [
     ['report.json', reportJson(report)],
     ['report.md', renderMarkdown(report)],
   ];
   const warnings: string[] = [];
   for (const { name, spec } of chartSpecs(report)) {
-    const rendered = await renderSvg(spec);
+    // Rendered from the spec file's own text, so re-rendering NAME.vl.json gives NAME.svg.
+    const text = reportJson(spec);
+    const rendered = await renderSvg(JSON.parse(text) as typeof spec);
     warnings.push(...rendered.warnings.map((w) => `${name}: ${w}`));
-    files.push([`charts/${name}.vl.json`, reportJson(spec)], [`charts/${name}.svg`, rendered.svg]);
+    files.push([`charts/${name}.vl.json`, text], [`charts/${name}.svg`, rendered.svg]);
   }
   const target = runPaths(runDir).report;
   const fresh = `${target}.new-${process.pid}`;

@@ -69,7 +69,7 @@ export function achievedDepthSpec(report: Report): TopLevelSpec {
       height: 200,
       layer: [
         { mark: { type: 'bar', width: 14 }, encoding: { x, y: { field: 'cells', type: 'quantitative', title: 'cells' }, color: { field: 'arm', type: 'nominal', scale: ARM_COLOURS, legend: { orient: 'bottom' } }, tooltip: [{ field: 'arm' }, { field: 'level' }, { field: 'cells' }, { field: 'expected', format: '.2f' }] } },
-        { transform: [{ filter: 'datum.expected !== null' }], mark: { type: 'tick', color: '#222', thickness: 2, size: 16 }, encoding: { x, y: { field: 'expected', type: 'quantitative' } } },
+        ...(report.simulated ? [{ transform: [{ filter: 'datum.expected !== null' }], mark: { type: 'tick', color: '#222', thickness: 2, size: 16 }, encoding: { x, y: { field: 'expected', type: 'quantitative' } } }] : []),
       ],
     },
   } as TopLevelSpec;

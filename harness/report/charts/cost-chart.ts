@@ -24,7 +24,7 @@ export function costSpec(report: Report): TopLevelSpec {
     { cap: c.cap, kind: 'output', tokens: c.actual.tokens.output },
   ]);
   const x = { field: 'cap', type: 'ordinal' as const, title: 'depth cap', axis: { labelAngle: 0 } };
-  const colour = { field: 'source', type: 'nominal' as const, title: null, scale: SOURCES, legend: { orient: 'bottom' as const, labelLimit: 220 } };
+  const colour = { field: 'source', type: 'nominal' as const, title: null, scale: SOURCES, legend: { orient: 'bottom' as const, direction: 'vertical' as const, labelLimit: 220 } };
   // A panel of $0.00 bars (the simulated provider) would only crowd the chart.
   const priced = sessions.some((s) => s.source === 'actual' && s.usd !== null && s.usd > 0);
   const figurePanel = (field: 'sessions' | 'usd', title: string) => ({
@@ -38,7 +38,7 @@ export function costSpec(report: Report): TopLevelSpec {
   });
   const forecastLines = rows
     .filter((c) => c.forecast?.actualOverForecast != null)
-    .map((c) => `cap ${c.cap}: actual ${Math.round(c.forecast!.actualOverForecast! * 100)}% of the forecast from caps ${c.forecast!.fromCaps.join(', ')}`);
+    .map((c) => `cap ${c.cap}: actual ${Math.round(c.forecast!.actualOverForecast! * 100)}% of the forecast from ${c.forecast!.fromCaps.length === 1 ? 'cap' : 'caps'} ${c.forecast!.fromCaps.join(', ')}`);
   return {
     ...frame(report, 'cost per cap: actual against forecast and declared scenario', [
       `Measured cells only; under shared pairing a pair's planning and leaves count once. Declared scenario: every tree full at b = ${report.design.projectedBranching}.`,
@@ -52,7 +52,7 @@ export function costSpec(report: Report): TopLevelSpec {
         height: 200,
         data: { values: tokens },
         mark: { type: 'bar' },
-        encoding: { x, y: { field: 'tokens', type: 'quantitative', title: 'tokens (actual)', stack: 'zero', axis: { format: '~s' } }, color: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['input, not cached', 'input, cached', 'output'], range: ['#577590', '#90be6d', '#f3722c'] }, legend: { orient: 'bottom' } }, order: { field: 'kind' }, tooltip: [{ field: 'kind' }, { field: 'tokens', format: ',' }] },
+        encoding: { x, y: { field: 'tokens', type: 'quantitative', title: 'tokens (actual)', stack: 'zero', axis: { format: '~s' } }, color: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['input, not cached', 'input, cached', 'output'], range: ['#577590', '#90be6d', '#f3722c'] }, legend: { orient: 'bottom', direction: 'vertical' } }, order: { field: 'kind' }, tooltip: [{ field: 'kind' }, { field: 'tokens', format: ',' }] },
       },
       ...(priced ? [figurePanel('usd', 'US dollars')] : []),
     ],

@@ -38,7 +38,7 @@ function panels(report: Report): string[] {
 }
 
 /** Estimate, interval and truth layers, coloured by series; x is the level or cap, each arm shifted to its side. */
-function layers(ticks: readonly number[], xTitle: string, yTitle: string, y: [number, number], coloured: boolean, zeroRule: boolean) {
+function layers(ticks: readonly number[], xTitle: string, yTitle: string, y: [number, number], coloured: boolean, zeroRule: boolean, truth: boolean) {
   const x = { field: 'x', type: 'quantitative' as const, title: xTitle, scale: { domain: [ticks[0]! - 0.5, ticks.at(-1)! + 0.5], nice: false, zero: false }, axis: { values: [...ticks], format: 'd', grid: false } };
   const colour = coloured ? { color: { field: 'series', type: 'nominal' as const, title: 'arm', scale: ARM_COLOURS, legend: { orient: 'bottom' as const } } } : {};
   const tooltip = [
@@ -58,11 +58,11 @@ function layers(ticks: readonly number[], xTitle: string, yTitle: string, y: [nu
       encoding: { x, y: { field: 'low', type: 'quantitative' as const, title: yTitle, scale: { domain: y } }, y2: { field: 'high' }, ...colour, strokeDash: { field: 'calibration', type: 'nominal' as const, title: 'interval', scale: CALIBRATION_DASH, legend: { orient: 'bottom' as const } } },
     },
     { mark: { type: 'point' as const, filled: true, size: 60, opacity: 1 }, encoding: { x, y: { field: 'estimate', type: 'quantitative' as const, title: yTitle, scale: { domain: y } }, ...colour, tooltip } },
-    {
+    ...(truth ? [{
       transform: [{ filter: 'datum.truth !== null' }],
       mark: { type: 'point' as const, shape: 'diamond', filled: false, size: 90, color: '#222', strokeWidth: 1.2 },
       encoding: { x, y: { field: 'truth', type: 'quantitative' as const, scale: { domain: y } } },
-    },
+    }] : []),
   ];
 }
 
@@ -91,7 +91,7 @@ export function survivalByLevelSpec(report: Report): TopLevelSpec {
     ]),
     data: { values },
     facet: { column: { field: 'panel', type: 'nominal', title: null, sort: panels(report) } },
-    spec: { width: 150, height: 220, layer: layers(levelTicks(values), 'achieved level (root = 0)', 'survival', yDomain(values, 1, 0), true, false) },
+    spec: { width: 150, height: 220, layer: layers(levelTicks(values), 'achieved level (root = 0)', 'survival', yDomain(values, 1, 0), true, false, Boolean(report.simulated)) },
   } as TopLevelSpec;
 }
 
@@ -106,7 +106,7 @@ export function capCurveSpec(report: Report): TopLevelSpec {
     data: { values },
     width: 320,
     height: 240,
-    layer: layers(levelTicks(values), 'depth cap', 'survival', yDomain(values, 1, 0), true, false),
+    layer: layers(levelTicks(values), 'depth cap', 'survival', yDomain(values, 1, 0), true, false, Boolean(report.simulated)),
   } as TopLevelSpec;
 }
 
@@ -123,6 +123,6 @@ export function pairedDifferenceSpec(report: Report): TopLevelSpec {
     ]),
     data: { values },
     facet: { column: { field: 'panel', type: 'nominal', title: null, sort: panels(report) } },
-    spec: { width: 150, height: 220, layer: layers(levelTicks(values), 'achieved level (root = 0)', 'gated − ungated survival', differenceDomain(values), false, true) },
+    spec: { width: 150, height: 220, layer: layers(levelTicks(values), 'achieved level (root = 0)', 'gated − ungated survival', differenceDomain(values), false, true, Boolean(report.simulated)) },
   } as TopLevelSpec;
 }

@@ -12,9 +12,8 @@ import { simJournal, simManifest, simPins, type SimDesign } from './sim-sweep.js
  */
 
 /** The manifest file of a design, as YAML, and the pins that name its bytes and the current sim corpus. */
-export async function runFiles(design: SimDesign, manifestOver: Record<string, unknown> = {}): Promise<{ yaml: string; pins: JournalPins }> {
-  const manifest = simManifest(design, manifestOver);
-  const yaml = stringify({ ...manifest, ...manifestOver });
+export async function runFiles(design: SimDesign, manifestOver: Record<string, unknown> = {}, manifestYaml?: string): Promise<{ yaml: string; pins: JournalPins }> {
+  const yaml = manifestYaml ?? stringify(simManifest(design, manifestOver));
   const pins = simPins(design);
   return {
     yaml,
@@ -34,8 +33,12 @@ export async function writeRun(dir: string, yaml: string, events: readonly Sweep
 }
 
 /** A run folder holding a synthetic simulated sweep of `cells`, under a fresh temporary folder. */
-export async function simRun(design: SimDesign, cells: readonly CellMeasurement[], options: Parameters<typeof simJournal>[2] & { name?: string; manifestOver?: Record<string, unknown> } = {}): Promise<{ dir: string; events: SweepEvent[] }> {
-  const { yaml, pins } = await runFiles(design, options.manifestOver);
+export async function simRun(
+  design: SimDesign,
+  cells: readonly CellMeasurement[],
+  options: Parameters<typeof simJournal>[2] & { name?: string; manifestOver?: Record<string, unknown>; manifestYaml?: string } = {},
+): Promise<{ dir: string; events: SweepEvent[] }> {
+  const { yaml, pins } = await runFiles(design, options.manifestOver, options.manifestYaml);
   const events = simJournal(design, cells, { ...options, pins: options.pins ?? pins });
   const root = await mkdtemp(path.join(tmpdir(), 'rdh-report-'));
   const dir = await writeRun(path.join(root, options.name ?? 'sim-sweep-20260102T030000Z'), yaml, events);

@@ -183,6 +183,12 @@ export function stampEvents(inputs: readonly SweepEventInput[]): SweepEvent[] {
   return inputs.map((input, i) => ({ ...input, version: SWEEP_JOURNAL.versions.get(input.type), seq: i + 1, at: new Date(START + i * 1000).toISOString() }) as SweepEvent);
 }
 
+/** An event without its envelope, to splice journals together and stamp them again. */
+export function unstamp(event: SweepEvent): SweepEventInput {
+  const { version: _version, seq: _seq, at: _at, ...input } = event;
+  return input as SweepEventInput;
+}
+
 /**
  * A whole sweep's journal: header, one invocation recording every cap, each cell started and
  * finished (measured, or with the outcome `outcomes` gives it), and the stop.
