@@ -36,12 +36,12 @@ export async function launchChromium(options: { colorScheme?: 'light' | 'dark'; 
  * missing browser is a failure, never a skip; on a developer machine without it they are
  * skipped, loudly.
  */
-export async function chromiumReady(): Promise<boolean> {
+export async function chromiumReady(executable: string = CHROMIUM, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   const { access, constants } = await import('node:fs/promises');
-  const ok = await access(CHROMIUM, constants.X_OK).then(() => true, () => false);
+  const ok = await access(executable, constants.X_OK).then(() => true, () => false);
   if (ok) return true;
-  const reason = `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
-  if (process.env.CI) throw new Error(`CI is set, so the browser tests may not be skipped: ${reason}`);
+  const reason = `no Chromium at ${executable} (apt-get install chromium)`;
+  if (env.CI) throw new Error(`CI is set, so the browser tests may not be skipped: ${reason}`);
   console.warn(`\n!!! SKIPPING the site's browser tests: ${reason}. CI will run them. !!!\n`);
   return false;
 }

@@ -182,6 +182,86 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.close();
   });
 
+  it('lists every sweep on the index: manifest name, run, date, SIMULATED, cells measured, spend, and a thumbnail of its curve', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(server.url);
+    const items = await page.evaluate<Array<{ text: string; href: string; thumb: number }>>(`Array.from(document.querySelectorAll('ul.runs > li')).map((li) => {
+      const img = li.querySelector('.thumb img');
+      return { text: li.textContent.replace(/\\s+/g, ' '), href: li.querySelector('h2 a').getAttribute('href'), thumb: img ? img.naturalWidth : -1 };
+    })`);
+    const mine = items.filter((i) => /runs\/fixture-(run|copy)\/$/.test(i.href));
+    expect(mine.length).toBe(2);
+    for (const item of mine) {
+      expect(item.text).toContain(report.sweep.name);
+      expect(item.text).toContain('SIMULATED');
+      expect(item.text).toContain(`${report.counts.cells.measured} of ${report.counts.cells.design} cells`);
+      expect(item.text).toContain(`${report.cost.actual.sessions} sessions`);
+      expect(item.text).toMatch(/\d{4}-\d{2}-\d{2}/);
+    }
+    expect(await page.locator('ul.runs > li .thumb img').count()).toBe(items.length);
+    // The thumbnails are lazy: load them all, then each has drawn.
+    await page.evaluate(`Array.from(document.querySelectorAll('.thumb img')).forEach((i) => { i.loading = 'eager'; })`);
+    await page.waitForFunction(`Array.from(document.querySelectorAll('.thumb img')).every((i) => i.complete && i.naturalWidth > 0)`);
+    await page.close();
+  });
+
+  it('shows exactly the report: every table of the harness\'s report.md, cell for cell, and every chart of report.json', async () => {
+    // report.md as the harness wrote it beside report.json (never staged: the page must not need it).
+    const md = await readFile(path.join(tmp, 'runs', 'fixture-run', 'report', 'report.md'), 'utf8');
+    const expected: string[][][] = [];
+    let table: string[][] | null = null;
+    for (const line of md.split('\n')) {
+      if (!line.startsWith('|')) {
+        table = null;
+        continue;
+      }
+      if (/^\|\s*-*:?-+:?\s*\|/.test(line) && /^[|\s:-]+$/.test(line)) continue; // the alignment row
+      if (!table) expected.push((table = []));
+      table.push(line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.replace(/\\\|/g, '|').replace(/\*\*|\*/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim()));
+    }
+    expect(expected.length).toBeGreaterThanOrEqual(6);
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/fixture-run/`);
+    const shown = await page.evaluate<string[][][]>(`Array.from(document.querySelectorAll('article.report table')).map((t) =>
+      Array.from(t.querySelectorAll('tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent.replace(/\\s+/g, ' ').trim())))`);
+    expect(shown).toEqual(expected);
+    // Every chart the report names is on the page: the cells chart inline (its dots are links), the others as the report's own SVG.
+    const images = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('article.report figure.chart img')).map((i) => i.getAttribute('src'))`);
+    const inline = await page.locator('article.report figure.chart svg').count();
+    expect(report.charts.length).toBeGreaterThanOrEqual(5);
+    expect(images.sort()).toEqual(report.charts.filter((c) => c.name !== 'cells').map((c) => c.svg).sort());
+    expect(inline).toBe(1);
+    await page.close();
+  });
+
+  it('shows a cell\'s node tree (plan, checks, verdicts, reviewers and families, merge attempts, findings) and the oracle\'s result per requirement', async () => {
+    const grade = runFiles.GradeResult.parse(JSON.parse(await readFile(path.join(tmp, 'runs', 'fixture-run', 'cells', 'cap2-rep1-gated', 'grade.json'), 'utf8')));
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/fixture-run/cells/cap2-rep1-gated/`);
+    const tree = (await page.locator('#tree + p + ul.tree').textContent())!.replace(/\s+/g, ' ');
+    for (const text of ['Plan', 'Split into 2 subtasks', 'Checks', 'Verification', 'from sim-reviewer (family sim-beta)', 'Merge', 'Attempt 1: rejected by an independent reviewer', 'Attempt 2: accepted by an independent reviewer', 'Sessions']) {
+      expect(tree, text).toContain(text);
+    }
+    // Every check with its falsification on an empty workspace and its result.
+    const checks = await page.evaluate<string[][]>(`Array.from(document.querySelectorAll('li.node table')[0].querySelectorAll('tr')).map((tr) => Array.from(tr.children).map((c) => c.firstChild.textContent.trim()))`);
+    expect(checks[0]).toEqual(['check', 'command', 'falsified', 'result']);
+    expect(checks.slice(1).map((r) => [r[2], r[3]])).toEqual([['ok', 'pass'], ['ok', 'pass'], ['ok', 'pass']]);
+    const rows = await page.evaluate<Array<{ id: string; result: string; cases: string }>>(`Array.from(document.querySelectorAll('#oracle ~ div table tbody tr')).map((tr) => ({
+      id: tr.children[0].querySelector('.mono').textContent, result: tr.children[1].textContent.trim(), cases: tr.children[2].textContent.trim() }))`);
+    expect(rows).toEqual(grade.requirements.map((r) => ({ id: r.id, result: r.pass ? 'pass' : 'fail', cases: `${r.passed}/${r.total}` })));
+    expect(rows.filter((r) => r.result === 'fail').length).toBeGreaterThan(0);
+    // Each node links to its sessions.
+    const nodes = await page.locator('li.node').count();
+    const linked = await page.evaluate<number>(`Array.from(document.querySelectorAll('li.node')).filter((li) => li.querySelector(':scope > details a[href*="/sessions/"]')).length`);
+    expect(linked).toBe(nodes);
+    // A reviewer's findings, and the ungated arm's self-review, are on the face too.
+    await page.goto(`${server.url}runs/fixture-run/cells/cap2-rep1-ungated/`);
+    const ungated = (await page.locator('ul.tree').first().textContent())!.replace(/\s+/g, ' ');
+    expect(ungated).toContain('FIXTURE finding: a seam check fails');
+    expect(ungated).toContain('accepted by self-review (verdict not used)');
+    await page.close();
+  });
+
   it('puts the caveats on the face above the charts, and a table of every number', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${server.url}runs/fixture-run/`);
@@ -220,6 +300,11 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
       const v = await visit(page, url);
       sizes.push(v.bytes);
       text += (await page.locator('main').textContent()) ?? '';
+      // Each long tool output is collapsed: closed, its first lines showing, the rest behind "Show the whole".
+      const long = page.locator('main details.long');
+      expect(await long.count(), url).toBeGreaterThan(0);
+      expect(await page.locator('main details.long[open]').count(), url).toBe(0);
+      expect(await long.first().locator(':scope > pre').isVisible(), url).toBe(false);
       const next = page.locator('nav.pager a[rel="next"]').first();
       if ((await next.count()) === 0) break;
       url = new URL((await next.getAttribute('href'))!, url).href;
