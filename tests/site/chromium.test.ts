@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { chromiumReady } from './chromium.js';
+import { chromiumReady } from '../../site/scripts/chromium.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
 

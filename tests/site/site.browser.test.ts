@@ -8,8 +8,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFiles } from '../../harness/index.js';
 import { writeRunFixture } from '../support/run-fixture.js';
-import { chromiumReady, launchChromium } from './chromium.js';
-import { serveStatic, type StaticServer } from './static-server.js';
+import { chromiumReady, launchChromium } from '../../site/scripts/chromium.js';
+import { serveStatic, type StaticServer } from '../../site/scripts/static-server.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
