@@ -10,6 +10,7 @@ import { runFiles } from '../../harness/index.js';
 import { writeRunFixture } from '../support/run-fixture.js';
 import { chromiumReady, launchChromium } from '../../site/scripts/chromium.js';
 import { serveStatic, type StaticServer } from '../../site/scripts/static-server.js';
+import { sweepPicture } from '../../site/scripts/sweep-picture.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
@@ -287,6 +288,11 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     expect(await call.textContent()).toContain('path: sqlcsv/root_2.py');
     expect(await page.locator('.turn.tool', { hasText: 'Tool result of run_command' }).first().isVisible()).toBe(true);
     expect(await page.locator('.turn.system').count()).toBe(1);
+    expect(await page.locator('.turn.user').count()).toBeGreaterThan(0);
+    // Every reply carries its call's usage.
+    const replies = await page.locator('.turn.assistant .who').allTextContents();
+    expect(replies.length).toBeGreaterThan(1);
+    for (const who of replies) expect(who.replace(/\s+/g, ' ')).toMatch(/^Reply from sim-executor call \d+: [\d,]+ in \([\d,]+ cached\), [\d,]+ out, [\d,]+ ms/);
     await page.close();
   });
 
@@ -344,6 +350,15 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     } finally {
       await dark.close();
     }
+  });
+
+  it('takes the README\'s picture of a sweep page: a PNG of its first screen, charts drawn', async () => {
+    const png = await sweepPicture(dist, 'fixture-run', { base: BASE, width: 1000, height: 1200 });
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1000, 1200]);
+    // A page of the right size with nothing drawn (a 404, a blank page) compresses to a few KB.
+    expect(png.length).toBeGreaterThan(50_000);
+    await expect(sweepPicture(dist, 'no-such-run', { base: BASE })).rejects.toThrow('runs/no-such-run/ is not in');
   });
 
   it('has 0 serious or critical accessibility violations (axe-core), in light and in dark', async () => {
