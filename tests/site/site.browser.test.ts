@@ -94,7 +94,11 @@ beforeAll(async () => {
   await cp(runA, path.join(tmp, 'runs', 'fixture-copy'), { recursive: true });
   bulkyFile = fixture.sessions.find((s) => s.sessionId.endsWith('/worker/1'))!.file;
   report = runFiles.Report.parse(JSON.parse(await readFile(path.join(runA, 'report', 'report.json'), 'utf8')));
-  const runs = [runA, path.join(tmp, 'runs', 'fixture-copy')];
+  // The harness's golden report as a run folder of report/ only: real providers, an unavailable
+  // cell with hostile text in its reason, no cell folders (a run whose cells were not kept).
+  const golden = path.join(tmp, 'runs', 'golden');
+  await cp(path.join(REPO, 'tests', 'harness', 'report', '__snapshots__', 'golden'), path.join(golden, 'report'), { recursive: true, filter: (f) => !f.endsWith('.vl.json') && !f.endsWith('.md') });
+  const runs = [runA, path.join(tmp, 'runs', 'fixture-copy'), golden];
   const example = path.join(REPO, 'runs', 'example-sim');
   if (await stat(path.join(example, 'report', 'report.json')).then(() => true, () => false)) runs.push(example);
   dist = path.join(tmp, 'dist');
@@ -232,6 +236,25 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     expect(report.charts.length).toBeGreaterThanOrEqual(5);
     expect(images.sort()).toEqual(report.charts.filter((c) => c.name !== 'cells').map((c) => c.svg).sort());
     expect(inline).toBe(1);
+    await page.close();
+  });
+
+  it('builds a sweep page from any report on main\'s format: the golden report of real providers, hostile text shown as text, no cell folders', async () => {
+    const golden = runFiles.Report.parse(JSON.parse(await readFile(path.join(REPO, 'tests', 'harness', 'report', '__snapshots__', 'golden', 'report.json'), 'utf8')));
+    expect(golden.simulated).toBeNull();
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/golden/`);
+    expect(await page.locator('main .badge', { hasText: 'real providers' }).count()).toBe(1);
+    expect(await page.locator('main .badge', { hasText: 'SIMULATED' }).count()).toBe(0);
+    // The hostile reason (an HTML tag, a terminal escape) is text on the page, not markup.
+    const reason = golden.cells.find((c) => c.status === 'unavailable')!.reason!;
+    expect(reason).toContain('<b>');
+    expect(await page.locator('article.report b').count()).toBe(0);
+    expect(await page.locator('article.report').textContent()).toContain('<b>|busy|</b>');
+    // No cell was kept, so no cell links, and every chart is the report's own image.
+    expect(await page.locator('article.report svg a, article.report td a').count()).toBe(0);
+    expect(await page.locator('article.report svg').count()).toBe(1);
+    expect(await page.locator('article.report figure.chart img').count()).toBe(golden.charts.length - 1);
     await page.close();
   });
 

@@ -88,8 +88,11 @@ function svgSize(svg: string): { width: number | null; height: number | null } {
   return { width: num('width'), height: num('height') };
 }
 
-/** The cells chart of the report, drawn by the report's own code, every dot linking to `cells/ID/`. */
-export async function linkedCellsChart(report: Report): Promise<string | null> {
+/**
+ * The cells chart of the report, drawn by the report's own code, every dot of a cell that has a
+ * page linking to `cells/ID/` (a run published without a cell's folder has no page to link to).
+ */
+export async function linkedCellsChart(report: Report, cellPages: ReadonlySet<string>): Promise<string | null> {
   const entry = chartSpecs(report).find((c) => c.name === 'cells');
   if (!entry) return null;
   const spec = structuredClone(entry.spec) as unknown as Record<string, unknown>;
@@ -101,7 +104,8 @@ export async function linkedCellsChart(report: Report): Promise<string | null> {
     const mark = o.mark;
     const type = typeof mark === 'string' ? mark : (mark as { type?: string } | undefined)?.type;
     if ((type === 'point' || type === 'circle') && o.encoding && typeof o.encoding === 'object') {
-      (o.encoding as Record<string, unknown>).href = { field: 'cellPage' };
+      // A dot without a page gets no link (a bare field would link it to "undefined").
+      (o.encoding as Record<string, unknown>).href = { condition: { test: 'isValid(datum.cellPage)', field: 'cellPage' }, value: null };
       marks += 1;
     }
     for (const value of Object.values(o)) visit(value);
@@ -109,7 +113,7 @@ export async function linkedCellsChart(report: Report): Promise<string | null> {
   visit(spec);
   const data = spec.data as { values?: Array<Record<string, unknown>> } | undefined;
   if (marks === 0 || !Array.isArray(data?.values)) throw new Error('the report\'s cells chart has no dot mark or inline data to link; the site and harness/report disagree on the chart (this is a bug)');
-  for (const value of data.values) if (typeof value.id === 'string' && CellId.safeParse(value.id).success) value.cellPage = `cells/${value.id}/`;
+  for (const value of data.values) if (typeof value.id === 'string' && cellPages.has(value.id)) value.cellPage = `cells/${value.id}/`;
   const rendered = await renderSvg(spec as never);
   return rendered.svg;
 }
@@ -129,7 +133,7 @@ export async function readRun(dataDir: string, name: string): Promise<RunData> {
     charts.push({ name: chart.name, title: chart.title, file: path.relative(dataDir, file), ...svgSize(svg) });
   }
   const cellIds = (await dirs(paths.cells)).filter((id) => CellId.safeParse(id).success);
-  const out: RunData = { run: { name, report, charts, linkedCells: await linkedCellsChart(report), cellPages: cellIds }, cells: [], sessions: [] };
+  const out: RunData = { run: { name, report, charts, linkedCells: await linkedCellsChart(report, new Set(cellIds)), cellPages: cellIds }, cells: [], sessions: [] };
   for (const id of cellIds) out.cells.push(await readCell(dataDir, name, id, report, out));
   return out;
 }
