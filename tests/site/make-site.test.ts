@@ -223,6 +223,26 @@ describe('make_site staging', () => {
     }
   });
 
+  it('make_site.sh end to end: a run file that does not match its schema stops the build with exit 4, naming file, line and field; the old site stays', async () => {
+    const bad = path.join(tmp, 'runs', 'stale-run');
+    await cp(run, bad, { recursive: true });
+    const events = path.join(bad, 'cells', 'cap1-rep1-gated', 'events.jsonl');
+    const lines = (await readFile(events, 'utf8')).split('\n');
+    lines[2] = JSON.stringify({ ...JSON.parse(lines[2]!), nodeId: 42 });
+    await writeFile(events, lines.join('\n'));
+    const out = path.join(tmp, 'stale-out');
+    await mkdir(out);
+    await writeFile(path.join(out, 'index.html'), 'the site before');
+    const result = await promisify(execFile)(path.join(REPO, 'make_site.sh'), ['--out', out, '--data', path.join(tmp, 'stale-data'), bad], { env: cleanEnv(), cwd: tmp }).then(
+      () => ({ code: 0, output: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: `${error.stdout}\n${error.stderr}` }),
+    );
+    expect(result.code, result.output).toBe(4);
+    expect(result.output).toContain('runs/stale-run/cells/cap1-rep1-gated/events.jsonl line 3: does not match its schema (');
+    expect(result.output).toMatch(/make_site: the site build failed \(astro build exited \d+\); the message above names the file\. Nothing was published/);
+    expect(await readFile(path.join(out, 'index.html'), 'utf8')).toBe('the site before');
+  });
+
   it('make_site.sh end to end: a planted key exits 3 and publishes nothing, and its output never holds the key', async () => {
     const sample = SAMPLES[2]!;
     const out = path.join(tmp, 'site-out');
