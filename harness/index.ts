@@ -27,3 +27,5 @@ export * from './stats/index.js';
 export * from './sweep/index.js';
 export * from './report/index.js';
 export { learnCostModel, forecastCells, expectedTree, type NodeCost, type LearnOptions } from './plan/forecast.js';
+/** The run-file schemas, the one module the results site imports (see run-files.ts). */
+export * as runFiles from './run-files.js';

@@ -6,6 +6,7 @@ import { journalBench } from './journal.bench.js';
 import { reportBench } from './report.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { workspaceTransportBench } from './workspace-transport.bench.js';
+import { siteBench } from './site.bench.js';
 import { table, type Figure } from './stats.js';
 
 const figures: Figure[] = [];
@@ -15,6 +16,9 @@ const sandbox = await sandboxBench();
 figures.push(...sandbox.figures);
 figures.push(...(await gradeBench(sandbox.floorMs)));
 figures.push(...(await workspaceTransportBench(5)));
+const site = await siteBench();
+figures.push(...site.figures);
 console.log(`\nbench on ${process.platform}/${process.arch}, ${cpus().length} cores, node ${process.version}, ${new Date().toISOString()}`);
 console.log(`ratios are to the floor: the median of \`docker run --rm <image> true\` (${sandbox.floorMs} ms) in this same run\n`);
 console.log(table(figures));
+console.log(`\n${site.lines.join('\n')}`);
