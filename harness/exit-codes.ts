@@ -67,6 +67,8 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   // engine
   docker_unavailable: EXIT.environment,
   sandbox_image_missing: EXIT.environment,
+  sandbox_host_lost: EXIT.environment,
+  no_sandbox_host: EXIT.environment,
   workspace_path: EXIT.usage,
   sandbox_disposed: EXIT.internal,
   budget_exhausted: EXIT.internal,

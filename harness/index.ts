@@ -3,6 +3,7 @@ export { runCli, buildProgram, VERSION } from './cli.js';
 export { BUG_CODES, EXIT, EXIT_BY_CODE, EXIT_DESCRIPTIONS, UsageError, exitCodeFor, exitCodeTable, type ExitCode } from './exit-codes.js';
 export { bufferIo, dropWritesToClosedPipes, processIo, type CliIo } from './io.js';
 export * from './sandbox/sandbox-image.js';
+export * from './sandbox/docker-hosts.js';
 export { canonicalJson, digestOf } from './internal/canonical-json.js';
 export * from './manifest/manifest.js';
 export { ManifestInvalidError, loadManifest, manifestDigest, sameFamilyCaveat, type LoadedManifest } from './manifest/manifest-loader.js';

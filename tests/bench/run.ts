@@ -5,6 +5,7 @@ import { gradeBench } from './grade.bench.js';
 import { journalBench } from './journal.bench.js';
 import { reportBench } from './report.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
+import { workspaceTransportBench } from './workspace-transport.bench.js';
 import { siteBench } from './site.bench.js';
 import { table, type Figure } from './stats.js';
 
@@ -14,6 +15,7 @@ figures.push(...(await reportBench()));
 const sandbox = await sandboxBench();
 figures.push(...sandbox.figures);
 figures.push(...(await gradeBench(sandbox.floorMs)));
+figures.push(...(await workspaceTransportBench(5)));
 const site = await siteBench();
 figures.push(...site.figures);
 console.log(`\nbench on ${process.platform}/${process.arch}, ${cpus().length} cores, node ${process.version}, ${new Date().toISOString()}`);
