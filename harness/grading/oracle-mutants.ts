@@ -14,6 +14,10 @@ export const Mutant = z
     id: z.string().regex(/^m-[a-z0-9-]+$/),
     description: z.string().min(1),
     breaks: z.array(z.string().regex(/^R\d{2}$/)).min(1),
+    /** A bug of output layout alone (spec 6.2-6.4): it must fail output requirements only. */
+    output: z.boolean().optional(),
+    /** The spec sections whose sentences it violates, e.g. ["5.3"]: every section has a mutant. */
+    sections: z.array(z.string().regex(/^\d(\.\d)?$/)).min(1).optional(),
     patch: z
       .array(z.object({ file: z.string().min(1), find: z.string().min(1), replace: z.string() }).strict())
       .min(1),
