@@ -54,6 +54,10 @@ PRELOAD = (
     "functools", "itertools", "io", "math", "operator", "string", "typing", "textwrap",
     "traceback", "unicodedata", "pathlib", "atexit", "threading",
 )
+import ctypes  # noqa: E402
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+PR_SET_DUMPABLE = 4
 LIMITS = {"as": resource.RLIMIT_AS, "nproc": resource.RLIMIT_NPROC, "nofile": resource.RLIMIT_NOFILE,
           "core": resource.RLIMIT_CORE, "msgqueue": resource.RLIMIT_MSGQUEUE}
 
@@ -170,6 +174,9 @@ def child(request, fds):
         os.setresuid(uid, uid, uid)
         if os.getuid() != uid or os.geteuid() != uid or os.getgid() != gid:
             os._exit(126)
+        # Changing uid made the process non-dumpable (its /proc entries root's); an exec'd
+        # program is dumpable again, so the fast path sets it back to behave the same.
+        LIBC.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
         os.chdir(request["cwd"])
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
