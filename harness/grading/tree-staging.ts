@@ -1,5 +1,6 @@
 import { constants, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, readdir, readlink, symlink } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { lstat, mkdir, open, opendir, readlink, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
@@ -64,14 +65,16 @@ export async function stageTree(source: string, dest: string, limits: TreeLimits
   let bytes = 0;
 
   async function walk(rel: string): Promise<void> {
-    let dirents;
+    // Streamed, so a folder of millions of entries is read only up to the limit.
+    let dir;
     try {
-      dirents = await readdir(path.join(source, rel), { withFileTypes: true, encoding: 'buffer' });
+      dir = await opendir(path.join(source, rel), { encoding: 'buffer' as BufferEncoding, bufferSize: 256 });
     } catch {
       skip(rel, 'unreadable');
       return;
     }
-    for (const d of dirents) {
+    for await (const entry of dir) {
+      const d = entry as unknown as Dirent<Buffer>;
       if (++entries > limits.entries) throw new PastLimit(`the tree has more than ${limits.entries} entries`);
       let name: string;
       try {
