@@ -18,9 +18,12 @@ export async function gradeBench(floorMs: number): Promise<{ figures: Figure[]; 
   const reference = path.join(oracleDir('sqlcsv'), 'reference');
   const empty = await mkdtemp(path.join(tmpdir(), 'rdh-bench-empty-'));
   let cases = 0;
+  const short: string[] = [];
+  // A per-case limit far above the 3 s default: on a noisy machine a case that runs long
+  // would otherwise fail, and the bench measures the time of a passing grade.
   const passing = (mode: 'fork' | 'exec') => async () => {
-    const result = await gradeTree({ tree: reference, mode });
-    if (result.satisfied !== result.total) throw new Error(`reference scored ${result.satisfied}/${result.total} (${mode}); the bench measures a passing grade`);
+    const result = await gradeTree({ tree: reference, mode, caseTimeoutMs: 20_000 });
+    if (result.satisfied !== result.total) short.push(`${mode} ${result.satisfied}/${result.total}`);
     cases = result.casesTotal;
   };
   const emptyTimes = await sample(5, () => gradeTree({ tree: empty }));
@@ -37,5 +40,5 @@ export async function gradeBench(floorMs: number): Promise<{ figures: Figure[]; 
   const summary =
     `grading: reference ${(ref / 1000).toFixed(2)} s ÷ empty ${(emptyMed / 1000).toFixed(2)} s ÷ container floor ${(floorMs / 1000).toFixed(2)} s` +
     ` = ${(ref / emptyMed).toFixed(2)} ÷ 1 ÷ ${(floorMs / emptyMed).toFixed(2)} (goal: reference <= ${GRADE_TARGET_MS / 1000} s, ${ref <= GRADE_TARGET_MS ? 'met' : 'MISSED'})`;
-  return { figures, summary };
+  return { figures, summary: short.length ? `${summary}\nWARNING: the reference did not pass every time (${short.join(', ')}); the machine is too loaded to trust these figures` : summary };
 }
