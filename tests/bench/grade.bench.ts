@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gradeTree, oracleDir } from '../../harness/index.js';
+import { promisify } from 'node:util';
+import { gradeTree, oracleDir, sandboxImageTag } from '../../harness/index.js';
 import { figure, sample, type Figure } from './stats.js';
 
 /** Target: grading the reference tree in at most 3 s on a 2-core machine. */
@@ -26,9 +28,10 @@ export async function gradeBench(floorMs: number): Promise<{ figures: Figure[]; 
     if (result.satisfied !== result.total) short.push(`${mode} ${result.satisfied}/${result.total}`);
     cases = result.casesTotal;
   };
-  const emptyTimes = await sample(5, () => gradeTree({ tree: empty }));
-  const forkTimes = await sample(5, passing('fork'));
-  const execTimes = await sample(3, passing('exec'));
+  // Gradings are seconds each: few samples, one warm-up (the first pays for cold caches).
+  const forkTimes = await sample(4, passing('fork'));
+  const emptyTimes = await sample(3, () => gradeTree({ tree: empty }), 0);
+  const execTimes = await sample(2, passing('exec'), 0);
   const ref = figure('x', forkTimes).medianMs;
   const emptyMed = figure('x', emptyTimes).medianMs;
   const exec = figure('x', execTimes).medianMs;
@@ -41,4 +44,11 @@ export async function gradeBench(floorMs: number): Promise<{ figures: Figure[]; 
     `grading: reference ${(ref / 1000).toFixed(2)} s ÷ empty ${(emptyMed / 1000).toFixed(2)} s ÷ container floor ${(floorMs / 1000).toFixed(2)} s` +
     ` = ${(ref / emptyMed).toFixed(2)} ÷ 1 ÷ ${(floorMs / emptyMed).toFixed(2)} (goal: reference <= ${GRADE_TARGET_MS / 1000} s, ${ref <= GRADE_TARGET_MS ? 'met' : 'MISSED'})`;
   return { figures, summary: short.length ? `${summary}\nWARNING: the reference did not pass every time (${short.join(', ')}); the machine is too loaded to trust these figures` : summary };
+}
+
+/** The floor alone (what sandbox.bench.ts also measures): `docker run --rm <image> true` from the CLI. */
+export async function floorOnly(): Promise<{ figures: Figure[]; floorMs: number }> {
+  const floor = await sample(10, () => promisify(execFile)('docker', ['run', '--rm', '--network', 'none', sandboxImageTag(), 'true']));
+  const floorMs = figure('floor', floor).medianMs;
+  return { floorMs, figures: [figure('floor: docker run --rm <image> true', floor, floorMs, 'CLI, same image')] };
 }

@@ -1,12 +1,14 @@
 // `npm run bench`: prints measured figures. Targets live here as printed ratios, never as
 // timed assertions in the unit tests, because these machines are noisy.
 import { cpus } from 'node:os';
-import { gradeBench } from './grade.bench.js';
+import { floorOnly, gradeBench } from './grade.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { table, type Figure } from './stats.js';
 
+// `npm run bench -- grade` measures grading against the floor only, skipping the sandbox figures.
+const only = process.argv[2];
 const figures: Figure[] = [];
-const sandbox = await sandboxBench();
+const sandbox = only === 'grade' ? await floorOnly() : await sandboxBench();
 figures.push(...sandbox.figures);
 const grading = await gradeBench(sandbox.floorMs);
 figures.push(...grading.figures);
