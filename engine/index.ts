@@ -1,27 +1,57 @@
 /**
  * The engine's public entry. Everything outside engine/ imports from here and nowhere else.
+ * Its rooms, lowest first (no import runs upward; tests/engine/layout.test.ts holds it):
+ * - base/: the data every room shares (checks, verdicts, usage), errors, the secret catalogue;
+ * - ports/: what the engine needs from outside (model client, sandbox, clock, events, call limiter);
+ * - adapters/: those ports on real things (openai SDK, Docker, JSONL files, transcripts);
+ * - runtime/: the plumbing every stage uses (router, accounting, structured output, tool loop);
+ * - court/: checks, falsification, verification, the gate, the monitor, the repair loop;
+ * - tree/: solve, split, leaf and the plan rules.
  */
-export * from './errors.js';
-export * from './sandbox.js';
-export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './docker-sandbox.js';
-export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabels } from './docker-daemon.js';
-export { pruneSandboxes, type PruneOptions, type PruneResult } from './sandbox-prune.js';
-export { stableJson } from './internal/stable-json.js';
-export * from './model-client.js';
-export { OpenAIModelClient, type OpenAIModelClientOptions } from './openai-client.js';
-export { ModelRouter, ModelSpec, Tier, CONTRIBUTING_ROLES, priceOf, type RouterOptions, type RouteRequest, type RoutedResponse } from './model-router.js';
-export { Accounting, NodeAccount, PARENT_RESERVE, WORKER_CAP } from './accounting.js';
-export { Monitor, type MonitorOptions, type MonitorStep, type MonitorVerdict } from './monitor.js';
-export { gate, Verdict, type GateInput, type GateOutcome, type Override, type VerifierOpinion } from './gate.js';
-export { Check, CheckResult, classify, falsify, runChecks, type Falsification } from './checks.js';
-export * from './plan-rules.js';
-export { repairLoop, type RepairRound, type RepairStop, type RepairLoopOptions } from './repair-loop.js';
-export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type EngineEventType } from './events.js';
-export { systemClock, type Clock } from './clock.js';
-export { JsonlFile, JsonlDirectory, type JsonlFileOptions } from './jsonl-file.js';
-export { TranscribingModelClient, TranscriptLine, TRANSCRIPT_VERSION } from './transcript.js';
-export { askStructured, extractJson, StructuredOutputError } from './structured.js';
-export { promptFor } from './prompts.js';
-export { NodeResult, flatten } from './node-result.js';
-export { solve, type SolveOptions, type SolveRun } from './solve.js';
-export * from './replies.js';
+
+// base
+export * from './base/errors.js';
+export * from './base/check.js';
+export * from './base/usage.js';
+export * from './base/verdict.js';
+export * from './base/secrets.js';
+export { stableJson } from './base/stable-json.js';
+
+// ports
+export * from './ports/model-client.js';
+export * from './ports/sandbox.js';
+export { UNLIMITED, type CallLimiter } from './ports/call-limiter.js';
+export { systemClock, type Clock } from './ports/clock.js';
+export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type EngineEventType } from './ports/events.js';
+
+// adapters
+export { OpenAIModelClient, type OpenAIModelClientOptions } from './adapters/openai-client.js';
+export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './adapters/docker-sandbox.js';
+export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabels } from './adapters/docker-daemon.js';
+export { pruneSandboxes, type PruneOptions, type PruneResult } from './adapters/sandbox-prune.js';
+export { JsonlFile, JsonlDirectory, type JsonlFileOptions } from './adapters/jsonl-file.js';
+export { TranscribingModelClient, TranscriptLine, TRANSCRIPT_VERSION } from './adapters/transcript.js';
+
+// runtime
+export { ModelRouter, CONTRIBUTING_ROLES, UNBOUNDED_OUTPUT_TOKENS, type RouterOptions, type RouteRequest, type RoutedResponse } from './runtime/model-router.js';
+export { ModelSpec, Tier, priceOf } from './runtime/model-spec.js';
+export { UNPLACED, isUnplaced, placeModel } from './runtime/model-family.js';
+export { Accounting, NodeAccount, PARENT_RESERVE, WORKER_CAP, type Room, type SessionCeilings } from './runtime/accounting.js';
+export { askStructured, extractJson } from './runtime/structured.js';
+export { runToolLoop, type DriftOpinion, type ToolLoopOptions, type ToolLoopResult } from './runtime/tool-loop.js';
+export type { LoopWatcher, MonitorStep, MonitorVerdict, MonitorFlagKind } from './runtime/loop-watcher.js';
+export { READ_ONLY_TOOLS, WORK_TOOLS, type Tool, type ToolContext, type ToolOutcome } from './runtime/tools.js';
+export { promptFor } from './runtime/prompts.js';
+export * from './runtime/replies.js';
+
+// court
+export { classify, falsify, runChecks, type Falsification } from './court/checks.js';
+export { gate, type GateInput, type GateOutcome, type Override, type VerifierOpinion } from './court/gate.js';
+export { Monitor, type MonitorOptions } from './court/monitor.js';
+export { repairLoop, type RepairRound, type RepairStop, type RepairLoopOptions } from './court/repair-loop.js';
+export { openQuestions } from './court/questions.js';
+
+// tree
+export * from './tree/plan-rules.js';
+export { NodeResult, NodeStop, StopCause, flatten } from './tree/node-result.js';
+export { solve, type SolveOptions, type SolveRun } from './tree/solve.js';

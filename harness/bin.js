@@ -4,4 +4,6 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { runCli } = await import('./cli.ts');
+const { dropWritesToClosedPipes } = await import('./io.ts');
+dropWritesToClosedPipes();
 process.exitCode = await runCli(process.argv.slice(2));

@@ -1,22 +1,31 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { gradeCommand } from './commands/grade.js';
 import { solveCommand } from './commands/solve.js';
 import { planCommand } from './commands/plan.js';
+import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
-import { processIo, type CliIo } from './io.js';
+import { dropWritesToClosedPipes, processIo, type CliIo } from './io.js';
+import { REPO_ROOT } from './paths.js';
+
+/** The harness's version, from package.json (the one place it is written). */
+export const VERSION: string = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Builds the command tree. Each call is independent, so tests can run many in one process. */
 export function buildProgram(io: CliIo): Command {
   const program = new Command('harness')
     .description('Measure whether work survives as a recursive agent splits a goal deeper, with and without an independent verifier at every merge.')
+    .version(VERSION, '-V, --version', 'print the version and exit')
     .addHelpText(
       'after',
       `\nExit codes:\n${EXIT_DESCRIPTIONS.map(([code, text]) => `  ${code}  ${text}`).join('\n')}\n\nDocker: set DOCKER_HOST to use a remote daemon.\n`,
     );
   program.addCommand(sandboxCommand(io));
   program.addCommand(planCommand(io));
+  program.addCommand(reportCommand(io));
   program.addCommand(gradeCommand(io));
   program.addCommand(solveCommand(io));
 
@@ -56,6 +65,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  dropWritesToClosedPipes();
   runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -1,40 +1,120 @@
-import { RdhError } from '../engine/index.js';
+import { RdhError, type EngineErrorCode } from '../engine/index.js';
 
 /**
- * The CLI's exit codes. Scripts key on these numbers; the README's table is generated
- * from the same list, so they cannot drift apart.
+ * The CLI's exit codes. Scripts key on these numbers; the README's table is generated from
+ * {@link EXIT_DESCRIPTIONS} (tests/harness/exit-codes.test.ts holds it to the README), and
+ * every error code the engine or the harness raises maps to exactly one of them.
  */
 export const EXIT = {
   ok: 0,
-  /** A bug in the harness: an error nobody planned for. */
+  /** A bug in the harness, and only that: an error nobody planned for. */
   internal: 1,
-  /** Bad input: a flag, manifest, configuration or journal. Nothing was written. */
+  /** Bad input: a flag, manifest, configuration file, spec or journal. Nothing was written. */
   usage: 2,
-  /** The machine cannot do the work: Docker unreachable, sandbox image missing or unbuildable. */
+  /** The machine cannot do the work: Docker unreachable, sandbox image missing or unbuildable, a provider unreachable. */
   environment: 3,
   /** A grading was refused: the oracle's integrity could not be shown, so no score was given. */
   gradingRefused: 4,
+  /** The provider account has no quota left: true of every later call, so the run stops (paid work is kept). */
+  quotaExhausted: 5,
+  /** The provider refused the configuration: a bad key, an unknown model, a wrong URL, or no independent family to judge. */
+  providerConfiguration: 6,
+  /** A replay diverged from its recording. */
+  replayDiverged: 7,
+  /** Interrupted (Ctrl-C, SIGINT): 128 + 2, as shells expect. */
+  interrupted: 130,
 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-export const EXIT_DESCRIPTIONS: Array<[number, string]> = [
+export const EXIT_DESCRIPTIONS: Array<[ExitCode, string]> = [
   [EXIT.ok, 'success'],
-  [EXIT.internal, 'internal error (a bug; please report it with the command and output)'],
-  [EXIT.usage, 'bad input: a flag, manifest, provider configuration or journal; nothing was written'],
-  [EXIT.environment, 'environment: Docker unreachable, sandbox image missing or its build failed'],
+  [EXIT.internal, 'a bug, and only a bug (please report it with the command and its output)'],
+  [EXIT.usage, 'bad input: a flag, manifest, provider configuration file, spec or journal; nothing was written'],
+  [EXIT.environment, 'environment: Docker unreachable, sandbox image missing or its build failed, a provider unreachable'],
   [EXIT.gradingRefused, 'grading refused: the oracle could not be shown to have been held out'],
+  [EXIT.quotaExhausted, 'provider quota exhausted: add credit or use another key; work already paid for is kept'],
+  [EXIT.providerConfiguration, 'provider configuration: the key, model id or base URL was refused, or no model of an independent family can judge'],
+  [EXIT.replayDiverged, 'a replay diverged from its recording'],
+  [EXIT.interrupted, 'interrupted'],
 ];
 
-/** Error codes that are the user's input rather than the machine. */
-const USAGE_CODES = new Set(['usage', 'manifest_invalid', 'provider_config_invalid', 'journal_mismatch', 'journal_invalid', 'workspace_path']);
-const ENVIRONMENT_CODES = new Set(['docker_unavailable', 'sandbox_image_missing', 'sandbox_build_failed']);
-const GRADING_CODES = new Set(['grading_refused']);
+/** Codes of the harness's own error classes. */
+type HarnessErrorCode =
+  | 'usage'
+  | 'manifest_invalid'
+  | 'provider_config_invalid'
+  | 'journal_mismatch'
+  | 'journal_invalid'
+  | 'journal_busy'
+  | 'journal_write_failed'
+  | 'journal_event_invalid'
+  | 'survival_data_invalid'
+  | 'sim_defect_model'
+  | 'sim_defect_table'
+  | 'oracle_invalid'
+  | 'spec_invalid'
+  | 'sandbox_build_failed'
+  | 'grading_refused'
+  | 'replay_diverged';
 
-export function exitCodeFor(error: unknown): number {
+/**
+ * Every error code, and the exit it ends a command with. Engine codes are typed from the
+ * engine's own list of error classes, so a new class without a row here does not compile.
+ * Codes that normally end only one node (budget, a provider failing, an unreadable reply)
+ * reach the CLI only when something outside a solve raised them.
+ */
+export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> = {
+  // engine
+  docker_unavailable: EXIT.environment,
+  sandbox_image_missing: EXIT.environment,
+  workspace_path: EXIT.usage,
+  sandbox_disposed: EXIT.internal,
+  budget_exhausted: EXIT.internal,
+  model_rate_limited: EXIT.environment,
+  model_unavailable: EXIT.environment,
+  model_response_invalid: EXIT.environment,
+  model_quota_exhausted: EXIT.quotaExhausted,
+  model_configuration: EXIT.providerConfiguration,
+  no_eligible_model: EXIT.providerConfiguration,
+  structured_output_unreadable: EXIT.providerConfiguration,
+  contract_missing: EXIT.internal,
+  workspace_listing: EXIT.environment,
+  // harness
+  usage: EXIT.usage,
+  manifest_invalid: EXIT.usage,
+  provider_config_invalid: EXIT.usage,
+  journal_mismatch: EXIT.usage,
+  journal_invalid: EXIT.usage,
+  journal_busy: EXIT.usage,
+  journal_write_failed: EXIT.environment,
+  journal_event_invalid: EXIT.internal,
+  survival_data_invalid: EXIT.usage,
+  sim_defect_model: EXIT.internal,
+  sim_defect_table: EXIT.internal,
+  oracle_invalid: EXIT.gradingRefused,
+  spec_invalid: EXIT.usage,
+  sandbox_build_failed: EXIT.environment,
+  grading_refused: EXIT.gradingRefused,
+  replay_diverged: EXIT.replayDiverged,
+};
+
+/**
+ * Error classes that can only mean the harness itself is wrong (it built an event its own
+ * schema refuses, ships a defects table that does not parse, used a disposed sandbox, or let
+ * a budget or contract refusal escape a solve):
+ * they keep exit 1, by name, so every other class is held to a documented input or
+ * environment code.
+ */
+export const BUG_CODES: ReadonlySet<string> = new Set(['sandbox_disposed', 'budget_exhausted', 'contract_missing', 'journal_event_invalid', 'sim_defect_model', 'sim_defect_table']);
+
+export function exitCodeFor(error: unknown): ExitCode {
   if (!(error instanceof RdhError)) return EXIT.internal;
-  if (USAGE_CODES.has(error.code)) return EXIT.usage;
-  if (ENVIRONMENT_CODES.has(error.code)) return EXIT.environment;
-  if (GRADING_CODES.has(error.code)) return EXIT.gradingRefused;
-  return EXIT.internal;
+  return (EXIT_BY_CODE as Record<string, ExitCode>)[error.code] ?? EXIT.internal;
+}
+
+/** The README's table of exit codes, generated from {@link EXIT_DESCRIPTIONS}. */
+export function exitCodeTable(): string {
+  return ['| code | meaning |', '|---|---|', ...EXIT_DESCRIPTIONS.map(([code, text]) => `| ${code} | ${text} |`)].join('\n');
 }
 
 /** A flag or argument the user got wrong. */

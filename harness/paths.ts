@@ -13,3 +13,10 @@ export function specDir(name: string): string {
 export function oracleDir(name: string): string {
   return path.join(REPO_ROOT, 'oracle', name);
 }
+
+/**
+ * The file that marks a folder as held-out material (an oracle): its presence at, above or below
+ * a manifest's `spec` path refuses the manifest, so no spec can hand an oracle to agents. Every
+ * folder under `oracle/` carries one.
+ */
+export const HELD_OUT_MARKER = '.held-out';

@@ -6,17 +6,18 @@ import {
   JsonlDirectory,
   JsonlFile,
   MemoryEventSink,
+  SecretCatalogue,
   TranscribingModelClient,
   solve,
   systemClock,
   type EngineEvent,
 } from '../../engine/index.js';
-import { clientsFromConfig, rosterFromConfig } from '../providers/engine-roster.js';
+import { clientsFromConfig, configuredKeys, rosterFromConfig } from '../providers/engine-roster.js';
 import { UsageError } from '../exit-codes.js';
 import { positiveInt } from '../internal/cli-parsers.js';
 import type { CliIo } from '../io.js';
 import { REPO_ROOT } from '../paths.js';
-import { loadProviderConfig, providerConfigPath } from '../providers/provider-config.js';
+import { loadProviderConfig, locateProviderConfig } from '../providers/provider-config.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { renderSolve } from './solve-report.js';
 
@@ -41,17 +42,19 @@ export function solveCommand(io: CliIo): Command {
     .option('--json', 'print the result tree as JSON', false)
     .action(async (goal: string, flags: SolveFlags) => {
       if (!goal.trim() || goal.includes('\n')) throw new UsageError('<goal>: give the goal as one non-empty line, in quotes.');
-      const configPath = providerConfigPath(flags.providers);
-      if (!configPath) {
+      const location = locateProviderConfig(flags.providers);
+      if (!location) {
         throw new UsageError('--providers: solve calls real models and needs a provider configuration; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start).');
       }
-      const providers = await loadProviderConfig(configPath);
+      const providers = await loadProviderConfig(location.file, { via: location.via });
       const roster = rosterFromConfig(providers);
       const out = path.resolve(flags.out ?? path.join(REPO_ROOT, 'runs', `solve-${new Date().toISOString().replace(/[:.]/g, '-')}`));
       await mkdir(out, { recursive: true });
+      // Every configured key is redacted from errors, events and transcripts, even when a server echoes it.
+      const keys = configuredKeys(providers);
       const transcripts = new JsonlDirectory(path.join(out, 'transcripts'));
       const clients = Object.fromEntries(
-        Object.entries(clientsFromConfig(providers)).map(([name, client]) => [name, new TranscribingModelClient(client, transcripts, systemClock)]),
+        Object.entries(clientsFromConfig(providers)).map(([name, client]) => [name, new TranscribingModelClient(client, transcripts, systemClock, new SecretCatalogue(keys))]),
       );
       const eventsFile = new JsonlFile(path.join(out, 'events.jsonl'));
       const memory = new MemoryEventSink();
@@ -64,10 +67,11 @@ export function solveCommand(io: CliIo): Command {
       const sandboxes = new DockerSandboxProvider({ image: sandboxImageTag() });
       await sandboxes.ensureReady();
       try {
-        const { root } = await solve({
+        const { root: raw } = await solve({
           goal, budget: flags.budget, maxDepth: flags.maxDepth, concurrency: flags.concurrency,
-          roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events,
+          roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: keys,
         });
+        const root = new SecretCatalogue(keys).redactDeep(raw);
         await writeFile(path.join(out, 'result.json'), `${JSON.stringify(root, null, 2)}\n`);
         io.out(flags.json ? `${JSON.stringify(root, null, 2)}\n` : renderSolve(root, { goal, trace: path.relative(process.cwd(), out) || '.' }));
       } finally {

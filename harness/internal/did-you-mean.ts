@@ -21,11 +21,14 @@ function distance(a: string, b: string): number {
 export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
   let best: { candidate: string; score: number } | undefined;
+  const allowedFor = (candidate: string) => Math.max(2, Math.floor(candidate.length / 3));
   for (const candidate of candidates) {
+    // The distance is at least the difference in length, so a far longer word (a pasted
+    // paragraph as a key) is skipped without building its table.
+    if (Math.abs(lower.length - candidate.length) > allowedFor(candidate)) continue;
     const score = distance(lower, candidate.toLowerCase());
     if (!best || score < best.score) best = { candidate, score };
   }
   if (!best) return undefined;
-  const allowed = Math.max(2, Math.floor(best.candidate.length / 3));
-  return best.score <= allowed ? best.candidate : undefined;
+  return best.score <= allowedFor(best.candidate) ? best.candidate : undefined;
 }

@@ -9,10 +9,31 @@ export interface SchemaProblem {
   text: string;
 }
 
+/** Longest key a message repeats whole; a longer one (an unknown 50 MB key) is cut. */
+const KEY_SHOWN = 64;
+
+/** A key as a message shows it: never a pasted credential, never unbounded. */
+function keyText(key: string): string {
+  if (looksLikeSecret(key)) return '(a key that looks like an API key; not shown)';
+  return key.length > KEY_SHOWN ? `${key.slice(0, KEY_SHOWN - 3)}...` : key;
+}
+
 /** `depth_caps[1]`, `executor.family`, `repetitions.by_cap.3`; the top level is `(top level)`. */
 export function pathText(path: YamlPath): string {
   if (path.length === 0) return '(top level)';
-  return path.reduce<string>((text, segment, i) => (typeof segment === 'number' ? `${text}[${segment}]` : i === 0 ? String(segment) : `${text}.${String(segment)}`), '');
+  return path.reduce<string>((text, segment, i) => (typeof segment === 'number' ? `${text}[${segment}]` : i === 0 ? keyText(String(segment)) : `${text}.${keyText(String(segment))}`), '');
+}
+
+/**
+ * Fields whose name says they hold or name a credential (`api_key_env`, `token`; not
+ * `token_ceiling`). Their values are never repeated in a message, even when they do not look
+ * like a key: a heuristic that misses one format would otherwise print it.
+ */
+export const CREDENTIAL_FIELD = /(key|token|secret|passw(or)?d|credentials?|auth)(_(env|var|name))?$/i;
+
+function isCredentialPath(path: YamlPath): boolean {
+  const field = [...path].reverse().find((segment) => typeof segment === 'string');
+  return typeof field === 'string' && CREDENTIAL_FIELD.test(field);
 }
 
 interface Def {
@@ -92,7 +113,15 @@ export function shown(value: unknown): string {
     if (looksLikeSecret(value)) return REDACTED;
     return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
   }
+  // As YAML spells them, so a message never prints Infinity or NaN as if it were a figure.
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? '.nan (not a number)' : `${value > 0 ? '' : '-'}.inf (infinity)`;
   return String(value);
+}
+
+/** What was found at a field, for "got ...": nothing of a credential field's value but its kind. */
+function shownAt(path: YamlPath, value: unknown): string {
+  if (!isCredentialPath(path) || value === undefined || value === null || typeof value === 'object') return shown(value);
+  return `${typeof value === 'string' ? 'text' : `a ${typeof value}`} (not shown: this field names a credential)`;
 }
 
 const EXPECTED: Record<string, string> = {
@@ -123,12 +152,13 @@ function numberBound(issue: { minimum?: unknown; maximum?: unknown; inclusive?: 
   return issue.inclusive ? `must be at most ${bound}` : `must be less than ${bound}`;
 }
 
-/** A message a schema wrote for itself (zod's own defaults all start "Invalid"). */
-const isOwnMessage = (message: string): boolean => !/^Invalid\b/.test(message);
+/** A message a schema wrote for itself (zod's own defaults start "Invalid", "Too big", "Too small" or "Unrecognized"). */
+const isOwnMessage = (message: string): boolean => !/^(Invalid|Too (big|small)|Unrecognized)\b/.test(message);
 
 function describe(issue: z.core.$ZodIssue, root: z.ZodType, input: unknown): SchemaProblem[] {
   const path = issue.path;
   const got = valueAt(input, path);
+  const seen = shownAt(path, got);
   const at = (text: string, where: PropertyKey[] = path): SchemaProblem => ({ path: where, text });
   const fix = fixFor(root, path);
   const parentIsMapping = path.length > 0 && typeof valueAt(input, path.slice(0, -1)) === 'object';
@@ -146,13 +176,14 @@ function describe(issue: z.core.$ZodIssue, root: z.ZodType, input: unknown): Sch
   }
   if (got === undefined && parentIsMapping) return [at(`missing; add it, ${fix}`)];
   if (issue.code === 'invalid_type') {
-    if (issue.expected === 'int' && typeof got === 'number') return [at(`must be a whole number, got ${got}; ${fix}`)];
+    if (issue.expected === 'int' && typeof got === 'number') return [at(`must be a whole number, got ${seen}; ${fix}`)];
     const core = fieldAt(root, path)?.core;
     const expected = issue.expected === 'number' && core && defOf(core).format?.includes('int') ? 'int' : issue.expected;
-    return [at(`expected ${EXPECTED[expected] ?? expected}, got ${shown(got)}; ${fix}`)];
+    return [at(`expected ${EXPECTED[expected] ?? expected}, got ${seen}; ${fix}`)];
   }
   if (issue.code === 'too_small' || issue.code === 'too_big') {
     const small = issue.code === 'too_small';
+    if (isOwnMessage(issue.message)) return [at(issue.origin === 'string' ? `${issue.message}; ${fix}` : `${issue.message}, got ${seen}; ${fix}`)];
     if (issue.origin === 'array') {
       const what = small ? (Number(issue.minimum) === 1 ? 'must not be empty' : `must list at least ${Number(issue.minimum)} items`) : `may list at most ${Number(issue.maximum)} items`;
       return [at(`${what}; ${fix}`)];
@@ -160,19 +191,21 @@ function describe(issue: z.core.$ZodIssue, root: z.ZodType, input: unknown): Sch
     if (issue.origin === 'string') return [at(`${small ? 'must not be empty' : `must be at most ${Number(issue.maximum)} characters`}; ${fix}`)];
     const core = fieldAt(root, path)?.core;
     const integer = core !== undefined && Boolean(defOf(core).format?.includes('int'));
-    return [at(`${numberBound(issue, integer, small)}, got ${shown(got)}; ${fix}`)];
+    return [at(`${numberBound(issue, integer, small)}, got ${seen}; ${fix}`)];
   }
   if (issue.code === 'invalid_value') {
     const options = issue.values.map((v) => flow(v));
-    if (options.length === 1) return [at(`expected ${options[0]}, got ${shown(got)}; ${fix}`)];
+    if (options.length === 1) return [at(`expected ${options[0]}, got ${seen}; ${fix}`)];
     const guess = typeof got === 'string' ? didYouMean(got, options) : undefined;
-    return [at(`expected one of ${options.join(', ')}, got ${shown(got)}; ${guess ? `did you mean ${guess}?` : fix}`)];
+    return [at(`expected one of ${options.join(', ')}, got ${seen}; ${guess ? `did you mean ${guess}?` : fix}`)];
   }
   if (issue.code === 'invalid_key') {
     const why = issue.issues.map((inner) => inner.message).find(isOwnMessage) ?? 'is not allowed as a key here';
     return [at(`${shown(path.at(-1))} ${why}; ${fix}`)];
   }
-  if (issue.code === 'invalid_format') return [at(`${shown(got)} ${isOwnMessage(issue.message) ? issue.message : 'does not have the expected form'}; ${fix}`)];
+  // A URL may carry a user name and password, so it is never repeated.
+  if (issue.code === 'invalid_format' && issue.format === 'url') return [at(`must be an http:// or https:// URL; ${fix}`)];
+  if (issue.code === 'invalid_format') return [at(`${seen} ${isOwnMessage(issue.message) ? issue.message : 'does not have the expected form'}; ${fix}`)];
   return [at(`${issue.message}; ${fix}`)];
 }
 

@@ -1,9 +1,11 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Manifest } from './manifest.js';
+import { specFolderProblem } from './spec-folder.js';
 import { digestOf } from '../internal/canonical-json.js';
-import { problemLine, readDataFile } from '../internal/data-file.js';
+import { problemLine, readDataFile, shownPath } from '../internal/data-file.js';
+import { count, plain } from '../internal/figures.js';
 import { ProblemListError } from '../internal/problem-list-error.js';
+import { firstUncountable, planInputFor, projectPlan, type UncountableFigure } from '../plan/plan-arithmetic.js';
 
 /** The manifest cannot be used as written. One line per problem, each with its fix; nothing was written. */
 export class ManifestInvalidError extends ProblemListError {
@@ -51,6 +53,25 @@ export function sameFamilyCaveat(manifest: Manifest): string | undefined {
 
 const STARTER = 'copy manifests/smoke.yaml to start';
 
+/** A figure too large to print exactly, as a person reads it: never "Infinity". */
+function magnitude(n: number): string {
+  return Number.isFinite(n) ? `about ${n.toExponential(1)}` : 'more than any number';
+}
+
+/** The field to lower when a projected figure cannot be counted, and what to say about it. */
+function uncountableProblem(manifest: Manifest, bad: UncountableFigure): { path: string[]; text: string } {
+  const limit = `above ${count(Number.MAX_SAFE_INTEGER)}, the largest whole number counted exactly`;
+  const deepest = manifest.depth_caps.at(-1);
+  if (bad.figure === 'sessions') {
+    return {
+      path: ['projected_branching'],
+      text: `at b = ${plain(manifest.projected_branching)} and cap ${deepest} the plan projects ${magnitude(bad.value)} sessions, ${limit}; lower projected_branching or the deepest cap`,
+    };
+  }
+  const [field, what] = bad.figure === 'tokenBound' ? ['token_ceiling', 'token bound'] : ['cost_ceiling_usd', 'cost bound'];
+  return { path: ['unit', field], text: `the plan's ${what} (sessions x unit.${field}) comes to ${magnitude(bad.value)}, ${limit}; lower unit.${field}` };
+}
+
 /**
  * Reads, validates and resolves a manifest. Throws ManifestInvalidError listing every problem
  * it can find at once (a person fixes them in one pass), each as `file:line: field: what; fix`.
@@ -58,17 +79,21 @@ const STARTER = 'copy manifests/smoke.yaml to start';
  */
 export async function loadManifest(file: string): Promise<LoadedManifest> {
   const absolute = path.resolve(file);
-  const result = await readDataFile(absolute, { shownAs: file, schema: Manifest, what: 'manifest', starter: STARTER });
+  const shownAs = shownPath(file);
+  const result = await readDataFile(absolute, { shownAs, schema: Manifest, what: 'manifest', starter: STARTER });
   if (!result.ok) throw new ManifestInvalidError(result.lines);
   const manifest = result.value;
+  const problems: string[] = [];
   const specDir = path.resolve(path.dirname(absolute), manifest.spec);
-  const isDir = await stat(specDir).then((s) => s.isDirectory(), () => undefined);
-  if (isDir !== true) {
-    const what = isDir === false ? 'is a file, not a folder' : 'does not exist';
-    throw new ManifestInvalidError([
-      problemLine(file, result.source, ['spec'], `${JSON.stringify(manifest.spec)} ${what} (looked at ${specDir}); spec is relative to the manifest's own folder, ${path.dirname(absolute)}`),
-    ]);
+  const specProblem = await specFolderProblem(specDir, path.dirname(absolute));
+  if (specProblem) problems.push(problemLine(shownAs, result.source, ['spec'], `${shownPath(JSON.stringify(manifest.spec))} ${specProblem}`));
+  // Every figure the plan prints must be a finite whole number it can print exactly.
+  const bad = firstUncountable(projectPlan(planInputFor(manifest)));
+  if (bad) {
+    const { path: where, text } = uncountableProblem(manifest, bad);
+    problems.push(problemLine(shownAs, result.source, where, text));
   }
+  if (problems.length > 0) throw new ManifestInvalidError(problems);
   const caveat = sameFamilyCaveat(manifest);
-  return { manifest, file: absolute, shownAs: file, specDir, digest: manifestDigest(manifest), caveats: caveat ? [caveat] : [], folded: {} };
+  return { manifest, file: absolute, shownAs, specDir, digest: manifestDigest(manifest), caveats: caveat ? [caveat] : [], folded: {} };
 }

@@ -11,7 +11,7 @@ export function withMaxSessions(loaded: LoadedManifest, maxSessions: number): Lo
   const fromFile = loaded.folded.max_sessions?.manifest ?? loaded.manifest.max_sessions;
   if (maxSessions > fromFile) {
     throw new UsageError(
-      `--max-sessions ${maxSessions} is above max_sessions ${fromFile} in ${loaded.shownAs}; the flag can only lower the ceiling. To raise it, edit max_sessions in the manifest (a new digest, so record into a new --out-dir)`,
+      `--max-sessions ${maxSessions} is above max_sessions ${fromFile} in ${loaded.shownAs}; the flag can only lower the ceiling; to raise it, edit max_sessions in the manifest (which makes it a different sweep, with a new digest)`,
     );
   }
   return {

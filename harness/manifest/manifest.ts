@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { looksLikeSecret } from '../internal/secret-shape.js';
+import { TEXT_LIMITS, tooLong } from '../internal/text-limits.js';
 
 /**
  * The sweep manifest: what one sweep measures, on which models, and the ceilings it may not
@@ -20,6 +22,40 @@ export const Independence = z
   .meta({ examples: ['cross_family'] });
 export type Independence = z.infer<typeof Independence>;
 
+/**
+ * The SD of pair differences `harness plan` assumes when the manifest names none (see
+ * `analysis.pair_difference_sd`). Applied where it is read rather than as a parse default, so a
+ * manifest that leaves it out keeps the digest it had before the field existed.
+ */
+export const DEFAULT_PAIR_DIFFERENCE_SD = 0.25;
+
+/**
+ * Deepest cap a manifest may declare. A cap d holds b^d leaves: at b = 4 a cap of 10 is already
+ * a million leaf sessions per cell, past any budget, and far deeper caps make the plan's figures
+ * themselves uncountable. The measured question lives at caps 1-4.
+ */
+export const MAX_DEPTH_CAP = 10;
+
+/**
+ * A family as a name, not a spelling: "OpenAI", " openai " and "ＯｐｅｎＡＩ" are one family,
+ * so a cross_family claim cannot be passed by changing case, and same_family is not refused for it.
+ */
+export function familyName(text: string): string {
+  return text.normalize('NFKC').trim().toLowerCase();
+}
+
+/** A declared family: compared (and digested) as its `familyName`. */
+export const Family = (description: string, example: string) =>
+  z
+    .string()
+    .max(TEXT_LIMITS.family, tooLong(TEXT_LIMITS.family))
+    .regex(/\S/, 'is blank; write the family name, or leave the field out')
+    // Checked as written: a key's shape can depend on its case (AKIA...), which the name drops.
+    .refine((text) => !looksLikeSecret(text), 'looks like a literal API key (value not shown); a family is the name of the organisation that trained the model, and keys belong in environment variables')
+    .describe(`${description} Compared as a name: case and surrounding space do not count. At most ${TEXT_LIMITS.family} characters.`)
+    .meta({ examples: [example] })
+    .transform(familyName);
+
 /** Who answers a role. The simulated provider needs no configuration; anything else is named by the provider configuration. */
 export const ModelPair = z
   .object({
@@ -32,16 +68,13 @@ export const ModelPair = z
     model: z
       .string()
       .min(1)
-      .describe('Model id: a real id, or a placeholder the provider configuration maps to a real model. Placeholders keep the manifest vendor-agnostic, so one sweep can be recorded against different providers. No default.')
+      .max(TEXT_LIMITS.id, tooLong(TEXT_LIMITS.id))
+      .describe(`Model id: a real id, or a placeholder the provider configuration maps to a real model. Placeholders keep the manifest vendor-agnostic, so one sweep can be recorded against different providers. At most ${TEXT_LIMITS.id} characters. No default.`)
       .meta({ examples: ['executor-model'] }),
-    family: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        "Declared model family: the organisation that trained the model (for `sim`, the simulated population's name, e.g. sim-alpha). Self-preference follows the trainer, not the endpoint, so independence is checked on this, never on the provider. Required under cross_family; no default.",
-      )
-      .meta({ examples: ['example-family-a'] }),
+    family: Family(
+      "Declared model family: the organisation that trained the model (for `sim`, the simulated population's name, e.g. sim-alpha). Self-preference follows the trainer, not the endpoint, so independence is checked on this, never on the provider. Required under cross_family; no default.",
+      'example-family-a',
+    ).optional(),
     rung: z
       .int()
       .positive()
@@ -72,27 +105,35 @@ export const Manifest = z
     version: z.literal(1).describe('Format version. Always 1; a later format takes a new number so an older harness refuses it rather than misreading it. No default.').meta({ examples: [1] }),
     name: z
       .string()
+      .max(TEXT_LIMITS.name, tooLong(TEXT_LIMITS.name))
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'uses characters other than letters, digits, ".", "_" and "-" (or does not start with a letter or digit)')
-      .describe('Short name of the sweep, used in headings and run folder names, so letters, digits, ".", "_" and "-" only. No default.')
+      .describe(`Short name of the sweep, used in headings and run folder names, so letters, digits, ".", "_" and "-" only, at most ${TEXT_LIMITS.name} characters. No default.`)
       .meta({ examples: ['recursion-depth'] }),
     spec: z
       .string()
       .min(1)
-      .describe("Folder holding the specification handed to agents (SPEC.md), relative to this manifest file's own folder, so the manifest means the same from any working directory. Must exist. No default.")
+      .max(TEXT_LIMITS.path, tooLong(TEXT_LIMITS.path))
+      // Refused before it is resolved: a message about a missing folder would print the path.
+      .refine((text) => !looksLikeSecret(text), 'looks like a literal API key (value not shown); spec is the folder of SPEC.md and requirements.yaml, relative to this file')
+      .describe(
+        `Folder holding the specification handed to agents (SPEC.md and requirements.yaml), relative to this manifest file's own folder, so the manifest means the same from any working directory. Must exist, and must not be, lie inside or hold a folder of held-out material (an oracle folder, marked by a .held-out file), even through a symbolic link. At most ${TEXT_LIMITS.path} characters. No default.`,
+      )
       .meta({ examples: ['../spec/sqlcsv'] }),
     // Metadata sits inside the transform so the JSON Schema (input side) keeps it.
     depth_caps: z
-      .array(PositiveInt())
+      .array(PositiveInt().max(MAX_DEPTH_CAP, `must be at most ${MAX_DEPTH_CAP}: a cap d holds b^d leaves, so a deeper cap is a bill nobody can pay`))
       .min(1)
       .superRefine(uniqueItems('cap'))
-      .describe('Depth caps to sweep: the deepest planning level a tree may use (a cap of N fully used reports N). Positive whole numbers, each once; order does not matter. `--depths` records a subset. No default.')
+      .describe(
+        `Depth caps to sweep: the deepest planning level a tree may use (a cap of N fully used reports N). Whole numbers from 1 to ${MAX_DEPTH_CAP}, each once; order does not matter. At most ${MAX_DEPTH_CAP} because a cap d holds b^d leaves: at b = 4 a cap of ${MAX_DEPTH_CAP} is a million leaf sessions per cell. \`--depths\` records a subset. No default.`,
+      )
       .meta({ examples: [[1, 2, 3, 4]], uniqueItems: true })
       .transform((caps) => [...caps].sort((a, b) => a - b)),
     repetitions: z
       .object({
         default: PositiveInt().default(1).describe('Cells per cap and arm for every cap without an override. Default 1.').meta({ examples: [2] }),
         by_cap: z
-          .record(z.string().regex(/^[1-9][0-9]*$/, 'is not a depth cap (a positive whole number)'), PositiveInt())
+          .record(z.string().max(TEXT_LIMITS.numberKey, tooLong(TEXT_LIMITS.numberKey)).regex(/^[1-9][0-9]*$/, 'is not a depth cap (a positive whole number)'), PositiveInt())
           .default({})
           .describe('Overrides by cap, e.g. {3: 4, 4: 4}: spend samples where the curve bends (caps 3-4) rather than where it is flat and cheap. Keys must be caps in depth_caps. Default none.')
           .meta({ examples: [{ 3: 4, 4: 4 }] }),
@@ -162,6 +203,22 @@ export const Manifest = z
       .prefault({})
       .describe('Planted parameters of the `sim` provider. The harness is validated by recovering these: measured survival must match the closed-form expectation. Ignored by real providers. Defaults as listed per field.')
       .meta({ examples: [{ seed: 1, judge_recall: 0.8, self_review_recall: 0.3 }] }),
+    analysis: z
+      .object({
+        pair_difference_sd: z
+          .number()
+          .gt(0)
+          .max(1)
+          .optional()
+          .describe(
+            `Standard deviation of the pair differences (gated − ungated survival of one (cap, repetition), on the 0–1 scale) that \`harness plan\` sizes its power figures with: the minimum detectable difference per cap at 80% power, alpha 0.05. Default ${DEFAULT_PAIR_DIFFERENCE_SD}, from the spread of an earlier system's recorded cells (39, 40 and 19 of 42 requirements: SD 0.28 within one arm), rounded down because pairing shares the leaves; the simulated population at its default rates spreads far less (about 0.06 at caps 2-4). Once cells are recorded, \`plan --from runs/NAME\` uses their measured spread instead.`,
+          )
+          .meta({ examples: [DEFAULT_PAIR_DIFFERENCE_SD] }),
+      })
+      .strict()
+      .optional()
+      .describe(`How the plan judges what the sweep can detect. Changes no measurement. Default: pair_difference_sd ${DEFAULT_PAIR_DIFFERENCE_SD}.`)
+      .meta({ examples: [{ pair_difference_sd: DEFAULT_PAIR_DIFFERENCE_SD }] }),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -200,4 +257,10 @@ export function repetitionsAt(manifest: Manifest, cap: number): number {
 /** True when either pair is served by the built-in simulated provider. */
 export function usesSimulatedProvider(manifest: Manifest): boolean {
   return manifest.executor.provider === 'sim' || manifest.reviewer.provider === 'sim';
+}
+
+/** The SD of pair differences the plan's power figures use, and whether the manifest named it. */
+export function pairDifferenceSdOf(manifest: Manifest): { sd: number; named: boolean } {
+  const named = manifest.analysis?.pair_difference_sd;
+  return named === undefined ? { sd: DEFAULT_PAIR_DIFFERENCE_SD, named: false } : { sd: named, named: true };
 }

@@ -1,4 +1,4 @@
-import { ARMS, type Arm } from '../manifest/manifest.js';
+import { ARMS, repetitionsAt, type Arm, type Manifest } from '../manifest/manifest.js';
 
 /**
  * The arithmetic of a sweep's bill. Pure: data in, data out, no files, no clocks. The plan
@@ -210,4 +210,44 @@ export function projectPlan(input: PlanInput): PlanProjection {
     },
     ceiling,
   };
+}
+
+/** The projection of a manifest's sweep: the caps given (default every cap), priced when `pricing` is. */
+export function planInputFor(manifest: Manifest, caps: readonly number[] = manifest.depth_caps, pricing?: Pricing): PlanInput {
+  return {
+    caps,
+    arms: manifest.arms,
+    repetitions: Object.fromEntries(caps.map((cap) => [cap, repetitionsAt(manifest, cap)])),
+    branching: manifest.projected_branching,
+    mergeAttempts: manifest.merge_attempts,
+    unit: { tokenCeiling: manifest.unit.token_ceiling, costCeilingUsd: manifest.unit.cost_ceiling_usd },
+    maxSessions: manifest.max_sessions,
+    ...(pricing ? { pricing } : {}),
+  };
+}
+
+/** A figure is countable when it is finite and, rounded, a safe integer: it prints exactly, never as infinity or NaN. */
+export const isCountable = (n: number): boolean => Number.isFinite(n) && Math.abs(Math.round(n)) <= Number.MAX_SAFE_INTEGER;
+
+/** Which input an uncountable figure grows from, so a refusal can point at the field to lower. */
+export type UncountableFigure = { figure: 'sessions' | 'tokenBound' | 'costBoundUsd' | 'pricedUsd'; value: number };
+
+/**
+ * The first figure of a projection that cannot be counted exactly, checked in the order the
+ * figures derive from each other (tree size, then tokens, then dollars), or undefined.
+ */
+export function firstUncountable(projection: PlanProjection): UncountableFigure | undefined {
+  const { total } = projection;
+  const sessions = projection.caps.flatMap((cap) => [cap.leaves, cap.planningNodes, cap.perCell.total, cap.sessions]).concat(total.sessions, ...projection.cells.map((c) => c.cumulative));
+  const checks: Array<[UncountableFigure['figure'], number[]]> = [
+    ['sessions', sessions],
+    ['tokenBound', [...projection.caps.map((cap) => cap.tokenBound), total.tokenBound]],
+    ['costBoundUsd', [...projection.caps.map((cap) => cap.costBoundUsd), total.costBoundUsd]],
+    ['pricedUsd', [...projection.caps.map((cap) => cap.pricedUsd ?? 0), total.pricedUsd ?? 0]],
+  ];
+  for (const [figure, values] of checks) {
+    const bad = values.find((value) => !isCountable(value));
+    if (bad !== undefined) return { figure, value: bad };
+  }
+  return undefined;
 }

@@ -1,8 +1,14 @@
+import path from 'node:path';
+import { shownPath } from '../internal/data-file.js';
 import { count, plain, tokens, usd } from '../internal/figures.js';
 import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { textTable, wrap } from '../internal/text-table.js';
 import { repetitionsAt, usesSimulatedProvider, type Manifest, type ModelPair } from '../manifest/manifest.js';
-import { projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
+import { planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
+import { learnedForecast, type LearnedForecast } from './plan-learned.js';
+import { learnedLines, powerLines } from './plan-learned-text.js';
+import { planPower, type PlanPower } from './plan-power.js';
+import type { CellMeasurement } from '../sweep/cell-measurement.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
 
 /**
@@ -12,8 +18,17 @@ import { priceOf, type LoadedProviderConfig } from '../providers/provider-config
  */
 export const INPUT_PER_OUTPUT = 10;
 
-/** What `harness plan` reports; the text and the JSON are two renderings of this one object. */
+/** Format version of `plan --json`; a change that renames or removes a field takes a new number. */
+export const PLAN_REPORT_VERSION = 1;
+
+/**
+ * What `harness plan` reports; the text and the JSON are two renderings of this one object.
+ * Paths in it are relative to the folder the command ran in, never absolute, so a report can
+ * be shared without the machine's layout.
+ */
 export interface PlanReport {
+  version: typeof PLAN_REPORT_VERSION;
+  /** `spec` as the manifest writes it (relative to the manifest); `file` and `specDir` relative to the current folder. */
   manifest: { file: string; name: string; digest: string; spec: string; specDir: string };
   /** Lines every artifact of the sweep shows (same_family). */
   caveats: string[];
@@ -30,6 +45,10 @@ export interface PlanReport {
   maxSessions: { enforced: number; manifest: number; lowered: boolean };
   pricing: { known: true; inputPerOutput: number; executor: Price; reviewer: Price; providers?: string } | { known: false; why: string };
   projection: PlanProjection;
+  /** The minimum detectable paired difference per cap for the declared repetitions. */
+  power: PlanPower;
+  /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. Absent without --from (a plan's JSON holds no null). */
+  forecast?: LearnedForecast;
 }
 
 export interface PlanReportOptions {
@@ -37,9 +56,21 @@ export interface PlanReportOptions {
   depths?: readonly number[];
   /** The checked provider configuration, when one was given. Default: none (prices unknown). */
   providers?: LoadedProviderConfig;
+  /** The folder paths are reported relative to. Default: the current working directory. */
+  cwd?: string;
+  /**
+   * A recorded run (`--from`): its folder as written, whether it recorded this same manifest,
+   * and its measured cells. Default none: the declared scenario and the manifest's SD only.
+   */
+  from?: { run: string; sameManifest: boolean; cells: readonly CellMeasurement[] };
 }
 
-function pricingFor(loaded: LoadedManifest, providers: LoadedProviderConfig | undefined): PlanReport['pricing'] {
+/** A path as the report gives it: relative to `cwd`, never the machine's absolute layout. */
+function relativePath(cwd: string, absolute: string): string {
+  return shownPath(path.relative(cwd, absolute) || '.');
+}
+
+function pricingFor(loaded: LoadedManifest, providers: LoadedProviderConfig | undefined, cwd: string): PlanReport['pricing'] {
   const { executor, reviewer } = loaded.manifest;
   const needsConfig = [executor, reviewer].some((pair) => pair.provider !== 'sim');
   if (needsConfig && !providers) return { known: false, why: 'no provider configuration (pass --providers FILE or set RDH_PROVIDERS)' };
@@ -47,28 +78,23 @@ function pricingFor(loaded: LoadedManifest, providers: LoadedProviderConfig | un
   const rv = priceOf(reviewer, providers?.config);
   if (!ex || !rv) {
     const missing = [executor, reviewer].filter((pair) => !priceOf(pair, providers?.config)).map((pair) => `models.${pair.model}`);
-    return { known: false, why: `${[...new Set(missing)].join(' and ')} in ${providers?.shownAs} ${missing.length > 1 ? 'have' : 'has'} no price_usd_per_million` };
+    return { known: false, why: `${[...new Set(missing)].join(' and ')} in ${providers ? relativePath(cwd, providers.file) : ''} ${missing.length > 1 ? 'have' : 'has'} no price_usd_per_million` };
   }
-  return { known: true, inputPerOutput: INPUT_PER_OUTPUT, executor: ex, reviewer: rv, ...(providers ? { providers: providers.shownAs } : {}) };
+  return { known: true, inputPerOutput: INPUT_PER_OUTPUT, executor: ex, reviewer: rv, ...(providers ? { providers: relativePath(cwd, providers.file) } : {}) };
 }
 
 /** Assembles the report. Pure: the command has already loaded and checked everything. */
 export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptions = {}): PlanReport {
   const { manifest } = loaded;
   const selected = options.depths ? [...options.depths] : [...manifest.depth_caps];
-  const pricing = pricingFor(loaded, options.providers);
-  const projection = projectPlan({
-    caps: selected,
-    arms: manifest.arms,
-    repetitions: Object.fromEntries(selected.map((cap) => [cap, repetitionsAt(manifest, cap)])),
-    branching: manifest.projected_branching,
-    mergeAttempts: manifest.merge_attempts,
-    unit: { tokenCeiling: manifest.unit.token_ceiling, costCeilingUsd: manifest.unit.cost_ceiling_usd },
-    maxSessions: manifest.max_sessions,
-    ...(pricing.known ? { pricing: { executor: pricing.executor, reviewer: pricing.reviewer, inputPerOutput: pricing.inputPerOutput } } : {}),
-  });
+  const cwd = options.cwd ?? process.cwd();
+  const pricing = pricingFor(loaded, options.providers, cwd);
+  const projection = projectPlan(
+    planInputFor(manifest, selected, pricing.known ? { executor: pricing.executor, reviewer: pricing.reviewer, inputPerOutput: pricing.inputPerOutput } : undefined),
+  );
   return {
-    manifest: { file: loaded.shownAs, name: manifest.name, digest: loaded.digest, spec: manifest.spec, specDir: loaded.specDir },
+    version: PLAN_REPORT_VERSION,
+    manifest: { file: relativePath(cwd, loaded.file), name: manifest.name, digest: loaded.digest, spec: manifest.spec, specDir: relativePath(cwd, loaded.specDir) },
     caveats: [...loaded.caveats],
     ...(usesSimulatedProvider(manifest) ? { simulated: manifest.simulated } : {}),
     executor: manifest.executor,
@@ -80,6 +106,8 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     maxSessions: { enforced: manifest.max_sessions, manifest: loaded.folded.max_sessions?.manifest ?? manifest.max_sessions, lowered: loaded.folded.max_sessions !== undefined },
     pricing,
     projection,
+    power: planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) }),
+    ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
   };
 }
 
@@ -194,12 +222,19 @@ export function renderPlanText(report: PlanReport): string {
     );
   }
   lines.push('', ...ceilingLines(report));
+  if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
+  lines.push('', ...powerLines(report.power));
   return `${lines.join('\n')}\n`;
 }
 
-/** Rounds float noise (4.4 ** 3 = 85.18400000000001) out of the JSON; figures stay numbers. */
-function tidy(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(6)) : value;
+/**
+ * Rounds float noise (4.4 ** 3 = 85.18400000000001) out of the JSON; figures stay numbers. A
+ * figure that is not finite would become `null` where a number was promised, so it is a bug.
+ */
+function tidy(key: string, value: unknown): unknown {
+  if (typeof value !== 'number') return value;
+  if (!Number.isFinite(value)) throw new RangeError(`plan --json: ${key} is ${value}; figures must be finite (this is a bug)`);
+  return Number.isInteger(value) ? value : Number(value.toFixed(6));
 }
 
 /** The same report as JSON, one object on one line, for scripts. */

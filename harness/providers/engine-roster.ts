@@ -1,17 +1,17 @@
-import { OpenAIModelClient, type ModelClient, type ModelSpec } from '../../engine/index.js';
+import { OpenAIModelClient, SecretCatalogue, UNPLACED, type ModelClient, type ModelSpec } from '../../engine/index.js';
 import { apiKeyFor, type LoadedProviderConfig } from './provider-config.js';
 
 /**
  * The engine's roster from a provider configuration: every configured model, with its real
- * family (or `unknown:<id>` when the file does not say, which can never count as independent),
- * tier and prices.
+ * family (or `unplaced:<id>` when the file does not say, which can never count as
+ * independent), tier and prices.
  */
 export function rosterFromConfig(providers: LoadedProviderConfig): ModelSpec[] {
   return Object.entries(providers.config.models).map(([id, entry]) => ({
     name: id,
     model: entry.model ?? id,
     endpoint: entry.provider,
-    family: entry.family ?? `unknown:${id}`,
+    family: entry.family ?? `${UNPLACED}${id}`,
     tier: entry.tier ?? 'medium',
     ...(entry.roles ? { roles: entry.roles } : {}),
     ...(entry.price_usd_per_million
@@ -26,10 +26,36 @@ export function rosterFromConfig(providers: LoadedProviderConfig): ModelSpec[] {
   }));
 }
 
-/** One OpenAI-compatible client per provider the roster uses, keyed by provider name. */
+/** The providers the roster uses, by name. */
+function usedProviders(providers: LoadedProviderConfig): string[] {
+  return [...new Set(Object.values(providers.config.models).map((m) => m.provider))];
+}
+
+/** The keys the configuration names, as set in the environment: what every redaction must know. */
+export function configuredKeys(providers: LoadedProviderConfig, env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  return usedProviders(providers).map((name) => apiKeyFor(providers, name, env));
+}
+
+/**
+ * One OpenAI-compatible client per provider the roster uses, keyed by provider name, each with
+ * its provider's call deadline and longest server-requested wait, and a redactor that knows
+ * every configured key (a server may echo any of them).
+ */
 export function clientsFromConfig(providers: LoadedProviderConfig, env: Readonly<Record<string, string | undefined>> = process.env): Record<string, ModelClient> {
-  const used = new Set(Object.values(providers.config.models).map((m) => m.provider));
+  const secrets = new SecretCatalogue(configuredKeys(providers, env));
   return Object.fromEntries(
-    [...used].map((name) => [name, new OpenAIModelClient({ baseURL: providers.config.providers[name]!.base_url, apiKey: apiKeyFor(providers, name, env) })]),
+    usedProviders(providers).map((name) => {
+      const endpoint = providers.config.providers[name]!;
+      return [
+        name,
+        new OpenAIModelClient({
+          baseURL: endpoint.base_url,
+          apiKey: apiKeyFor(providers, name, env),
+          secrets,
+          ...(endpoint.call_deadline_s !== undefined ? { callDeadlineMs: endpoint.call_deadline_s * 1000 } : {}),
+          ...(endpoint.max_server_wait_s !== undefined ? { maxServerWaitMs: endpoint.max_server_wait_s * 1000 } : {}),
+        }),
+      ];
+    }),
   );
 }

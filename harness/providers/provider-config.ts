@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { Role, Tier } from '../../engine/index.js';
-import { problemLine, readDataFile } from '../internal/data-file.js';
+import { problemLine, readDataFile, shownPath } from '../internal/data-file.js';
 import type { LoadedManifest } from '../manifest/manifest-loader.js';
-import { shown } from '../internal/schema-problems.js';
 import { looksLikeSecret } from '../internal/secret-shape.js';
 import type { YamlSource } from '../internal/yaml-document.js';
-import type { ModelPair } from '../manifest/manifest.js';
+import { Family, familyName, type ModelPair } from '../manifest/manifest.js';
+import { TEXT_LIMITS, tooLong } from '../internal/text-limits.js';
 import type { Price } from '../plan/plan-arithmetic.js';
 import { ProblemListError } from '../internal/problem-list-error.js';
 
@@ -23,27 +23,45 @@ export const ProviderEndpoint = z
   .object({
     base_url: z
       .url({ protocol: /^https?$/ })
+      .max(TEXT_LIMITS.url, tooLong(TEXT_LIMITS.url))
       .superRefine((url, ctx) => {
         // Runs even after the URL check failed (zod continues past format issues), so parse defensively.
         const parsed = URL.canParse(url) ? new URL(url) : undefined;
-        if (!parsed) return;
+        // A URL that is not http(s) is already refused, in one line; credentials would be a second.
+        if (!parsed || !/^https?:$/.test(parsed.protocol)) return;
         if (parsed.username || parsed.password || [...parsed.searchParams.keys()].some((k) => /key|token|secret/i.test(k))) {
           ctx.addIssue({ code: 'custom', message: 'carries credentials; remove them from the URL, put the key in an environment variable and name it in api_key_env' });
         }
       })
-      .describe('Base URL of an OpenAI-compatible API (hosted provider, gateway, or a local vLLM / llama.cpp / Ollama server), up to and including /v1. No default.')
+      .describe(`Base URL of an OpenAI-compatible API (hosted provider, gateway, or a local vLLM / llama.cpp / Ollama server), up to and including /v1: http:// or https://, with no credentials in it. At most ${TEXT_LIMITS.url} characters. No default.`)
       .meta({ examples: ['https://api.example.com/v1'] }),
     api_key_env: z
       .string()
       .superRefine((name, ctx) => {
+        // Never any part of the value: a key the heuristic misses must not be printed either.
         if (looksLikeSecret(name)) {
           ctx.addIssue({ code: 'custom', message: 'looks like a literal API key (value not shown); never write a key in this file: export it as an environment variable and write the variable NAME here, e.g. api_key_env: OPENROUTER_API_KEY' });
-        } else if (!ENV_NAME.test(name)) {
-          ctx.addIssue({ code: 'custom', message: `${shown(name)} is not an environment variable name; write the NAME of the variable holding the key, e.g. api_key_env: OPENROUTER_API_KEY` });
+        } else if (name.length > TEXT_LIMITS.envName || !ENV_NAME.test(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `is not an environment variable name (letters, digits and "_", not starting with a digit, at most ${TEXT_LIMITS.envName} characters; value not shown); write the NAME of the variable holding the key, never the key, e.g. api_key_env: OPENROUTER_API_KEY`,
+          });
         }
       })
       .meta({ pattern: ENV_NAME.source, examples: ['OPENROUTER_API_KEY'] })
       .describe('NAME of the environment variable holding the API key, never the key itself, so this file can be shared and committed. For a local server that checks no key, name any variable and set it to any value. No default.'),
+    call_deadline_s: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Seconds one attempt of a call may take, from sending the request to the last byte of the reply; a server that stalls mid-reply is cut off here. Default 120.')
+      .meta({ examples: [120] }),
+    max_server_wait_s: z
+      .number()
+      .nonnegative()
+      .optional()
+      .describe('Longest Retry-After the server may ask for that is slept through inside a call; a longer one cools the model down and falls back to another. Default 60.')
+      .meta({ examples: [60] }),
   })
   .strict();
 export type ProviderEndpoint = z.infer<typeof ProviderEndpoint>;
@@ -52,14 +70,18 @@ const Usd = (what: string) => z.number().nonnegative().describe(`US dollars per 
 
 export const ModelEntry = z
   .object({
-    provider: z.string().min(1).describe('Which entry under `providers` serves this model. No default.').meta({ examples: ['gateway'] }),
-    model: z.string().min(1).optional().describe('The real model id sent to the endpoint. Default: the key this entry is listed under (for manifests that name real ids).').meta({ examples: ['vendor-a/model-name'] }),
-    family: z
+    provider: z.string().min(1).max(TEXT_LIMITS.id, tooLong(TEXT_LIMITS.id)).describe('Which entry under `providers` serves this model. No default.').meta({ examples: ['gateway'] }),
+    model: z
       .string()
       .min(1)
+      .max(TEXT_LIMITS.id, tooLong(TEXT_LIMITS.id))
       .optional()
-      .describe("The real model's family (the organisation that trained it). Compared with the manifest's independence claim by relation: under cross_family the two pairs' families must differ. Absent means not saying, never a disagreement. No default.")
-      .meta({ examples: ['vendor-a'] }),
+      .describe(`The real model id sent to the endpoint, at most ${TEXT_LIMITS.id} characters. Default: the key this entry is listed under (for manifests that name real ids).`)
+      .meta({ examples: ['vendor-a/model-name'] }),
+    family: Family(
+      "The real model's family (the organisation that trained it). Compared with the manifest's independence claim by relation: under cross_family the two pairs' families must differ. Absent means not saying, never a disagreement. No default.",
+      'vendor-a',
+    ).optional(),
     tier: Tier.optional()
       .describe('Capability tier for `harness solve` role choice: planners prefer large, workers and verifiers medium, the drift judge small. Default medium.')
       .meta({ examples: ['medium'] }),
@@ -90,11 +112,11 @@ export const ProviderConfig = z
   .object({
     version: z.literal(1).describe('Format version. Always 1. No default.').meta({ examples: [1] }),
     providers: z
-      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'uses characters other than letters, digits, ".", "_" and "-"'), ProviderEndpoint)
+      .record(z.string().max(TEXT_LIMITS.id, tooLong(TEXT_LIMITS.id)).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'uses characters other than letters, digits, ".", "_" and "-"'), ProviderEndpoint)
       .describe('OpenAI-compatible endpoints by a name of your choosing. `sim` is built in and may not be redefined. No default.')
       .meta({ examples: [{ gateway: { base_url: 'https://api.example.com/v1', api_key_env: 'OPENROUTER_API_KEY' } }] }),
     models: z
-      .record(z.string().min(1), ModelEntry)
+      .record(z.string().min(1).max(TEXT_LIMITS.id, tooLong(TEXT_LIMITS.id)), ModelEntry)
       .describe("Models by the id a manifest uses (placeholder or real): who serves each, the real id, its family and prices. No default.")
       .meta({ examples: [{ 'executor-model': { provider: 'gateway', model: 'vendor-a/model-name', family: 'vendor-a' } }] }),
   })
@@ -106,8 +128,8 @@ export const ProviderConfig = z
       if (!names.includes(entry.provider)) {
         ctx.addIssue({ code: 'custom', path: ['models', id, 'provider'], message: `"${entry.provider}" is not under providers; add providers.${entry.provider}, or use one of: ${names.join(', ') || '(none defined)'}` });
       }
-      for (const [field, value] of [['model', entry.model], ['family', entry.family]] as const) {
-        if (value !== undefined && looksLikeSecret(value)) ctx.addIssue({ code: 'custom', path: ['models', id, field], message: 'looks like a literal API key (value not shown); keys belong in environment variables named by api_key_env' });
+      if (entry.model !== undefined && looksLikeSecret(entry.model)) {
+        ctx.addIssue({ code: 'custom', path: ['models', id, 'model'], message: 'looks like a literal API key (value not shown); keys belong in environment variables named by api_key_env' });
       }
     }
   })
@@ -128,15 +150,32 @@ export interface LoadedProviderConfig {
 
 const STARTER = 'copy manifests/providers.example.yaml to start';
 
-export async function loadProviderConfig(file: string): Promise<LoadedProviderConfig> {
-  const result = await readDataFile(path.resolve(file), { shownAs: file, schema: ProviderConfig, what: 'provider configuration', starter: STARTER });
+/** The environment variable that names a provider configuration when no flag does. */
+export const PROVIDERS_ENV = 'RDH_PROVIDERS';
+
+export interface ProviderConfigLocation {
+  file: string;
+  /** What named the file: the flag, or the environment variable (messages about the path then name it). */
+  via: '--providers' | typeof PROVIDERS_ENV;
+}
+
+export async function loadProviderConfig(file: string, options: { via?: ProviderConfigLocation['via'] } = {}): Promise<LoadedProviderConfig> {
+  const origin = options.via === PROVIDERS_ENV ? PROVIDERS_ENV : undefined;
+  const result = await readDataFile(path.resolve(file), { shownAs: file, schema: ProviderConfig, what: 'provider configuration', starter: STARTER, ...(origin ? { origin } : {}) });
   if (!result.ok) throw new ProviderConfigInvalidError(result.lines);
-  return { config: result.value, file: path.resolve(file), shownAs: file, source: result.source };
+  return { config: result.value, file: path.resolve(file), shownAs: shownPath(file), source: result.source };
 }
 
 /** Where the provider configuration is: the `--providers` flag, else `RDH_PROVIDERS`, else none. */
+export function locateProviderConfig(flag: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): ProviderConfigLocation | undefined {
+  if (flag) return { file: flag, via: '--providers' };
+  const fromEnv = env[PROVIDERS_ENV];
+  return fromEnv ? { file: fromEnv, via: PROVIDERS_ENV } : undefined;
+}
+
+/** The path alone, for callers that do not report where it came from. */
 export function providerConfigPath(flag: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
-  return flag || env.RDH_PROVIDERS || undefined;
+  return locateProviderConfig(flag, env)?.file;
 }
 
 const ROLES = ['executor', 'reviewer'] as const;
@@ -156,8 +195,9 @@ export function requireProviderConfig(loaded: LoadedManifest, configPath: string
 
 /** The real family a pair runs as: the manifest's own for `sim`, the configuration's otherwise. */
 function realFamily(pair: ModelPair, config: ProviderConfig): { family: string | undefined; where: string } {
-  if (pair.provider === 'sim') return { family: pair.family, where: `sim ${pair.model}` };
-  return { family: config.models[pair.model]?.family, where: `models.${pair.model}` };
+  const family = pair.provider === 'sim' ? pair.family : config.models[pair.model]?.family;
+  // Parsing already normalised both; normalising again keeps the check right for objects built in code.
+  return { family: family === undefined ? undefined : familyName(family), where: pair.provider === 'sim' ? `sim ${pair.model}` : `models.${pair.model}` };
 }
 
 /**

@@ -2,12 +2,18 @@
 // timed assertions in the unit tests, because these machines are noisy.
 import { cpus } from 'node:os';
 import { floorOnly, gradeBench } from './grade.bench.js';
+import { journalBench } from './journal.bench.js';
+import { reportBench } from './report.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { table, type Figure } from './stats.js';
 
 // `npm run bench -- grade` measures grading against the floor only, skipping the sandbox figures.
 const only = process.argv[2];
 const figures: Figure[] = [];
+if (only !== 'grade') {
+  figures.push(...(await journalBench()));
+  figures.push(...(await reportBench()));
+}
 const sandbox = only === 'grade' ? await floorOnly() : await sandboxBench();
 figures.push(...sandbox.figures);
 const grading = await gradeBench(sandbox.floorMs);

@@ -1,8 +1,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MemoryEventSink, solve, type ModelClient, type ModelSpec, type NodeResult, type Role, type SandboxProvider } from '../../engine/index.js';
+import { MemoryEventSink, solve, type ModelClient, type ModelSpec, type NodeResult, type Role, type SandboxProvider, type SolveOptions } from '../../engine/index.js';
 import { testProvider } from './docker.js';
+import { FakeSandboxProvider, type FakeCommand } from './fake-sandbox.js';
 import { ScriptedModel, type Handler } from './scripted-model.js';
 
 /** Two families: alpha does the work, beta (which contributes nothing) verifies. */
@@ -17,9 +18,10 @@ export interface SolveHarness {
   root: NodeResult;
   events: MemoryEventSink;
   model: ScriptedModel;
+  workRoot: string;
 }
 
-let provider: SandboxProvider | null = null;
+let docker: SandboxProvider | null = null;
 
 export async function runSolve(options: {
   goal: string;
@@ -31,8 +33,11 @@ export async function runSolve(options: {
   usage?: ConstructorParameters<typeof ScriptedModel>[1];
   concurrency?: number;
   maxTurns?: number;
+  /** Run on the FAKE sandbox with these command answers instead of Docker (court logic only). */
+  fake?: Record<string, FakeCommand> | FakeSandboxProvider;
+  extra?: Partial<SolveOptions>;
 }): Promise<SolveHarness> {
-  provider ??= testProvider();
+  const sandboxes = options.fake instanceof FakeSandboxProvider ? options.fake : options.fake ? new FakeSandboxProvider(options.fake) : (docker ??= testProvider());
   const model = new ScriptedModel(options.handlers, options.usage);
   const events = new MemoryEventSink();
   const workRoot = await mkdtemp(path.join(tmpdir(), 'rdh-solve-'));
@@ -42,12 +47,13 @@ export async function runSolve(options: {
     maxDepth: options.maxDepth ?? 2,
     roster: options.roster ?? TWO_FAMILIES,
     clients: options.clients?.(model) ?? { alpha: model, beta: model, gamma: model },
-    sandboxes: provider,
+    sandboxes,
     workRoot,
     runId: `vitest-solve-${process.pid}`,
     events,
     concurrency: options.concurrency,
     maxTurns: options.maxTurns ?? 12,
+    ...options.extra,
   });
-  return { root, events, model };
+  return { root, events, model, workRoot };
 }

@@ -1,7 +1,7 @@
 import type { ModelClient, ModelRequest, ModelResponse, Role, ToolCall, Usage } from '../../engine/index.js';
 
 /** What a scripted handler may return: a reply, or a thrown error to simulate a failure. */
-export type Reply = { content?: string | null; toolCalls?: ToolCall[]; usage?: Partial<Usage>; model?: string };
+export type Reply = { content?: string | null; toolCalls?: ToolCall[]; usage?: Partial<Usage>; model?: string; finishReason?: string };
 export type Handler = (req: ModelRequest, turn: number) => Reply | Promise<Reply>;
 
 let callIds = 0;
@@ -40,12 +40,15 @@ export class ScriptedModel implements ModelClient {
     if (!handler) throw new Error(`no scripted handler for role ${req.role}`);
     const turn = req.messages.filter((m) => m.role === 'assistant').length;
     const reply = await handler(req, turn);
+    const usage = { ...this.usage, ...reply.usage } as Usage;
+    // Like a real endpoint, it never writes more than max_tokens, and says so when it stopped there.
+    const cut = req.maxTokens !== undefined && usage.outputTokens > req.maxTokens;
     return {
       content: reply.content ?? null,
       toolCalls: reply.toolCalls ?? [],
-      usage: { ...this.usage, ...reply.usage },
+      usage: cut ? { ...usage, outputTokens: req.maxTokens! } : usage,
       model: reply.model ?? req.model,
-      finishReason: reply.toolCalls?.length ? 'tool_calls' : 'stop',
+      finishReason: reply.finishReason ?? (cut ? 'length' : reply.toolCalls?.length ? 'tool_calls' : 'stop'),
     };
   }
 
@@ -79,5 +82,28 @@ export function helloHandlers(overrides: Partial<Record<Role, Handler>> = {}, ch
     verifier: (req) => (taskOf(req).startsWith('are the checks adequate') ? json({ adequate: true, reason: 'they run the program' }) : json({ verdict: 'DONE', findings: [] })),
     drift_judge: () => json({ drift: 1, impossible: false, reason: 'on track' }),
     ...overrides,
+  };
+}
+
+/** A check that writes a file as it runs: it must still pass when the verifier re-runs it, and leave the judged tree alone. */
+export const LOGGING_CHECK = 'echo ran >> .check-log && test -f hello.py';
+
+/**
+ * The hello leaf with {@link LOGGING_CHECK} among its checks, and a worker that never runs the
+ * checks itself: only the verifier's re-run could leave a `.check-log`.
+ */
+export function loggingCheckHandlers(): Partial<Record<Role, Handler>> {
+  const base = helloHandlers();
+  return {
+    ...base,
+    checker: () =>
+      json({
+        checks: [
+          { id: 'writes-a-log', description: 'runs and logs', command: LOGGING_CHECK },
+          { id: 'prints-hello', description: 'prints hello', command: 'test "$(python3 hello.py)" = hello' },
+          { id: 'exits-zero', description: 'exits 0', command: 'python3 hello.py >/dev/null' },
+        ],
+      }),
+    worker: (req, turn) => base.worker!(req, turn === 2 ? 3 : turn),
   };
 }

@@ -24,7 +24,7 @@ export function wireResponder(handlers: Partial<Record<Role, Handler>>): Respond
           : { role: m.role as 'system' | 'user', content: String(m.content) },
     );
     const role = roleOf(raw);
-    const request: ModelRequest = { model: String(body.model), messages, role, sessionId: 'wire', nodeId: 'wire' };
+    const request: ModelRequest = { model: String(body.model), messages, role, sessionId: 'wire', nodeId: 'wire', attempt: 1 };
     const handler = handlers[role];
     if (!handler) return { status: 500, body: { error: { message: `no handler for ${role}` } } };
     const reply = await handler(request, messages.filter((m) => m.role === 'assistant').length);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bufferIo, runCli } from '../../../harness/index.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest/manifest-fixtures.js';
@@ -13,7 +14,8 @@ afterAll(() => tmp.cleanup());
 async function run(...argv: string[]) {
   const io = bufferIo();
   const code = await runCli(argv, io);
-  const clean = (text: string) => text.replaceAll(tmp.dir, '<tmp>').replaceAll(process.cwd(), '<repo>');
+  // Reports name paths relative to the current folder; either way a scratch path reads <tmp>.
+  const clean = (text: string) => text.replaceAll(path.relative(process.cwd(), tmp.dir), '<tmp>').replaceAll(tmp.dir, '<tmp>').replaceAll(process.cwd(), '<repo>');
   return { code, stdout: clean(io.stdout()), stderr: clean(io.stderr()) };
 }
 
@@ -53,6 +55,13 @@ describe('harness plan: the shipped manifests', () => {
 
       Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
         The projection of 52 sessions fits.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  1 pair  no test (one pair: a paired t test needs at least 2)
+        cap 2  1 pair  no test (one pair: a paired t test needs at least 2)
       "
     `);
   });
@@ -91,6 +100,12 @@ describe('harness plan: the shipped manifests', () => {
 
       Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
         The projection of 14 sessions fits.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  1 pair  no test (one pair: a paired t test needs at least 2)
       "
     `);
   });
@@ -129,6 +144,15 @@ describe('harness plan: the shipped manifests', () => {
 
       Ceiling: max_sessions 8,000 (from the manifest), the number the run enforces.
         The projection of 7,000 sessions fits.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  2 pairs  undetectable: no survival difference is large enough
+        cap 2  2 pairs  undetectable: no survival difference is large enough
+        cap 3  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
+        cap 4  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
       "
     `);
   });
@@ -170,6 +194,13 @@ describe('harness plan: the shipped manifests', () => {
         The ceiling is reached inside cap2-rep2-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
         Whole caps that fit: --depths 1 (36 sessions).
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  2 pairs  undetectable: no survival difference is large enough
+        cap 2  2 pairs  undetectable: no survival difference is large enough
       "
     `);
   });
@@ -215,6 +246,15 @@ describe('harness plan: the shipped manifests', () => {
         The ceiling is reached inside cap4-rep1-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
         Whole caps that fit: --depths 1,2,3 (1,552 sessions).
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  2 pairs  undetectable: no survival difference is large enough
+        cap 2  2 pairs  undetectable: no survival difference is large enough
+        cap 3  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
+        cap 4  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
       "
     `);
   });
@@ -239,6 +279,12 @@ describe('harness plan: the shipped manifests', () => {
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 2: 1 of 2 cells, from cap2-rep1-ungated on
         The ceiling is reached inside cap2-rep1-ungated: its sessions are spent and it goes unmeasured.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 2  1 pair  no test (one pair: a paired t test needs at least 2)
       "
     `);
   });
@@ -274,12 +320,33 @@ describe('harness plan: the shipped manifests', () => {
           "file": "manifests/smoke.yaml",
           "name": "smoke",
           "spec": "../spec/sqlcsv",
-          "specDir": "<repo>/spec/sqlcsv",
+          "specDir": "spec/sqlcsv",
         },
         "maxSessions": {
           "enforced": 30,
           "lowered": true,
           "manifest": 100,
+        },
+        "power": {
+          "alpha": 0.05,
+          "caps": [
+            {
+              "cap": 2,
+              "mde": {
+                "kind": "none",
+                "pairs": 1,
+                "reason": "one pair: a paired t test needs at least 2",
+              },
+              "pairs": 1,
+              "text": "no test (one pair: a paired t test needs at least 2)",
+            },
+          ],
+          "power": 0.8,
+          "sd": 0.25,
+          "source": {
+            "kind": "manifest",
+            "named": false,
+          },
         },
         "pricing": {
           "executor": {
@@ -380,6 +447,7 @@ describe('harness plan: the shipped manifests', () => {
           "max_turns": 20,
           "token_ceiling": 200000,
         },
+        "version": 1,
       }
     `);
   });
@@ -424,6 +492,12 @@ describe('harness plan: other manifests', () => {
 
       Ceiling: max_sessions 1,000 (from the manifest), the number the run enforces.
         The projection of 418 sessions fits.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 3  2 pairs  no test (one arm only, so there is no pair to difference)
       "
     `);
   });
@@ -447,11 +521,15 @@ describe('harness plan: other manifests', () => {
                             manifest's (default: the manifest's max_sessions)
         --providers <file>  provider configuration, for prices and the real-family
                             check (default: $RDH_PROVIDERS, else none)
+        --from <run>        a recorded run folder (runs/NAME): forecast the cells
+                            still to record from what its measured cells cost, and
+                            size power with its measured spread (default: none)
         --json              print the plan as one JSON object (default: false)
         -h, --help          display help for command
 
       The bill assumes every tree uses its whole cap at the manifest's
       projected_branching: a scenario to size the ceiling against, not a bound.
+      --from runs/NAME prints a forecast learned from recorded cells beside it.
       Exit code 2: a bad flag, manifest or provider configuration; nothing is written.
 
       "
@@ -567,7 +645,7 @@ describe('harness plan: refusals', () => {
         "a recall above one: harness: <tmp>/bad-33.yaml:38: simulated.judge_recall: must be at most 1, got 1.5; e.g. judge_recall: 0.8",
         "zero concurrency: harness: <tmp>/bad-34.yaml:33: concurrency: must be a positive whole number, got 0; e.g. concurrency: 4",
         "YAML syntax error: harness: <tmp>/bad-35.yaml:2:15: YAML syntax error: Missing closing "quote; close the quote or bracket opened before this point",
-        "YAML key written twice: harness: <tmp>/bad-36.yaml:41:1: YAML syntax error: Map keys must be unique; each field may appear once; remove or rename one of them",
+        "YAML key written twice: harness: <tmp>/bad-36.yaml:41:1: name is written twice in the top level, on lines 2 and 41; each key may appear once: remove or rename one of them",
         "empty file: harness: <tmp>/bad-37.yaml: the manifest is empty; write its fields (copy manifests/smoke.yaml to start)",
         "a list, not a mapping: harness: <tmp>/bad-38.yaml:1: (top level): expected a mapping of fields, got a list; write the manifest as \`field: value\` lines (copy manifests/smoke.yaml to start)",
         "no such manifest: harness: <tmp>/missing.yaml: cannot read the manifest: no such file; check the path (copy manifests/smoke.yaml to start)",
@@ -576,7 +654,7 @@ describe('harness plan: refusals', () => {
         "--depths of zero: error: option '--depths <caps>' argument '0' is invalid. expected caps as whole numbers of at least 1 separated by commas, e.g. 1,2; got "0".",
         "--max-sessions of zero: error: option '--max-sessions <n>' argument '0' is invalid. expected a whole number of at least 1, got "0".",
         "--max-sessions as a word: error: option '--max-sessions <n>' argument 'lots' is invalid. expected a whole number of at least 1, got "lots".",
-        "--max-sessions above the manifest: harness: --max-sessions 5000 is above max_sessions 1000 in <tmp>/bad-45.yaml; the flag can only lower the ceiling. To raise it, edit max_sessions in the manifest (a new digest, so record into a new --out-dir)",
+        "--max-sessions above the manifest: harness: --max-sessions 5000 is above max_sessions 1000 in <tmp>/bad-45.yaml; the flag can only lower the ceiling; to raise it, edit max_sessions in the manifest (which makes it a different sweep, with a new digest)",
         "misspelt --max-sessions: error: unknown option '--max-session' (Did you mean --max-sessions?)",
         "unknown flag: error: unknown option '--jsn' (Did you mean --json?)",
         "--providers file absent: harness: nowhere.yaml: cannot read the provider configuration: no such file; check the path (copy manifests/providers.example.yaml to start)",

@@ -25,6 +25,7 @@ const server = new ChatServer(
         checks: [
           { id: 'deletes-old', description: 'old files go, new ones stay', command: 'mkdir -p /tmp/d && touch -d "40 days ago" /tmp/d/old && touch /tmp/d/new && python3 -c "import cleanup; cleanup.main(\'/tmp/d\', 30)" && test ! -e /tmp/d/old && test -e /tmp/d/new' },
           { id: 'reports', description: 'returns the deleted paths for the report', command: 'mkdir -p /tmp/e && touch -d "40 days ago" /tmp/e/x && python3 -c "import cleanup; assert cleanup.main(\'/tmp/e\', 30) == [\'/tmp/e/x\']"' },
+          { id: 'keeps-dirs', description: 'directories are never deleted', command: 'mkdir -p /tmp/f/sub && touch -d "40 days ago" /tmp/f/sub && python3 -c "import cleanup; cleanup.main(\'/tmp/f\', 30)" && test -d /tmp/f/sub' },
         ],
       }),
     worker: (_req, turn) =>
@@ -74,7 +75,7 @@ describe.skipIf(!HAS_DOCKER)('harness solve, end to end against a local chat-com
     const text = io.stdout();
     if (process.env.SHOW_SOLVE) console.log(text);
     expect(text).toContain('VERDICT  NEEDS_HUMAN');
-    expect(text).toContain('CHECKS   2/2 passed at the root');
+    expect(text).toContain('CHECKS   3/3 passed at the root');
     expect(text).toContain('HUMAN    needed: which SMTP server and admin address should the report go to?');
     expect(text).toMatch(/SPEND    [\d,]+ tokens \([\d,]+ in, [\d,]+ of them cached; [\d,]+ out\), \$0\.\d{4}/);
 
@@ -88,6 +89,27 @@ describe.skipIf(!HAS_DOCKER)('harness solve, end to end against a local chat-com
       const lines = (await readFile(path.join(out, 'transcripts', f), 'utf8')).trim().split('\n');
       for (const line of lines) expect(TranscriptLine.safeParse(JSON.parse(line)).success).toBe(true);
     }
+  });
+
+  it('ends the run with exit 6 and one line when the key is refused, never printing or saving the key the server echoed', async () => {
+    const key = `sk-proj-${'Zq9x'.repeat(12)}`;
+    const refusing = new ChatServer(({ headers }) => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${String(headers.authorization).slice(7)}`, code: 'invalid_api_key' } } }));
+    const dir = await mkdtemp(path.join(tmpdir(), 'rdh-solve-key-'));
+    const providers = path.join(dir, 'providers.yaml');
+    await writeFile(providers, ['version: 1', 'providers:', `  local: { base_url: "${await refusing.start()}", api_key_env: RDH_REFUSED_KEY }`, 'models:', '  m: { provider: local, family: alpha }', '  j: { provider: local, family: beta }', ''].join('\n'));
+    process.env.RDH_REFUSED_KEY = key;
+    const io = bufferIo();
+    try {
+      expect(await runCli(['solve', GOAL, '--providers', providers, '--out', path.join(dir, 'trace')], io)).toBe(6);
+    } finally {
+      await refusing.stop();
+      delete process.env.RDH_REFUSED_KEY;
+    }
+    expect(refusing.requests).toHaveLength(1);
+    expect(io.stderr().trim().split('\n')).toHaveLength(1);
+    expect(io.stderr()).toMatch(/^harness: model m refused the request: HTTP 401 \(invalid_api_key\): Incorrect API key provided: \[REDACTED known_value\]\. Check the base URL/);
+    const saved = await Promise.all((await readdir(path.join(dir, 'trace'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')));
+    expect(saved.join('\n') + io.stdout() + io.stderr()).not.toContain(key.slice(8, 24));
   });
 
   it('refuses to run without a provider configuration, naming the fix', async () => {

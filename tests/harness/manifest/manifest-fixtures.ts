@@ -42,6 +42,7 @@ export async function scratch(): Promise<{ dir: string; write(name: string, text
   const dir = await mkdtemp(path.join(tmpdir(), 'rdh-manifest-'));
   await mkdir(path.join(dir, 'spec'));
   await writeFile(path.join(dir, 'spec', 'SPEC.md'), '# fixture spec\n');
+  await writeFile(path.join(dir, 'spec', 'requirements.yaml'), '- id: R01\n');
   return {
     dir,
     async write(name, text) {

@@ -113,6 +113,7 @@ describe('manifest digest', () => {
     const elsewhere = path.join(tmp.dir, 'checkout');
     await mkdir(path.join(elsewhere, 'manifests'), { recursive: true });
     await mkdir(path.join(elsewhere, 'spec', 'sqlcsv'), { recursive: true });
+    for (const name of ['SPEC.md', 'requirements.yaml']) await copyFile(path.join('spec/sqlcsv', name), path.join(elsewhere, 'spec', 'sqlcsv', name));
     await copyFile('manifests/smoke.yaml', path.join(elsewhere, 'manifests', 'smoke.yaml'));
     const here = await loadManifest('manifests/smoke.yaml');
     const there = await loadManifest(path.join(elsewhere, 'manifests', 'smoke.yaml'));

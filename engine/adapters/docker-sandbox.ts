@@ -1,0 +1,287 @@
+import { randomBytes } from 'node:crypto';
+import { chown, cp, lchown, mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { assertDockerReachable, sandboxLabels } from './docker-daemon.js';
+import { SandboxDisposedError, SandboxImageMissingError } from '../base/errors.js';
+import { CappedSink } from './internal/output-cap.js';
+import { WorkspaceFs, resolveInside } from './internal/workspace-fs.js';
+import {
+  WORKSPACE_MOUNT,
+  type ExecOptions,
+  type ExecResult,
+  type Sandbox,
+  type SandboxCreateOptions,
+  type SandboxProvider,
+  type WorkspaceSnapshot,
+} from '../ports/sandbox.js';
+
+export interface SandboxLimits {
+  /** Memory ceiling, swap included (no swap is granted). Default 1 GiB. */
+  memoryBytes: number;
+  /** CPU share in cores. Default 1. */
+  cpus: number;
+  /** Process ceiling, so a fork bomb exhausts the container and not the host. Default 256. */
+  pids: number;
+  /** Size of the writable /tmp (the root filesystem is read-only). Default 256 MiB. */
+  tmpBytes: number;
+}
+
+const REAPER = [
+  'import os, time',
+  'while True:',
+  '    try:',
+  '        os.wait()',
+  '    except ChildProcessError:',
+  '        time.sleep(0.5)',
+].join('\n');
+
+export const DEFAULT_LIMITS: SandboxLimits = {
+  memoryBytes: 1024 ** 3,
+  cpus: 1,
+  pids: 256,
+  tmpBytes: 256 * 1024 ** 2,
+};
+
+export interface DockerSandboxProviderOptions {
+  /** Image to run, e.g. `rdh-sandbox:<digest>`; must already be on the daemon. */
+  image: string;
+  /** Client to use. Default: one built from the environment (`DOCKER_HOST` and friends). */
+  docker?: Docker;
+  /** Resource ceilings. Default {@link DEFAULT_LIMITS}. */
+  limits?: Partial<SandboxLimits>;
+  /** Per-stream output cap for `exec`. Default 1 MiB. */
+  outputCapBytes?: number;
+}
+
+/**
+ * The user agent code runs as. When the harness runs as root it hands the workspace to an
+ * unprivileged uid; otherwise the sandbox runs as the invoking user so both can write the
+ * bind mount without either being root.
+ */
+function sandboxOwner(): { uid: number; gid: number; chown: boolean } {
+  const uid = process.getuid?.() ?? 1000;
+  const gid = process.getgid?.() ?? 1000;
+  return uid === 0 ? { uid: 1000, gid: 1000, chown: true } : { uid, gid, chown: false };
+}
+
+export class DockerSandboxProvider implements SandboxProvider {
+  readonly docker: Docker;
+  private readonly limits: SandboxLimits;
+  private readonly outputCapBytes: number;
+  private imageChecked = false;
+
+  constructor(private readonly options: DockerSandboxProviderOptions) {
+    this.docker = options.docker ?? new Docker();
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.outputCapBytes = options.outputCapBytes ?? 1024 ** 2;
+  }
+
+  /** Fails fast with an actionable error when the daemon or the image is missing. */
+  async ensureReady(): Promise<void> {
+    if (this.imageChecked) return;
+    await assertDockerReachable(this.docker);
+    try {
+      await this.docker.getImage(this.options.image).inspect();
+    } catch (cause) {
+      throw new SandboxImageMissingError(this.options.image, { cause });
+    }
+    this.imageChecked = true;
+  }
+
+  async create(options: SandboxCreateOptions): Promise<Sandbox> {
+    await this.ensureReady();
+    const owner = sandboxOwner();
+    const workspaceDir = path.resolve(options.workspaceDir);
+    if (options.copyFrom) await rm(workspaceDir, { recursive: true, force: true });
+    await mkdir(workspaceDir, { recursive: true });
+    if (options.copyFrom) {
+      // Symlinks are copied as they are (never followed), so a planted link cannot pull host files in.
+      await cp(path.resolve(options.copyFrom), workspaceDir, { recursive: true, verbatimSymlinks: true, force: true });
+      if (owner.chown) await chownTree(workspaceDir, owner);
+    }
+    if (owner.chown) await chown(workspaceDir, owner.uid, owner.gid);
+    const safeRun = options.runId.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 40);
+    const name = `rdh-${safeRun}-${randomBytes(4).toString('hex')}`;
+    const container = await this.docker.createContainer({
+      name,
+      Image: this.options.image,
+      // PID 1 is a tiny reaper. The kernel shields a namespace's init from SIGKILL sent inside
+      // it, so `kill -KILL -1` (how a timeout clears a runaway command) stops the work but not
+      // the container, and orphans it inherits are reaped instead of holding pids as zombies.
+      Cmd: ['python3', '-S', '-c', REAPER],
+      User: `${owner.uid}:${owner.gid}`,
+      WorkingDir: WORKSPACE_MOUNT,
+      Env: ['HOME=/tmp', 'LANG=C.UTF-8', 'PYTHONDONTWRITEBYTECODE=1'],
+      NetworkDisabled: true,
+      Labels: sandboxLabels(options.runId, options.purpose),
+      HostConfig: {
+        NetworkMode: 'none',
+        Binds: [`${workspaceDir}:${WORKSPACE_MOUNT}:rw`],
+        ReadonlyRootfs: true,
+        Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${this.limits.tmpBytes},mode=1777` },
+        Memory: this.limits.memoryBytes,
+        MemorySwap: this.limits.memoryBytes,
+        NanoCpus: Math.round(this.limits.cpus * 1e9),
+        PidsLimit: this.limits.pids,
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges'],
+        IpcMode: 'private',
+        Ulimits: [{ Name: 'nofile', Soft: 1024, Hard: 1024 }],
+      },
+    });
+    try {
+      await container.start();
+    } catch (error) {
+      await container.remove({ force: true }).catch(() => undefined);
+      throw error;
+    }
+    return new DockerSandbox(name, container, workspaceDir, owner, this.outputCapBytes);
+  }
+}
+
+class DockerSandbox implements Sandbox {
+  private readonly fs: WorkspaceFs;
+  private disposed = false;
+  /** Set when the container had to be killed to stop a command; the next exec restarts it. */
+  private needsRestart = false;
+
+  constructor(
+    readonly id: string,
+    private readonly container: Docker.Container,
+    readonly workspaceDir: string,
+    private readonly owner: { uid: number; gid: number; chown: boolean },
+    private readonly outputCapBytes: number,
+  ) {
+    this.fs = new WorkspaceFs(workspaceDir, owner.chown ? owner : null);
+  }
+
+  private live(): void {
+    if (this.disposed) throw new SandboxDisposedError(this.id);
+  }
+
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    this.live();
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const cwd = options.cwd ?? '.';
+    resolveInside(this.workspaceDir, cwd);
+    if (this.needsRestart) {
+      await this.container.start().catch(() => undefined);
+      this.needsRestart = false;
+    }
+    const started = performance.now();
+    const spec = {
+      Cmd: ['sh', '-c', command],
+      AttachStdout: true,
+      AttachStderr: true,
+      WorkingDir: path.posix.join(WORKSPACE_MOUNT, cwd),
+      Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      User: `${this.owner.uid}:${this.owner.gid}`,
+    };
+    const exec = await this.container.exec(spec).catch(async (error: { statusCode?: number }) => {
+      // 409: the container stopped (killed by the memory ceiling, say). The workspace lives on
+      // the host, so a restart loses nothing.
+      if (error.statusCode !== 409) throw error;
+      await this.container.start();
+      return this.container.exec(spec);
+    });
+    const stdout = new CappedSink(this.outputCapBytes);
+    const stderr = new CappedSink(this.outputCapBytes);
+    const stream = await exec.start({ hijack: true, stdin: false });
+    const ended = new Promise<void>((resolve) => {
+      stream.once('end', resolve);
+      stream.once('close', resolve);
+      stream.once('error', () => resolve());
+    });
+    this.container.modem.demuxStream(stream, stdout, stderr);
+
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      ended.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      await this.stopEverything(ended);
+      stream.destroy();
+    }
+    const exitCode = timedOut ? null : await exitCodeOf(exec);
+    return {
+      exitCode,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      timedOut,
+      truncated: stdout.truncated || stderr.truncated,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+
+  /**
+   * Kill every process of the sandbox user (tini as PID 1 is exempt). When even that cannot
+   * run, e.g. a fork bomb holds every pid, kill the container; the workspace survives on the
+   * host and the next exec restarts it.
+   */
+  private async stopEverything(ended: Promise<void>): Promise<void> {
+    const grace = (ms: number) => new Promise<'late'>((r) => setTimeout(() => r('late'), ms).unref());
+    try {
+      const killer = await this.container.exec({
+        Cmd: ['sh', '-c', 'kill -KILL -1'],
+        User: `${this.owner.uid}:${this.owner.gid}`,
+      });
+      await Promise.race([killer.start({ Detach: true }), grace(2000)]);
+    } catch {
+      // fall through to the container kill
+    }
+    if ((await Promise.race([ended.then(() => 'ended' as const), grace(2000)])) === 'ended') return;
+    await this.container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
+    this.needsRestart = true;
+    await Promise.race([ended, grace(2000)]);
+  }
+
+  async readFile(p: string): Promise<string> {
+    this.live();
+    return this.fs.read(p);
+  }
+
+  async writeFile(p: string, content: string): Promise<void> {
+    this.live();
+    return this.fs.write(p, content);
+  }
+
+  async listFiles(dir = '.'): Promise<string[]> {
+    this.live();
+    return this.fs.list(dir);
+  }
+
+  async snapshot(): Promise<WorkspaceSnapshot> {
+    this.live();
+    return this.fs.snapshot();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
+      if (error.statusCode !== 404) throw error;
+    });
+  }
+}
+
+/** Hands a copied tree to the sandbox user, links included (never following them). */
+async function chownTree(root: string, owner: { uid: number; gid: number }): Promise<void> {
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    await lchown(path.join(entry.parentPath, entry.name), owner.uid, owner.gid);
+  }
+}
+
+/** Docker can report the stream's end a moment before the exec's exit status settles. */
+async function exitCodeOf(exec: Docker.Exec): Promise<number | null> {
+  for (let i = 0; i < 50; i++) {
+    const info = await exec.inspect();
+    if (!info.Running) return info.ExitCode ?? null;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return null;
+}

@@ -1,0 +1,155 @@
+import { SECRET_SHAPES } from './secrets.js';
+
+/**
+ * Every failure the engine raises on purpose is one of these classes. The `code` is
+ * stable (scripts and the CLI's exit-code table key on it); the message is for a person
+ * and always names the fix. Anything shaped like a key is redacted from the message as a
+ * last line of defence; adapters also redact the exact keys they hold, and scrub causes.
+ */
+export abstract class RdhError extends Error {
+  abstract readonly code: string;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(SECRET_SHAPES.redact(message), options);
+    this.name = new.target.name;
+  }
+}
+
+/** No Docker daemon answered. Nothing agent-written may run without one, so this is fatal. */
+export class DockerUnavailableError extends RdhError {
+  readonly code = 'docker_unavailable';
+  constructor(where: string, options?: { cause?: unknown }) {
+    const why = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super(
+      `cannot reach the Docker daemon at ${where}${why}. Start Docker (e.g. \`dockerd &\` or \`systemctl start docker\`) or point DOCKER_HOST at a reachable daemon.`,
+      options,
+    );
+  }
+}
+
+/** The sandbox image is not on the daemon; building it is one command. */
+export class SandboxImageMissingError extends RdhError {
+  readonly code = 'sandbox_image_missing';
+  constructor(readonly image: string, options?: { cause?: unknown }) {
+    super(`sandbox image ${image} is not present on the Docker daemon. Run \`harness sandbox build\`.`, options);
+  }
+}
+
+/** A workspace path that would leave the workspace (`..`, an absolute path, or a symlink out). */
+export class WorkspacePathError extends RdhError {
+  readonly code = 'workspace_path';
+  constructor(readonly requested: string, reason: string) {
+    super(`refused workspace path ${JSON.stringify(requested)}: ${reason}. Use a path relative to the workspace root.`);
+  }
+}
+
+/** The sandbox was used after `dispose()`. A programming error, never a result. */
+export class SandboxDisposedError extends RdhError {
+  readonly code = 'sandbox_disposed';
+  constructor(id: string) {
+    super(`sandbox ${id} was used after dispose(); create a new sandbox for new work.`);
+  }
+}
+
+/** A node (or an ancestor) has spent its allocation; the call was refused before it was made. */
+export class BudgetExhaustedError extends RdhError {
+  readonly code = 'budget_exhausted';
+  constructor(
+    readonly nodeId: string,
+    readonly scope: 'node' | 'ancestor' | 'phase' | 'session',
+    detail: string,
+  ) {
+    super(`budget refused a call for node ${nodeId}: ${detail}`);
+  }
+}
+
+/** The endpoint kept refusing with 429 after its retries; the router may fall back. */
+export class ModelRateLimitedError extends RdhError {
+  readonly code = 'model_rate_limited';
+  constructor(readonly model: string, readonly retryAfterMs: number | null, detail = '', options?: { cause?: unknown }) {
+    super(`model ${model} is rate limited${retryAfterMs ? ` (retry after ${retryAfterMs} ms)` : ''}${detail ? `: ${detail}` : ''}`, options);
+  }
+}
+
+/** A transient failure (5xx, connection, timeout) that outlived its retries. */
+export class ModelUnavailableError extends RdhError {
+  readonly code = 'model_unavailable';
+  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
+    super(`model ${model} is unavailable: ${detail}`, options);
+  }
+}
+
+/** The account behind the key has no quota left: true of every later call, not just this one. */
+export class ModelQuotaExhaustedError extends RdhError {
+  readonly code = 'model_quota_exhausted';
+  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
+    super(`the provider account for ${model} has no quota left: ${detail}. Add credit or use another key.`, options);
+  }
+}
+
+/** The key was refused or the model does not exist: fix the configuration. */
+export class ModelConfigurationError extends RdhError {
+  readonly code = 'model_configuration';
+  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
+    super(`model ${model} refused the request: ${detail}. Check the base URL, the API key variable and the model id.`, options);
+  }
+}
+
+/** The endpoint answered with something that is not a chat completion. */
+export class ModelResponseInvalidError extends RdhError {
+  readonly code = 'model_response_invalid';
+  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
+    super(`model ${model} sent a malformed response: ${detail}`, options);
+  }
+}
+
+/** No model may serve a role: all are excluded (independence) or cooling down. */
+export class NoEligibleModelError extends RdhError {
+  readonly code = 'no_eligible_model';
+  constructor(readonly role: string, detail: string) {
+    super(`no model can serve as ${role}: ${detail}`);
+  }
+}
+
+/** The root split without stating the layout and interfaces its children must share, even when asked again. */
+export class ContractMissingError extends RdhError {
+  readonly code = 'contract_missing';
+  constructor(readonly nodeId: string) {
+    super(`node ${nodeId} split without a layout twice; a root that splits must state the file layout and interfaces every child shares`);
+  }
+}
+
+/** The files a prerequisite built could not be listed: its siblings would be told a false "nothing". */
+export class WorkspaceListingError extends RdhError {
+  readonly code = 'workspace_listing';
+  constructor(readonly dir: string, options?: { cause?: unknown }) {
+    const why = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super(`cannot list the workspace ${dir}${why}`, options);
+  }
+}
+
+/** A model twice failed to return readable structured output. Callers keep their last good value. */
+export class StructuredOutputError extends RdhError {
+  readonly code = 'structured_output_unreadable';
+}
+
+/**
+ * Every error class the engine raises on purpose. The CLI's exit-code table is typed by
+ * their codes, so a new class without an exit code does not compile.
+ */
+export const ENGINE_ERRORS = [
+  DockerUnavailableError,
+  SandboxImageMissingError,
+  WorkspacePathError,
+  SandboxDisposedError,
+  BudgetExhaustedError,
+  ModelRateLimitedError,
+  ModelUnavailableError,
+  ModelQuotaExhaustedError,
+  ModelConfigurationError,
+  ModelResponseInvalidError,
+  NoEligibleModelError,
+  ContractMissingError,
+  WorkspaceListingError,
+  StructuredOutputError,
+] as const;
+export type EngineErrorCode = InstanceType<(typeof ENGINE_ERRORS)[number]>['code'];

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { conservativeTokens, type Usage } from '../base/usage.js';
+
+/**
+ * The ModelClient port: one chat-completions call. Adapters (OpenAI-compatible HTTP, the
+ * simulated population, test scripts) implement it; the engine never knows which it has.
+ */
+
+export const ToolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+export type ToolCall = z.infer<typeof ToolCall>;
+
+export const ChatMessage = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('assistant'), content: z.string().nullable(), toolCalls: z.array(ToolCall).optional() }),
+  z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
+]);
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+/** The seven jobs a model does in the engine; prompts, selection and accounting key on them. */
+export const Role = z.enum(['planner', 'worker', 'checker', 'verifier', 'drift_judge', 'merger', 'reviewer']);
+export type Role = z.infer<typeof Role>;
+
+export interface ModelRequest {
+  /** Model id as the endpoint knows it. */
+  model: string;
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  /** Upper bound on output tokens: the router sets it from what the budget leaves. Absent: the endpoint's own limit. */
+  maxTokens?: number;
+  /** Default 0: the engine wants repeatable answers. */
+  temperature?: number;
+  /** Ask the endpoint for a JSON object (when it supports it). Default false. */
+  json?: boolean;
+  /** Which job this call does; not sent to the endpoint, but fakes and transcripts read it. */
+  role: Role;
+  /** The execution id spend and transcript are both keyed by. */
+  sessionId: string;
+  /** The node the call is made for. */
+  nodeId: string;
+  /** The node's attempt the call belongs to (1 = first; planning and check writing count as 1). */
+  attempt: number;
+}
+
+export interface ModelResponse {
+  content: string | null;
+  toolCalls: ToolCall[];
+  usage: Usage;
+  /** The model that actually answered, as the endpoint reported it. Independence is judged on this. */
+  model: string;
+  /** `length` means the reply was cut off at `maxTokens` and is incomplete. */
+  finishReason: string | null;
+  /** Why `usage` is an estimate or was corrected; absent or null when the endpoint's figures were used as they came. */
+  usageNote?: string | null;
+}
+
+export interface ModelClient {
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}
+
+/** What a call whose usage cannot be read is charged: every character sent and received, counted high. */
+export function conservativeUsage(request: Pick<ModelRequest, 'messages' | 'tools'>, reply: Pick<ModelResponse, 'content' | 'toolCalls'>): Usage {
+  const sent = JSON.stringify(request.messages) + JSON.stringify(request.tools ?? []);
+  const received = (reply.content ?? '') + JSON.stringify(reply.toolCalls ?? []);
+  return { inputTokens: conservativeTokens(sent), outputTokens: conservativeTokens(received), cachedTokens: 0 };
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { Check, CheckResult } from '../base/check.js';
+import { Usage } from '../base/usage.js';
+import { Verdict } from '../base/verdict.js';
+
+export const OverrideRecord = z.object({ from: Verdict, to: Verdict, rule: z.string(), detail: z.string() });
+
+/**
+ * What ended a node that did not reach a verdict of its own, so a sweep can tell the
+ * provider's failures from the work's: `provider` (a model kept failing), `budget`,
+ * `independence` (no family left that contributed nothing), `unreadable_output`,
+ * `prerequisite` (a sibling it depended on failed), `contract` (a root split without a
+ * layout), `workspace` (its files could not be read).
+ */
+export const StopCause = z.enum(['provider', 'budget', 'independence', 'unreadable_output', 'prerequisite', 'contract', 'workspace']);
+export type StopCause = z.infer<typeof StopCause>;
+
+export const NodeStop = z.object({
+  by: StopCause,
+  /** The model that failed, for a provider stop. */
+  model: z.string().nullable(),
+  /** The error code behind it (e.g. `model_rate_limited`). */
+  code: z.string(),
+});
+export type NodeStop = z.infer<typeof NodeStop>;
+
+/**
+ * Everything a node ended with: what `solve` returns and what a trace saves. Recursive
+ * through `children`.
+ */
+export const NodeResult = z.object({
+  id: z.string(),
+  slug: z.string(),
+  goal: z.string(),
+  depth: z.number().int(),
+  kind: z.enum(['work', 'decision']),
+  mode: z.enum(['leaf', 'split']),
+  /** A brake that refused the planner's split, if one did. */
+  forcedExecute: z.string().nullable(),
+  verdict: Verdict,
+  /** A plain account of why, one line each. */
+  reasons: z.array(z.string()),
+  assumptions: z.array(z.string()),
+  /** Questions only a person can settle, this node's and its children's. */
+  openQuestions: z.array(z.string()),
+  claims: z.array(z.string()),
+  artifacts: z.array(z.string()),
+  checks: z.array(Check),
+  checkResults: z.array(CheckResult),
+  /** Families, none of them contributors, whose verifier signed off (said DONE) on this node. */
+  verifiedBy: z.array(z.string()),
+  contributorModels: z.array(z.string()),
+  contributorFamilies: z.array(z.string()),
+  attempts: z.number().int(),
+  /** Which stop of the repair loop fired; null when the loop never ran (stopped before, or no usable checks). */
+  repairStop: z.enum(['accept', 'max_attempts', 'budget', 'no_progress', 'settled']).nullable(),
+  /** Why the node stopped outside the court's own verdicts; null when it reached one. */
+  stop: NodeStop.nullable(),
+  checkRewrites: z.number().int(),
+  monitorFlags: z.array(z.string()),
+  overrides: z.array(OverrideRecord),
+  interfaceChanges: z.array(z.string()),
+  allocation: z.number().int(),
+  tokens: z.number().int(),
+  usage: Usage,
+  costUsd: z.number(),
+  /** Calls on this node or below charged an estimate because their usage was missing or malformed. */
+  estimatedUsageCalls: z.number().int(),
+  workspace: z.string(),
+  get children() {
+    return z.array(NodeResult);
+  },
+});
+export type NodeResult = z.infer<typeof NodeResult>;
+
+/** Every node of a result tree, depth first. */
+export function flatten(node: NodeResult): NodeResult[] {
+  return [node, ...node.children.flatMap(flatten)];
+}

@@ -1,0 +1,63 @@
+/**
+ * The SIMULATED agent population's pure core: planted parameters, identity-keyed draws, the
+ * tree-shape and decision model shared by the pure sampler and the sim ModelClient, and the
+ * exact closed-form truth the harness must recover.
+ */
+export { SimParams, DEFAULT_BRANCHING, branchingTable } from './sim-params.js';
+export { draw, drawKeyText, identityDraws, streamDraws, type DrawKey, type DecisionKey, type DrawSource, type SimCell, type SimRole } from './draw.js';
+export { planNode, hasRoom, childPath, chunkSizes, splitChunks, pickBranching, type SimPlan, type SimNodeInput, type SimLeafReason } from './tree-shape.js';
+export {
+  DefectModelError,
+  SQLCSV_REQUIREMENTS,
+  isolatedDefects,
+  pickVariant,
+  brokenRequirements,
+  passingRequirements,
+  type DefectModel,
+  type DefectVariant,
+  type PresentDefects,
+} from './defect-model.js';
+export {
+  leafDraws,
+  seamDraws,
+  applySeams,
+  recallOf,
+  reviewDraws,
+  repairDraws,
+  continuesAfterReview,
+  mergeLoop,
+  type SimClaim,
+  type SimLeafDraws,
+  type SimSeamDefect,
+  type SimMergeAttempt,
+  type SimMergeLoop,
+} from './decisions.js';
+export {
+  sampleShared,
+  sampleArm,
+  samplePair,
+  levelCounts,
+  type SimTreeNode,
+  type SimLeafRecord,
+  type SimSharedPhase,
+  type SimMergeRecord,
+  type SimLevelCount,
+  type SimArmSample,
+  type SimPairSample,
+  type SimPairOptions,
+} from './sampler.js';
+export { expectedSurvival, expectedCurves, achievedDepthDistribution, type SimTruthOptions, type SimLevelTruth, type SimArmTruth, type ArmTruthByCap } from './truth.js';
+export {
+  DEFECT_MARKER,
+  DefectTableError,
+  PlantedDefect,
+  DefectTable,
+  defectModelOf,
+  uncoveredRequirements,
+  defectById,
+  applyDefects,
+  findMarkers,
+  type DefectMarker,
+} from './defect-table.js';
+export { CORPUS_DIR, DEFECTS_FILE, TEST_SUPPORT_FILES, testFileFor, loadDefectTable, readCorpus, type SimCorpus } from './corpus-files.js';
+export { treeFiles, leafTreeSpec, defectsIn, UNDELIVERED_TEST_FILE, type TreeSpec } from './sim-tree.js';

@@ -1,0 +1,152 @@
+import { ARMS, type Arm } from '../manifest/manifest.js';
+import { applySeams, leafDraws, mergeLoop, seamDraws, type SimClaim, type SimMergeLoop, type SimSeamDefect } from './decisions.js';
+import { passingRequirements, type DefectModel } from './defect-model.js';
+import { identityDraws, type DrawSource, type SimCell } from './draw.js';
+import type { SimParams } from './sim-params.js';
+import { childPath, planNode } from './tree-shape.js';
+
+/**
+ * The pure sampler: one whole SIMULATED pair (both arms under shared pairing) drawn from the
+ * generative model without Docker, composing exactly the decision functions the sim
+ * ModelClient calls. With identity draws it predicts what a Docker-run sim cell decides;
+ * with a stream source it is the Monte Carlo that checks the closed form (truth.ts).
+ */
+
+export interface SimTreeNode {
+  path: string;
+  level: number;
+  requirements: string[];
+  /** Empty for a leaf. */
+  children: SimTreeNode[];
+}
+
+export interface SimLeafRecord {
+  path: string;
+  level: number;
+  delivered: boolean;
+  claims: SimClaim[];
+}
+
+/** Planning and leaves: drawn once per pair and shared by both arms. */
+export interface SimSharedPhase {
+  root: SimTreeNode;
+  /** In depth-first order. */
+  leaves: SimLeafRecord[];
+  /** 1 + the deepest leaf's level (a cap of N fully used reports N). */
+  achievedDepth: number;
+}
+
+export interface SimMergeRecord {
+  path: string;
+  level: number;
+  seams: SimSeamDefect[];
+  loop: SimMergeLoop;
+}
+
+/** Survival counts at one achieved level: resolved claims of delivered leaves, and those passing. */
+export interface SimLevelCount {
+  level: number;
+  claims: number;
+  passing: number;
+}
+
+export interface SimArmSample {
+  arm: Arm;
+  /** Deepest first, as assembled. */
+  merges: SimMergeRecord[];
+  /** Defects present in the graded root tree: requirement -> variant. */
+  present: Map<string, string>;
+  passing: string[];
+  /** passing / all requirements. */
+  specFraction: number;
+  /** One entry per level that holds a leaf, ascending. */
+  levels: SimLevelCount[];
+}
+
+export interface SimPairSample {
+  cell: SimCell;
+  shared: SimSharedPhase;
+  arms: Record<Arm, SimArmSample>;
+  /** Claims whose text named no requirement (dropped from the metric). */
+  unresolvedClaims: number;
+}
+
+/** Plans the tree and draws every leaf (the shared phase). */
+export function sampleShared(params: SimParams, draws: DrawSource, defects: DefectModel, cap: number, requirements: readonly string[]): SimSharedPhase {
+  const leaves: SimLeafRecord[] = [];
+  let deepest = 0;
+  const grow = (path: string, level: number, owned: readonly string[]): SimTreeNode => {
+    const plan = planNode(params, draws, { path, level, requirements: owned }, cap);
+    if (plan.kind === 'execute') {
+      leaves.push({ path, level, ...leafDraws(params, draws, defects, { path, requirements: owned }) });
+      deepest = Math.max(deepest, level);
+      return { path, level, requirements: [...owned], children: [] };
+    }
+    return { path, level, requirements: [...owned], children: plan.chunks.map((chunk, i) => grow(childPath(path, i), level + 1, chunk)) };
+  };
+  const root = grow('root', 0, requirements);
+  return { root, leaves, achievedDepth: deepest + 1 };
+}
+
+/** Assembles the shared tree deepest first under one arm and grades it by the defect model. */
+export function sampleArm(
+  params: SimParams,
+  draws: DrawSource,
+  defects: DefectModel,
+  shared: SimSharedPhase,
+  arm: Arm,
+  mergeAttempts: number,
+  requirements: readonly string[],
+): SimArmSample {
+  const leafDefects = new Map<string, Map<string, string>>();
+  for (const leaf of shared.leaves) leafDefects.set(leaf.path, new Map(leaf.claims.filter((c) => c.defect !== null).map((c) => [c.requirement, c.defect!])));
+  const merges: SimMergeRecord[] = [];
+  const assemble = (node: SimTreeNode): Map<string, string> => {
+    if (node.children.length === 0) return leafDefects.get(node.path)!;
+    const combined = new Map<string, string>();
+    for (const child of node.children) for (const [r, v] of assemble(child)) combined.set(r, v);
+    const seams = seamDraws(params, draws, defects, arm, { path: node.path, children: node.children.map((c) => c.requirements) });
+    const loop = mergeLoop(params, draws, arm, mergeAttempts, node.path, applySeams(combined, seams));
+    merges.push({ path: node.path, level: node.level, seams, loop });
+    return loop.present;
+  };
+  const present = new Map(assemble(shared.root));
+  const passing = passingRequirements(defects, requirements, present);
+  return { arm, merges, present, passing, specFraction: requirements.length === 0 ? 0 : passing.length / requirements.length, levels: levelCounts(shared.leaves, new Set(passing)) };
+}
+
+/** Survival counts per achieved level: the metric's numerator and denominator for one tree. */
+export function levelCounts(leaves: readonly SimLeafRecord[], passing: ReadonlySet<string>): SimLevelCount[] {
+  const byLevel = new Map<number, SimLevelCount>();
+  for (const leaf of leaves) {
+    const entry = byLevel.get(leaf.level) ?? { level: leaf.level, claims: 0, passing: 0 };
+    byLevel.set(leaf.level, entry);
+    if (!leaf.delivered) continue;
+    for (const claim of leaf.claims) {
+      if (!claim.resolved) continue;
+      entry.claims++;
+      if (passing.has(claim.requirement)) entry.passing++;
+    }
+  }
+  return [...byLevel.values()].sort((a, b) => a.level - b.level);
+}
+
+export interface SimPairOptions {
+  cap: number;
+  repetition: number;
+  mergeAttempts: number;
+  defects: DefectModel;
+  requirements: readonly string[];
+  /** Default: identity-keyed draws of the cell (params.seed, cap, repetition). A stream source makes this a fast Monte Carlo. */
+  draws?: DrawSource;
+}
+
+/** One pair: the shared phase once, then both arms assembled from it. */
+export function samplePair(params: SimParams, options: SimPairOptions): SimPairSample {
+  const cell: SimCell = { seed: params.seed, cap: options.cap, repetition: options.repetition };
+  const draws = options.draws ?? identityDraws(cell);
+  const shared = sampleShared(params, draws, options.defects, cell.cap, options.requirements);
+  const arms = Object.fromEntries(ARMS.map((arm) => [arm, sampleArm(params, draws, options.defects, shared, arm, options.mergeAttempts, options.requirements)])) as Record<Arm, SimArmSample>;
+  const unresolvedClaims = shared.leaves.reduce((n, leaf) => n + leaf.claims.filter((c) => !c.resolved).length, 0);
+  return { cell, shared, arms, unresolvedClaims };
+}

@@ -1,0 +1,243 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DockerSandboxProvider,
+  SANDBOX_LABELS,
+  TRUNCATION_MARKER,
+  WorkspacePathError,
+  type Sandbox,
+} from '../../../engine/index.js';
+import { bufferIo, runCli } from '../../../harness/index.js';
+import { HAS_DOCKER, testProvider } from '../../support/docker.js';
+
+const RUN = `vitest-sandbox-${process.pid}`;
+
+async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), prefix));
+}
+
+async function containersOf(runId: string): Promise<string[]> {
+  const list = await new Docker().listContainers({ all: true, filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } });
+  return list.map((c) => c.Id);
+}
+
+describe.skipIf(!HAS_DOCKER)('DockerSandbox against a real daemon', () => {
+  let sandbox: Sandbox;
+  let hostSecretDir: string;
+
+  beforeAll(async () => {
+    hostSecretDir = await tempDir('rdh-host-secret-');
+    await writeFile(path.join(hostSecretDir, 'secret.txt'), 'HOST-SECRET-7f3a91\n');
+    sandbox = await testProvider().create({ workspaceDir: await tempDir('rdh-ws-'), runId: RUN, purpose: 'isolation' });
+  });
+
+  afterAll(async () => {
+    await sandbox?.dispose();
+    await rm(hostSecretDir, { recursive: true, force: true });
+  });
+
+  it('separates stdout from stderr and treats a non-zero exit as a result', async () => {
+    const result = await sandbox.exec('echo out; echo err >&2; exit 7');
+    expect(result).toMatchObject({ exitCode: 7, stdout: 'out\n', stderr: 'err\n', timedOut: false, truncated: false });
+  });
+
+  it('runs as a non-root user with no capabilities on a read-only root', async () => {
+    const result = await sandbox.exec('id -u; grep CapEff /proc/self/status; touch /usr/x 2>/dev/null && echo wrote || echo refused');
+    const [uid, caps, write] = result.stdout.trim().split('\n');
+    expect(Number(uid)).not.toBe(0);
+    expect(caps).toMatch(/CapEff:\s+0+$/);
+    expect(write).toBe('refused');
+  });
+
+  it('cannot open a TCP connection anywhere, not even to the host', async () => {
+    const server = createServer((s) => s.end('hello')).listen(0, '0.0.0.0');
+    await new Promise((r) => server.once('listening', r));
+    const port = (server.address() as { port: number }).port;
+    const script = `
+import socket
+for host in ['1.1.1.1', '172.17.0.1', '10.0.0.1', 'deb.debian.org']:
+    try:
+        socket.create_connection((host, ${port} if host.startswith('172') else 80), timeout=2)
+        print('CONNECTED', host)
+    except OSError as e:
+        print('refused', host, type(e).__name__)
+`;
+    const result = await sandbox.exec(`python3 -c "${script.replace(/"/g, '\\"')}"; ls /sys/class/net`);
+    server.close();
+    expect(result.stdout).not.toContain('CONNECTED');
+    expect(result.stdout.match(/refused/g)).toHaveLength(4);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('lo');
+  });
+
+  it('sees no host files outside its workspace and no Docker socket', async () => {
+    const result = await sandbox.exec(
+      `grep -rs HOST-SECRET-7f3a91 / --exclude-dir=proc --exclude-dir=sys | head -1; test -e /var/run/docker.sock && echo SOCKET; ls ${JSON.stringify(hostSecretDir)} 2>&1; cat /proc/mounts | grep -c workspace`,
+      { timeoutMs: 60_000 },
+    );
+    expect(result.stdout).not.toContain('HOST-SECRET');
+    expect(result.stdout).not.toContain('SOCKET');
+    expect(result.stdout).toContain('No such file or directory');
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('1');
+  });
+
+  it('ends a fork bomb as a result, and stays usable afterwards', async () => {
+    const result = await sandbox.exec('bomb() { bomb | bomb & }; bomb; sleep 3; echo survived-start', { timeoutMs: 5_000 });
+    expect(result.exitCode === null || result.exitCode !== 0 || result.stdout.includes('survived-start')).toBe(true);
+    const after = await sandbox.exec('echo alive', { timeoutMs: 20_000 });
+    expect(after).toMatchObject({ exitCode: 0, stdout: 'alive\n' });
+  });
+
+  it('ends a 20 GiB allocation as a result (killed or refused), not a hang', async () => {
+    const result = await sandbox.exec(`python3 -c "x = b'x' * (20 * 1024**3); print(len(x))"`, { timeoutMs: 60_000 });
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stdout).toBe('');
+    const after = await sandbox.exec('echo alive');
+    expect(after.stdout).toBe('alive\n');
+  });
+
+  it('kills `sleep 600` after a 2 s timeout within a few seconds', async () => {
+    const result = await sandbox.exec('sleep 600', { timeoutMs: 2_000 });
+    expect(result.timedOut).toBe(true);
+    expect(result.exitCode).toBeNull();
+    expect(result.durationMs).toBeLessThan(8_000);
+    const ps = await sandbox.exec('ps -e -o comm= 2>/dev/null || ls /proc | grep -c "^[0-9]"');
+    expect(ps.stdout).not.toContain('sleep 600');
+  });
+
+  it('caps 100 MB of output at 1 MiB and marks the cut', async () => {
+    const result = await sandbox.exec('head -c 100000000 /dev/zero | tr "\\0" "a"; echo tail >&2', { timeoutMs: 60_000 });
+    expect(result.truncated).toBe(true);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.startsWith('a'.repeat(1024))).toBe(true);
+    expect(result.stdout).toContain(`${TRUNCATION_MARKER}100000000 bytes written, first 1048576 kept]`);
+    expect(result.stdout.length).toBeLessThan(1024 ** 2 + 200);
+    expect(result.stderr).toBe('tail\n');
+  });
+
+  it('reads, writes and lists workspace files, and the sandbox sees them', async () => {
+    await sandbox.writeFile('pkg/mod.py', 'print("hi from mod")\n');
+    const run = await sandbox.exec('python3 pkg/mod.py && echo made > pkg/out.txt', { cwd: '.' });
+    expect(run.stdout).toBe('hi from mod\n');
+    expect(await sandbox.readFile('pkg/out.txt')).toBe('made\n');
+    expect(await sandbox.listFiles()).toEqual(expect.arrayContaining(['pkg/mod.py', 'pkg/out.txt']));
+    expect(await sandbox.listFiles('pkg')).toEqual(['pkg/mod.py', 'pkg/out.txt']);
+    const inSub = await sandbox.exec('pwd', { cwd: 'pkg' });
+    expect(inSub.stdout).toBe('/workspace/pkg\n');
+  });
+
+  it('refuses paths that leave the workspace, including a symlink planted by agent code', async () => {
+    await sandbox.exec('ln -sf /etc/passwd leak; ln -sfn / rootlink');
+    await expect(sandbox.readFile('leak')).rejects.toBeInstanceOf(WorkspacePathError);
+    await expect(sandbox.readFile('rootlink/etc/hostname')).rejects.toBeInstanceOf(WorkspacePathError);
+    await expect(sandbox.writeFile('../escape.txt', 'x')).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[WorkspacePathError: refused workspace path "../escape.txt": it leaves the workspace. Use a path relative to the workspace root.]`,
+    );
+    await expect(sandbox.readFile('/etc/passwd')).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[WorkspacePathError: refused workspace path "/etc/passwd": absolute paths are not allowed. Use a path relative to the workspace root.]`,
+    );
+  });
+});
+
+describe.skipIf(!HAS_DOCKER)('detached copies and snapshots', () => {
+  it('mounts a copy the sandbox user can write, leaves the original as it was, and copies links without following them', async () => {
+    const original = await tempDir('rdh-judged-');
+    const judged = await testProvider().create({ workspaceDir: original, runId: RUN, purpose: 'judged' });
+    await judged.exec('mkdir -p sub && echo v1 > sub/a.txt && ln -s /etc/hostname host-link');
+    await judged.dispose();
+    const copy = await testProvider().create({ workspaceDir: await tempDir('rdh-copy-'), copyFrom: original, runId: RUN, purpose: 'copy' });
+    try {
+      const wrote = await copy.exec('echo v2 > sub/a.txt && echo new > sub/b.txt && readlink host-link');
+      expect([wrote.exitCode, wrote.stdout]).toEqual([0, '/etc/hostname\n']);
+      expect(await readFile(path.join(original, 'sub/a.txt'), 'utf8')).toBe('v1\n');
+      expect(await copy.listFiles()).toEqual(['host-link', 'sub/a.txt', 'sub/b.txt']);
+    } finally {
+      await copy.dispose();
+    }
+  });
+
+  it('snapshots content by path, so a shell write shows and interpreter caches do not', async () => {
+    const box = await testProvider().create({ workspaceDir: await tempDir('rdh-snap-'), runId: RUN, purpose: 'snapshot' });
+    try {
+      await box.writeFile('m.py', 'X = 1\n');
+      const before = await box.snapshot();
+      await box.exec('python3 -c "import py_compile; py_compile.compile(\'m.py\')"; mkdir -p .pytest_cache && echo x > .pytest_cache/v');
+      expect(await box.snapshot()).toEqual(before);
+      await box.exec("sed -i 's/1/2/' m.py");
+      const after = await box.snapshot();
+      expect(Object.keys(after)).toEqual(['m.py']);
+      expect(after['m.py']).not.toBe(before['m.py']);
+    } finally {
+      await box.dispose();
+    }
+  });
+});
+
+describe.skipIf(!HAS_DOCKER)('sandbox lifecycle', () => {
+  it('leaves no container behind after creating and disposing 50 sandboxes', async () => {
+    const runId = `${RUN}-fifty`;
+    const provider = testProvider();
+    const root = await tempDir('rdh-fifty-');
+    for (let batch = 0; batch < 5; batch++) {
+      const boxes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => provider.create({ workspaceDir: path.join(root, `w${batch}-${i}`), runId })),
+      );
+      const results = await Promise.all(boxes.map((b) => b.exec('true')));
+      expect(results.every((r) => r.exitCode === 0)).toBe(true);
+      await Promise.all(boxes.map((b) => b.dispose()));
+    }
+    expect(await containersOf(runId)).toEqual([]);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('a killed harness process leaves labelled containers that `harness sandbox prune` removes', async () => {
+    const runId = `${RUN}-orphans`;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/fixtures/orphan-maker.ts', runId], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => d.toString().includes('READY') && resolve());
+        child.once('exit', (code) => reject(new Error(`orphan maker exited early (${code})`)));
+      });
+      expect(await containersOf(runId)).toHaveLength(2);
+      // The live owner protects its containers from an ordinary prune.
+      const io0 = bufferIo();
+      expect(await runCli(['sandbox', 'prune', '--run', runId], io0)).toBe(0);
+      expect(await containersOf(runId)).toHaveLength(2);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const io = bufferIo();
+      expect(await runCli(['sandbox', 'prune', '--run', runId], io)).toBe(0);
+      expect(io.stdout()).toBe('removed 2 container(s)\n');
+      expect(await containersOf(runId)).toEqual([]);
+    } finally {
+      // Never leave the fixture (or its containers) behind when an assertion above failed.
+      child.kill('SIGKILL');
+      await runCli(['sandbox', 'prune', '--all', '--run', runId], bufferIo());
+    }
+  });
+
+  it('names the fix when the image is missing', async () => {
+    const provider = new DockerSandboxProvider({ image: 'rdh-sandbox:does-not-exist' });
+    await expect(provider.create({ workspaceDir: await tempDir('rdh-x-'), runId: RUN })).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[SandboxImageMissingError: sandbox image rdh-sandbox:does-not-exist is not present on the Docker daemon. Run \`harness sandbox build\`.]`,
+    );
+  });
+});
+
+describe('sandbox errors without a daemon', () => {
+  it('names the fix when no daemon answers', async () => {
+    const provider = new DockerSandboxProvider({ image: 'x', docker: new Docker({ socketPath: '/nonexistent/docker.sock' }) });
+    const error = await provider.create({ workspaceDir: await tempDir('rdh-y-'), runId: RUN }).catch((e: Error) => e);
+    expect(error).toMatchObject({ code: 'docker_unavailable' });
+    expect((error as Error).message).toMatch(/^cannot reach the Docker daemon at .*Start Docker .* or point DOCKER_HOST at a reachable daemon\.$/);
+  });
+
+  it('keeps the sandbox test fixture honest', async () => {
+    expect(await readFile('tests/support/fixtures/orphan-maker.ts', 'utf8')).toContain('READY');
+  });
+});

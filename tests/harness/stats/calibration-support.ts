@@ -1,0 +1,149 @@
+import { hash } from 'node:crypto';
+import {
+  ARMS,
+  SQLCSV_REQUIREMENTS,
+  SimParams,
+  covers,
+  expectedSurvival,
+  isolatedDefects,
+  samplePair,
+  streamDraws,
+  survivalStats,
+  type CellTally,
+  type Interval,
+} from '../../../harness/index.js';
+
+/**
+ * Calibration of the survival intervals against the SIMULATED population's planted truth, with
+ * no Docker: synthetic sweeps are drawn from the pure generative model (harness/sim's sampler)
+ * and every interval is checked against the closed form (harness/sim's truth).
+ */
+
+export interface Design {
+  /** The planted rates (SimParams input; the seed is set per synthetic sweep). */
+  params: Partial<SimParams>;
+  caps: number[];
+  mergeAttempts: number;
+  /** Pairs (repetitions) per cap in each synthetic sweep. */
+  pairs: number;
+}
+
+const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
+
+/**
+ * One synthetic shared-pairing sweep. Draws come from a fast stream per pair, seeded by a hash
+ * of (sweep, cap, repetition) so that pairs are independent; the identity-keyed sha256 draws a
+ * real sim sweep uses make the same decisions in distribution but cost 10x more per pair.
+ */
+export function drawSweep(design: Design, sweep: number): CellTally[] {
+  const params = SimParams.parse({ ...design.params, seed: sweep });
+  const cells: CellTally[] = [];
+  for (const cap of design.caps) {
+    for (let repetition = 1; repetition <= design.pairs; repetition++) {
+      const streamSeed = hash('sha256', `calibration/${sweep}/${cap}/${repetition}`, 'buffer').readUInt32BE(0);
+      const pair = samplePair(params, { cap, repetition, mergeAttempts: design.mergeAttempts, defects, requirements: SQLCSV_REQUIREMENTS, draws: streamDraws(streamSeed) });
+      for (const arm of ARMS) cells.push({ cap, repetition, arm, levels: pair.arms[arm].levels.map((l) => ({ level: l.level, claimed: l.claims, surviving: l.passing })) });
+    }
+  }
+  return cells;
+}
+
+export type Quantity = 'gated' | 'ungated' | 'difference';
+const QUANTITIES: readonly Quantity[] = ['gated', 'ungated', 'difference'];
+
+/** The planted truth per cap, level and quantity: survival per arm, and gated − ungated. */
+export function plantedTruth(design: Design): Map<string, number> {
+  const params = SimParams.parse({ ...design.params, seed: 1 });
+  const truth = new Map<string, number>();
+  for (const cap of design.caps) {
+    const [gated, ungated] = ARMS.map((arm) => expectedSurvival(params, { cap, arm, mergeAttempts: design.mergeAttempts, defects, requirements: SQLCSV_REQUIREMENTS }));
+    for (const [i, g] of gated!.levels.entries()) {
+      const u = ungated!.levels[i]!;
+      if (g.survival === null || u.survival === null) continue;
+      truth.set(truthKey(cap, g.level, 'gated'), g.survival);
+      truth.set(truthKey(cap, g.level, 'ungated'), u.survival);
+      truth.set(truthKey(cap, g.level, 'difference'), g.survival - u.survival);
+    }
+  }
+  return truth;
+}
+
+export const truthKey = (cap: number, level: number, quantity: Quantity) => `cap ${cap} level ${level} ${quantity}`;
+const pooledKey = (level: number, quantity: Quantity) => `pooled level ${level} ${quantity}`;
+
+/** How the intervals of one (cap, level, quantity) did over many sweeps. */
+export interface CoverageRow {
+  key: string;
+  /** The planted truth; null for pooled rows, whose truth moves with each sweep's strata weights. */
+  truth: number | null;
+  /** Sweeps in which the level had claims in at least one pair. */
+  sweeps: number;
+  /** Sweeps with an interval (2+ pairs), and how many covered the truth. */
+  intervals: number;
+  covered: number;
+  /** The same, counting only calibrated intervals (5+ pairs). */
+  calibrated: number;
+  calibratedCovered: number;
+  /** Calibrated intervals that exclude 0 (a rejection of "no difference"). */
+  calibratedExcludingZero: number;
+  meanPairs: number;
+}
+
+/**
+ * Runs `survivalStats` on each sweep (cut to its first `pairs` repetitions) and tallies, per
+ * (cap, level, quantity), how often the 95% interval covered the planted truth.
+ */
+export function coverage(sweeps: readonly CellTally[][], truth: ReadonlyMap<string, number>, pairs: number): CoverageRow[] {
+  const rows = new Map<string, CoverageRow>();
+  const tally = (key: string, value: number, pairs: number, interval: Interval, shownTruth: number | null) => {
+    const r = rows.get(key) ?? { key, truth: shownTruth, sweeps: 0, intervals: 0, covered: 0, calibrated: 0, calibratedCovered: 0, calibratedExcludingZero: 0, meanPairs: 0 };
+    rows.set(key, r);
+    r.sweeps++;
+    r.meanPairs += pairs;
+    if (interval.kind === 'none') return;
+    const hit = covers(interval, value);
+    r.intervals++;
+    r.covered += Number(hit);
+    if (!interval.calibrated) return;
+    r.calibrated++;
+    r.calibratedCovered += Number(hit);
+    r.calibratedExcludingZero += Number(!covers(interval, 0));
+  };
+  for (const cells of sweeps) {
+    const stats = survivalStats({ pairing: 'shared', cells: cells.filter((c) => c.repetition <= pairs) });
+    for (const cap of stats.caps) {
+      for (const row of cap.levels) {
+        for (const quantity of QUANTITIES) {
+          const estimate = row[quantity];
+          const value = truth.get(truthKey(cap.cap, row.level, quantity));
+          if (estimate && value !== undefined) tally(truthKey(cap.cap, row.level, quantity), value, estimate.pairs, estimate.interval, value);
+        }
+      }
+    }
+    // Pooled: the truth is the same weighted sum of the caps' truths as the estimate.
+    for (const row of stats.pooled) {
+      for (const quantity of QUANTITIES) {
+        const estimate = row[quantity];
+        if (!estimate) continue;
+        const parts = estimate.strata.map((s) => ({ weight: s.weight, value: truth.get(truthKey(s.cap, row.level, quantity)) }));
+        if (parts.some((p) => p.value === undefined)) continue;
+        const value = parts.reduce((sum, p) => sum + p.weight * p.value!, 0);
+        tally(pooledKey(row.level, quantity), value, estimate.strata.reduce((n, s) => n + s.pairs, 0), estimate.interval, null);
+      }
+    }
+  }
+  return [...rows.values()].map((r) => ({ ...r, meanPairs: r.meanPairs / Math.max(1, r.sweeps) })).sort((a, b) => a.key.localeCompare(b.key));
+}
+
+const pct = (k: number, n: number) => (n === 0 ? '   -  ' : `${((100 * k) / n).toFixed(1).padStart(5)}%`);
+
+/** A table a closing note can quote. */
+export function coverageTable(title: string, rows: readonly CoverageRow[]): string {
+  const lines = [title, `${'estimate'.padEnd(34)} truth    mean n  intervals  coverage  calibrated  coverage  excl. 0`];
+  for (const r of rows) {
+    lines.push(
+      `${r.key.padEnd(34)} ${(r.truth === null ? 'varies' : r.truth.toFixed(4)).padStart(7)}  ${r.meanPairs.toFixed(1).padStart(5)}  ${String(r.intervals).padStart(9)}  ${pct(r.covered, r.intervals)}  ${String(r.calibrated).padStart(10)}  ${pct(r.calibratedCovered, r.calibrated)}  ${pct(r.calibratedExcludingZero, r.calibrated)}`,
+    );
+  }
+  return lines.join('\n');
+}
