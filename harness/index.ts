@@ -19,7 +19,7 @@ export { revealFailures } from './grading/failure-reveal.js';
 export { GradeResult, RunnerReport } from './grading/grading-report.js';
 export { renderGrade } from './grading/grade-report.js';
 export { loadOracle, OracleCase, OracleInvalidError, formatOf, type Oracle } from './grading/oracle-cases.js';
-export { loadMutants, applyMutant, Mutant } from './grading/oracle-mutants.js';
+export { loadMutants, applyMutant, applyMutants, mutantGroups, Mutant } from './grading/oracle-mutants.js';
 export { loadRequirements, Requirement, SpecInvalidError } from './grading/spec-requirements.js';
 export { HELD_OUT_MARKER, REPO_ROOT, oracleDir, specDir } from './paths.js';
 export { MAX_SPEC_ENTRIES, SPEC_FILES } from './manifest/spec-folder.js';
