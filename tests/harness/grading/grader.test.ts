@@ -112,7 +112,7 @@ describe.skipIf(!HAS_DOCKER)('the grading\'s integrity: a tree scores what it ea
 });
 
 describe.skipIf(!HAS_DOCKER)('hostile trees are graded without credit for what they did not do, in bounded time', { timeout: DOCKER_TIMEOUT }, () => {
-  // A few cases are enough to show a hostile tree earns nothing; all 269 would cost minutes each.
+  // A few cases are enough to show a hostile tree earns nothing; all 326 would cost minutes each.
   const quick = async () => ({ caseTimeoutMs: 1000, oracleDir: await smallOracle(), specDir: specDir('sqlcsv') });
 
   it.each([
