@@ -46,4 +46,18 @@ export {
   type SimPairSample,
   type SimPairOptions,
 } from './sampler.js';
-export { expectedSurvival, achievedDepthDistribution, type SimTruthOptions, type SimLevelTruth, type SimArmTruth } from './truth.js';
+export { expectedSurvival, expectedCurves, achievedDepthDistribution, type SimTruthOptions, type SimLevelTruth, type SimArmTruth, type ArmTruthByCap } from './truth.js';
+export {
+  DEFECT_MARKER,
+  DefectTableError,
+  PlantedDefect,
+  DefectTable,
+  defectModelOf,
+  uncoveredRequirements,
+  defectById,
+  applyDefects,
+  findMarkers,
+  type DefectMarker,
+} from './defect-table.js';
+export { CORPUS_DIR, DEFECTS_FILE, TEST_SUPPORT_FILES, testFileFor, loadDefectTable, readCorpus, type SimCorpus } from './corpus-files.js';
+export { treeFiles, leafTreeSpec, defectsIn, UNDELIVERED_TEST_FILE, type TreeSpec } from './sim-tree.js';

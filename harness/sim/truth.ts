@@ -227,3 +227,16 @@ export function achievedDepthDistribution(params: SimParams, cap: number, requir
   const cdf = Array.from({ length: cap }, (_, d) => within(d));
   return cdf.map((c, d) => ({ depth: d + 1, probability: c - (d === 0 ? 0 : cdf[d - 1]!) }));
 }
+
+/** The closed-form truth of both arms at every cap: what a simulated sweep must recover. */
+export function expectedCurves(
+  params: SimParams,
+  options: { caps: readonly number[]; mergeAttempts: number; defects: DefectModel; requirements: readonly string[] },
+): Record<Arm, ArmTruthByCap> {
+  const byArm = (arm: Arm): ArmTruthByCap =>
+    Object.fromEntries(options.caps.map((cap) => [cap, expectedSurvival(params, { cap, arm, mergeAttempts: options.mergeAttempts, defects: options.defects, requirements: options.requirements })]));
+  return { gated: byArm('gated'), ungated: byArm('ungated') };
+}
+
+/** Cap -> that cap's truth for one arm. */
+export type ArmTruthByCap = Record<number, SimArmTruth>;

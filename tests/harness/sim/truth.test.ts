@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARMS, SQLCSV_REQUIREMENTS, SimParams, achievedDepthDistribution, expectedSurvival, isolatedDefects, samplePair, streamDraws, type DefectModel } from '../../../harness/index.js';
+import { ARMS, SQLCSV_REQUIREMENTS, SimParams, achievedDepthDistribution, expectedCurves, expectedSurvival, isolatedDefects, samplePair, streamDraws, type DefectModel } from '../../../harness/index.js';
 import { monteCarlo, type RatioEstimate } from './monte-carlo.js';
 
 const REQS = SQLCSV_REQUIREMENTS;
@@ -131,5 +131,13 @@ describe('the closed-form truth', () => {
     dist.forEach((d, i) => expect(Math.abs(counts[i]! / cells - d.probability)).toBeLessThan(4 * Math.sqrt((d.probability * (1 - d.probability)) / cells) + 1e-9));
     // The root leaf (0.2) and one sub-root node out of two or three executing early: P(depth 2) is small but not zero.
     expect(dist[0]!.probability).toBeCloseTo(0.2, 12);
+  });
+
+  it('tabulates both arms at every cap', () => {
+    const params = SimParams.parse({ seam_defect_rate: 0.6, self_review_recall: 0.1 });
+    const curves = expectedCurves(params, { caps: [1, 3], mergeAttempts: 2, defects: ISOLATED, requirements: REQS });
+    expect(Object.keys(curves.gated)).toEqual(['1', '3']);
+    expect(curves.ungated[3]).toEqual(expectedSurvival(params, { cap: 3, arm: 'ungated', mergeAttempts: 2, defects: ISOLATED, requirements: REQS }));
+    expect(curves.gated[3]!.survival!).toBeGreaterThan(curves.ungated[3]!.survival!);
   });
 });

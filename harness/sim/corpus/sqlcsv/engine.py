@@ -107,10 +107,22 @@ def is_aggregate_query(query):
     return any(isinstance(e, Aggregate) for e in expressions)
 
 
+def star_slots(scope):
+    """Slots of SELECT *: the FROM table's columns in header order, then each joined table's."""
+    order = scope.tables
+    return [scope.offsets[scope.tables.index(t)] + i for t in order for i in range(len(t.columns))]
+
+
+def select_items(query):
+    """The select list as output columns, in its own order, repeats included."""
+    return list(query.items)
+
+
 def output_names(query, scope):
     if query.star:
-        return [name for table in scope.tables for name in table.columns]
-    return [item.alias if item.alias is not None else (item.expression.name if isinstance(item.expression, Column) else item.expression.written) for item in query.items]
+        names = [name for table in scope.tables for name in table.columns]
+        return [names[slot] for slot in star_slots(scope)]
+    return [item.alias if item.alias is not None else (item.expression.name if isinstance(item.expression, Column) else item.expression.written) for item in select_items(query)]
 
 
 def run(query, scope):
@@ -125,37 +137,52 @@ def run(query, scope):
     produced = []
     for candidate in candidates:
         if query.star:
-            values = tuple(candidate.first)
+            values = tuple(candidate.first[slot] for slot in star_slots(scope))
         else:
-            values = tuple(evaluate(item.expression, candidate, scope) for item in query.items)
+            values = tuple(evaluate(item.expression, candidate, scope) for item in select_items(query))
         keys = []
         for key in query.order_by:
             if key.output is not None:
-                index = [item.alias for item in query.items].index(key.output)
+                index = [item.alias for item in select_items(query)].index(key.output)
                 keys.append(values[index])
             else:
                 keys.append(evaluate(key.expression, candidate, scope))
         produced.append((values, keys))
 
-    if query.distinct:
-        kept = []
-        for values, keys in produced:
-            if not any(same_row(values, other) for other, _ in kept):
-                kept.append((values, keys))
-        produced = kept
+    for stage in FINAL_STAGES:
+        produced = stage(produced, query)
+    return Result(names, [values for values, _ in produced])
 
-    if query.order_by:
-        directions = [key.descending for key in query.order_by]
 
-        def by_keys(a, b):
-            for descending, x, y in zip(directions, a[1], b[1]):
-                relation = sort_order(x, y)
-                if relation:
-                    return -relation if descending else relation
-            return 0
+def distinct_stage(produced, query):
+    if not query.distinct:
+        return produced
+    kept = []
+    for values, keys in produced:
+        if not any(same_row(values, other) for other, _ in kept):
+            kept.append((values, keys))
+    return kept
 
-        produced = sorted(produced, key=cmp_to_key(by_keys))
 
-    start = query.offset
-    end = None if query.limit is None else start + query.limit
-    return Result(names, [values for values, _ in produced[start:end]])
+def order_stage(produced, query):
+    if not query.order_by:
+        return produced
+    directions = [key.descending for key in query.order_by]
+
+    def by_keys(a, b):
+        for descending, x, y in zip(directions, a[1], b[1]):
+            relation = sort_order(x, y)
+            if relation:
+                return -relation if descending else relation
+        return 0
+
+    return sorted(produced, key=cmp_to_key(by_keys))
+
+
+def window_stage(produced, query):
+    end = None if query.limit is None else query.offset + query.limit
+    return produced[query.offset : end]
+
+
+# Steps 5 to 7 of section 5.3, in order.
+FINAL_STAGES = (distinct_stage, order_stage, window_stage)

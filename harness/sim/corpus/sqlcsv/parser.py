@@ -5,7 +5,8 @@ from sqlcsv.syntax import Aggregate, Both, Column, Compare, Either, IsNull, Item
 
 AGGREGATES = ("COUNT", "SUM", "AVG", "MIN", "MAX")
 COMPARATORS = ("=", "!=", "<>", "<", "<=", ">", ">=")
-CLAUSE_WORDS = ("WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET")
+# Logical operators from the loosest binding to the tightest (NOT binds tighter still).
+LOGIC_LEVELS = ("OR", "AND")
 
 
 class Parser:
@@ -157,18 +158,15 @@ class Parser:
         return token.value
 
     # condition = conjunct {OR conjunct}; conjunct = negation {AND negation}
-    def condition(self):
-        left = self.conjunct()
-        while self.is_keyword("OR"):
+    def condition(self, level=0):
+        if level == len(LOGIC_LEVELS):
+            return self.negation()
+        word = LOGIC_LEVELS[level]
+        left = self.condition(level + 1)
+        while self.is_keyword(word):
             self.advance()
-            left = Either(left, self.conjunct())
-        return left
-
-    def conjunct(self):
-        left = self.negation()
-        while self.is_keyword("AND"):
-            self.advance()
-            left = Both(left, self.negation())
+            right = self.condition(level + 1)
+            left = Both(left, right) if word == "AND" else Either(left, right)
         return left
 
     def negation(self):

@@ -6,11 +6,9 @@ from sqlcsv.values import is_number
 
 def show(value):
     """A value as text (6.1): NULL empty, integers plain, floats by repr, text unchanged."""
-    if value is None:
-        return ""
     if isinstance(value, float):
         return repr(value)
-    return str(value)
+    return "" if value is None else str(value)
 
 
 def as_table(result):

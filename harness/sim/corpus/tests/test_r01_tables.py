@@ -15,4 +15,10 @@ def test_header_only_file_is_an_empty_table():
 def test_stem_names_the_table_exactly():
     files = dict(DATA, **{"Staff.csv": "who\nkim\n", "notes.txt": "who\nx\n"})
     assert column("SELECT who FROM Staff", files) == ["kim"]
-    assert refused("SELECT who FROM notes", files) == 3
+    assert refused("SELECT who FROM notes", files) != 0
+
+
+def test_empty_file_is_a_table_without_columns():
+    files = dict(DATA, **{"nothing.csv": ""})
+    assert refused("SELECT x FROM nothing", files) == 3
+    assert run("SELECT * FROM nothing", files).out == "\n"

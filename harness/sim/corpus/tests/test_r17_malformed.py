@@ -8,5 +8,5 @@ def test_outside_the_subset_exits_2():
 
 
 def test_malformed_beats_missing_names():
-    assert refused("SELECT nope FROM missing WHERE") == 2
+    assert refused("SELECT nope, FROM missing") == 2
     assert refused("SELECT @ FROM missing") == 2

@@ -6,5 +6,9 @@ def test_alias_names_columns_and_aggregates():
 
 
 def test_alias_as_order_key_and_bare_name_of_qualified_column():
-    assert run("SELECT age AS years FROM people ORDER BY years DESC LIMIT 1").lines == ["years", "100"]
+    assert run("SELECT age AS years FROM people ORDER BY years DESC").lines == ["years", "100", "31", "31", "9"]
     assert run("SELECT people.name FROM people LIMIT 1").lines == ["name", "Ann"]
+
+
+def test_aggregate_names_drop_spacing_and_case():
+    assert run("SELECT count( * ), MAX( people . age ) FROM people").lines[0] == "COUNT(*),MAX(people.age)"
