@@ -20,7 +20,7 @@ import { runLeaf } from './leaf.js';
 import type { NodeResult, NodeStop } from './node-result.js';
 import { planNode } from './plan-stage.js';
 import { DEFAULT_ATOMICITY, atomicity, isOneFileGoal, maySplitAtDepth, namedFiles, type AtomicityLimits } from './plan-rules.js';
-import { runSplit } from './split.js';
+import { runSplit } from './build.js';
 import { stopOf } from './stops.js';
 import type { TreeContext } from './tree-context.js';
 
