@@ -1,35 +1,47 @@
-import { cp, readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { WorkspaceListingError } from '../base/errors.js';
-import { establishChecks } from '../court/check-stage.js';
-import { runChecks } from '../court/checks.js';
-import { driftJudgeFor } from '../court/drift-judge.js';
 import type { GateOutcome } from '../court/gate.js';
-import { findingsNote, judge, repairRounds, settledRound } from '../court/judgement.js';
-import { settleChecks } from '../court/meta-verify.js';
-import { Monitor } from '../court/monitor.js';
-import type { NodeRecord } from '../court/node-record.js';
+import { NodeRecord } from '../court/node-record.js';
 import { stamp } from '../ports/events.js';
-import type { ChatMessage } from '../ports/model-client.js';
-import { WORKER_CAP, type NodeAccount } from '../runtime/accounting.js';
+import type { NodeAccount } from '../runtime/accounting.js';
 import type { Task } from '../runtime/engine-context.js';
-import { promptFor } from '../runtime/prompts.js';
 import type { PlanReply, SubtaskReply } from '../runtime/replies.js';
-import { runToolLoop } from '../runtime/tool-loop.js';
-import { WORK_TOOLS } from '../runtime/tools.js';
-import { prepareWorkspace } from '../runtime/workspace.js';
-import type { NodeResult } from './node-result.js';
-import { atomicity } from './plan-rules.js';
+import { sessionIds } from '../runtime/session.js';
+import { runLeaf } from './leaf.js';
+import { finishNode } from './node-finish.js';
+import type { NodeResult, NodeStop } from './node-result.js';
+import { planNode } from './plan-stage.js';
+import { atomicity, isOneFileGoal, maySplitAtDepth, namedFiles } from './plan-rules.js';
+import { stopOf } from './stops.js';
 import type { TreeContext } from './tree-context.js';
 
-export type SolveNode = (ctx: TreeContext, task: Task, account: NodeAccount) => Promise<NodeResult>;
+/**
+ * A node after the build phase. A leaf (or a node that stopped before it had children) is
+ * finished: its result is final and shared by every arm. A split node holds its plan and its
+ * built children, waiting for an arm to assemble it.
+ */
+export type BuiltNode =
+  | { kind: 'finished'; result: NodeResult }
+  | {
+      kind: 'split';
+      task: Task;
+      /** The ledger as the build left it: each arm's merges are charged to a branch of it. */
+      account: NodeAccount;
+      /** What planning learnt (assumptions, questions); each arm's merge starts from a copy. */
+      record: NodeRecord;
+      plan: PlanReply;
+      children: BuiltNode[];
+      /** A prerequisite that failed, so its siblings were stopped and there is nothing to assemble. */
+      failedPrerequisite: NodeResult | null;
+    };
 
 /**
  * Subtask slugs made safe for paths and unique among siblings. What a prerequisite of an
  * ancestor built (its files and their listing) is inherited, so it reaches every descendant.
  */
-export function childTasks(ctx: TreeContext, parent: Task, plan: PlanReply): Array<Task & { prerequisite: boolean }> {
+export function childTasks(ctx: TreeContext, parent: Task, plan: PlanReply): Task[] {
   const used = new Set<string>();
   return plan.subtasks.map((s: SubtaskReply, i) => {
     let slug = s.slug.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || `part-${i + 1}`;
@@ -66,13 +78,75 @@ async function listing(dir: string): Promise<string[]> {
     .sort();
 }
 
+/** Why this node may not split, or null when it may. */
+function splitBrake(ctx: TreeContext, task: Task): string | null {
+  if (!maySplitAtDepth(task.depth, ctx.maxDepth)) return `depth cap: a node at depth ${task.depth} may not split under a cap of ${ctx.maxDepth} level(s)`;
+  if (isOneFileGoal(task.goal)) return `one-file rule: the goal names exactly one file (${namedFiles(task.goal)[0]}), so it may not split`;
+  // Its real files must exist before its siblings start, and a merge would belong to one arm.
+  if (task.prerequisite) return 'prerequisite: built whole, so its real files exist before its siblings start';
+  if (task.depth > 0 && !task.oversized) return 'atomic: the unit claims at most one criterion and declares few artifacts, so it is built whole';
+  return null;
+}
+
 /**
- * Runs the children: prerequisites first, alone, each handing its real files on; a failed
+ * The build phase of one node, the same for both arms: plan, then either build the leaf or
+ * build every child (a split node's merge is left to an arm). A stop is a designed outcome
+ * with an account of why; only failures true of every call are thrown.
+ */
+export async function buildNode(ctx: TreeContext, task: Task, account: NodeAccount): Promise<BuiltNode> {
+  return ctx.accounting.run(account, async () => {
+    const session = sessionIds(task.id);
+    ctx.events.emit({ type: 'node_started', ...stamp(ctx.clock, task.id), parentId: task.id.includes('.') ? task.id.slice(0, task.id.lastIndexOf('.')) : null, depth: task.depth, goal: task.goal, allocation: account.allocation });
+    const record = new NodeRecord();
+    // Children land here as each is built, so a stop while building them still reports the finished ones.
+    const built: BuiltNode[] = [];
+    let forcedExecute: string | null = null;
+    let outcome: GateOutcome;
+    let stop: NodeStop | null = null;
+    try {
+      if (task.blockedBy) throw new Blocked(task.blockedBy);
+      ctx.accounting.assertRoom();
+      forcedExecute = splitBrake(ctx, task);
+      let plan: PlanReply | null = null;
+      if (!forcedExecute) {
+        plan = await planNode(ctx, task, record, session);
+        if (plan.mode === 'split' && plan.subtasks.length < 2) forcedExecute = 'a split needs at least two pieces';
+      }
+      const split = plan && plan.mode === 'split' && !forcedExecute;
+      ctx.events.emit({
+        type: 'node_planned', ...stamp(ctx.clock, task.id),
+        mode: split ? 'split' : 'execute', forcedExecute: plan?.mode === 'split' || !plan ? forcedExecute : null,
+        assumptions: record.assumptions, openQuestions: record.questions, layout: plan?.layout ?? null,
+        subtasks: (split ? plan!.subtasks : []).map((s) => ({ slug: s.slug, goal: s.goal, kind: s.kind, prerequisite: s.prerequisite, claims: s.claims })),
+        atomicity: (split ? plan!.subtasks : []).map((s) => ({ slug: s.slug, ...atomicity(s, ctx.atomicity) })),
+      });
+      if (split) {
+        const planned = { ...task, layout: task.layout ?? plan!.layout };
+        const failedPrerequisite = await buildChildren(ctx, planned, plan!, account, built);
+        return { kind: 'split', task: planned, account, record, plan: plan!, children: built, failedPrerequisite };
+      }
+      outcome = await runLeaf(ctx, task, record, session);
+    } catch (error) {
+      const stopped = error instanceof Blocked ? { by: 'prerequisite' as const, model: null, code: 'prerequisite_failed', reason: error.message } : stopOf(error);
+      if (!stopped) throw error;
+      const { reason, ...cause } = stopped;
+      stop = cause;
+      outcome = { verdict: 'STOPPED', reasons: [reason], overrides: [] };
+    }
+    const finishedChildren = built.filter((c) => c?.kind === 'finished').map((c) => c.result);
+    record.raise(finishedChildren.flatMap((c) => c.openQuestions));
+    const mode = finishedChildren.length ? 'split' : 'leaf';
+    return { kind: 'finished', result: finishNode(ctx, task, account, record, { mode, forcedExecute, outcome, stop, children: finishedChildren, merge: null }) };
+  });
+}
+
+/**
+ * Builds the children: prerequisites first, alone, each handing its real files on; a failed
  * prerequisite stops every sibling after it, with that reason; the rest run at once, each with
  * an equal share after the parent's reserve. Every sibling finishes (or stops) before a failure
  * true of the whole run is raised, so none is left running.
  */
-async function runChildren(ctx: TreeContext, task: Task, plan: PlanReply, account: NodeAccount, children: NodeResult[], solveNode: SolveNode): Promise<{ failedPrerequisite: NodeResult | null }> {
+async function buildChildren(ctx: TreeContext, task: Task, plan: PlanReply, account: NodeAccount, children: BuiltNode[]): Promise<NodeResult | null> {
   const kids = childTasks(ctx, task, plan);
   const share = account.childShares(kids.length);
   const seedDirs: string[] = [];
@@ -83,10 +157,12 @@ async function runChildren(ctx: TreeContext, task: Task, plan: PlanReply, accoun
 
   for (const [i, kid] of kids.entries()) {
     if (!kid.prerequisite) continue;
-    const result = await solveNode(ctx, child(kid), account.child(kid.id, share));
-    children[i] = result;
+    const built = await buildNode(ctx, child(kid), account.child(kid.id, share));
+    children[i] = built;
     if (failed) continue;
-    if (result.verdict !== 'DONE') {
+    // A prerequisite is built whole (see splitBrake), so it is finished here.
+    const result = built.kind === 'finished' ? built.result : null;
+    if (!result || result.verdict !== 'DONE') {
       failed = result;
       continue;
     }
@@ -99,100 +175,14 @@ async function runChildren(ctx: TreeContext, task: Task, plan: PlanReply, accoun
       kid.prerequisite
         ? null
         : queue.add(async () => {
-            children[i] = await solveNode(ctx, child(kid), account.child(kid.id, share));
+            children[i] = await buildNode(ctx, child(kid), account.child(kid.id, share));
           }),
     ),
   );
   const thrown = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (thrown) throw thrown.reason;
-  return { failedPrerequisite: failed };
+  return failed;
 }
 
-/**
- * A split node: its children, then assembly under `.children/`, watched like a leaf's work
- * (monitor, drift judge on a trigger, a 60% cap); integration checks written after the fact,
- * falsified and meta-verified like a leaf's; the same independent re-run and gate. Children
- * land in `out` as each finishes, so a stop during assembly still reports them.
- */
-export async function runSplit(
-  ctx: TreeContext,
-  task: Task,
-  plan: PlanReply,
-  o: { account: NodeAccount; session: (r: string) => string; record: NodeRecord; out: NodeResult[]; solveNode: SolveNode },
-): Promise<GateOutcome> {
-  const { account, session, record } = o;
-  const { failedPrerequisite } = await runChildren(ctx, task, plan, account, o.out, o.solveNode);
-  const children = o.out.filter(Boolean);
-  record.raise(children.flatMap((c) => c.openQuestions));
-  const unfinished = children.filter((c) => c.verdict !== 'DONE');
-  const incomplete = (outcome: GateOutcome): GateOutcome =>
-    outcome.verdict === 'NEEDS_HUMAN' || !unfinished.length
-      ? outcome
-      : {
-          verdict: 'INCOMPLETE',
-          reasons: [`${unfinished.length} of ${children.length} children are not done: ${unfinished.map((c) => `${c.slug} ${c.verdict}`).join(', ')}`, ...outcome.reasons],
-          overrides: [],
-        };
-  if (failedPrerequisite) {
-    const reason = `nothing to assemble: prerequisite ${failedPrerequisite.slug} ended ${failedPrerequisite.verdict}, so its siblings were stopped`;
-    return incomplete(record.questions.length ? { verdict: 'NEEDS_HUMAN', reasons: [reason], overrides: [] } : { verdict: 'STOPPED', reasons: [reason], overrides: [] });
-  }
-
-  const workspace = await prepareWorkspace(ctx, task);
-  for (const c of children) {
-    // A child stopped before it built anything has no workspace; the merger sees it missing.
-    if (await stat(c.workspace).then(() => true, () => false)) {
-      await cp(c.workspace, path.join(workspace, '.children', c.slug), { recursive: true });
-    }
-  }
-  const sandbox = await ctx.sandboxes.create({ workspaceDir: workspace, runId: ctx.runId, purpose: `${task.id}:assemble` });
-  try {
-    const summary = children
-      .map((c) => `- .children/${c.slug}/  verdict ${c.verdict}; goal: ${c.goal}${c.claims.length ? `; claims: ${c.claims.join(' | ')}` : ''}`)
-      .join('\n');
-    const layout = task.layout ?? plan.layout ?? '(none declared)';
-    const extra = `## Children\n${summary}`;
-    const mergeBasis = account.remaining;
-    let seamReady = false;
-    const outcome = await repairRounds(ctx, task, record, async (index, findings) => {
-      const messages: ChatMessage[] = [
-        { role: 'system', content: promptFor('merger') },
-        {
-          role: 'user',
-          content: `## Goal\n${task.goal}\n\n## Layout and interfaces\n${layout}\n\n## Children\n${summary}${findingsNote(index, findings, 'assembly')}`,
-        },
-      ];
-      // Before seam checks exist, the layout is what a write should be about.
-      const monitor = new Monitor(seamReady ? record.checks.map((c) => c.command).join('\n') : `${layout}\n${summary}`);
-      const merged = await ctx.accounting.withPhaseCap(
-        'merge',
-        WORKER_CAP,
-        () =>
-          runToolLoop({
-            router: ctx.router, role: 'merger', sessionId: session('merger'), nodeId: task.id, messages, tools: WORK_TOOLS,
-            ctx: { sandbox, runChecks: () => runChecks(sandbox, record.checks) }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns,
-            monitor, driftJudge: driftJudgeFor(ctx, task, session),
-          }),
-        mergeBasis,
-      );
-      record.monitorFlags.push(...merged.flags);
-      record.interfaceChanges.push(...(merged.finish?.interfaceChanges ?? []));
-      record.note([merged.finish?.summary, ...(merged.finish?.interfaceChanges ?? []), merged.finalContent]);
-      ctx.events.emit({ type: 'assembled', ...stamp(ctx.clock, task.id), children: children.map((c) => c.slug), interfaceChanges: merged.finish?.interfaceChanges ?? [] });
-      // Integration checks are written after the fact, once the seams exist to be tested, and judged like a leaf's.
-      if (!seamReady) {
-        const seam = await establishChecks(ctx, task, { reason: 'seam', session, extra, record });
-        record.checks = seam.checks;
-        if (seam.short) return settledRound('CHECKS_INADEQUATE', seam.short, 0);
-        const settled = await settleChecks(ctx, task, { checks: seam.checks, listing: () => sandbox.listFiles(), session, record, extra });
-        if (!settled.ok) return settledRound(settled.verdict, settled.reason, 0);
-        record.checks = settled.checks;
-        seamReady = true;
-      }
-      return judge(ctx, task, { checks: record.checks, workspace, session, by: 'seam', record });
-    });
-    return incomplete(outcome);
-  } finally {
-    await sandbox.dispose();
-  }
-}
+/** A node that may not run: a prerequisite it depends on failed. */
+class Blocked extends Error {}
