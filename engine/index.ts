@@ -14,6 +14,7 @@ export * from './base/errors.js';
 export * from './base/check.js';
 export * from './base/usage.js';
 export * from './base/verdict.js';
+export { ARMS, Arm } from './base/arm.js';
 export * from './base/secrets.js';
 export { stableJson } from './base/stable-json.js';
 
@@ -51,7 +52,7 @@ export { Accounting, NodeAccount, PARENT_RESERVE, WORKER_CAP, type Room, type Se
 export { askStructured, extractJson } from './runtime/structured.js';
 export { runToolLoop, type DriftOpinion, type ToolLoopOptions, type ToolLoopResult } from './runtime/tool-loop.js';
 export type { LoopWatcher, MonitorStep, MonitorVerdict, MonitorFlagKind } from './runtime/loop-watcher.js';
-export { READ_ONLY_TOOLS, WORK_TOOLS, type Tool, type ToolContext, type ToolOutcome } from './runtime/tools.js';
+export { READ_ONLY_TOOLS, REVIEW_TOOLS, WORK_TOOLS, type Tool, type ToolContext, type ToolOutcome } from './runtime/tools.js';
 export { promptFor } from './runtime/prompts.js';
 export * from './runtime/replies.js';
 
@@ -64,5 +65,6 @@ export { openQuestions } from './court/questions.js';
 
 // tree
 export * from './tree/plan-rules.js';
-export { NodeResult, NodeStop, StopCause, flatten } from './tree/node-result.js';
-export { solve, type SolveOptions, type SolveRun } from './tree/solve.js';
+export { LoopStop, MergeAttempt, MergeRecord, NodeResult, NodeStop, StopCause, flatten } from './tree/node-result.js';
+export { SELF_REVIEWED_REASON } from './tree/merge-loop.js';
+export { BuiltTree, assemble, build, solve, type BuildOptions, type BuildSpend, type SolveOptions, type SolveRun } from './tree/solve.js';

@@ -38,6 +38,23 @@ export class NodeRecord {
     for (const q of questions) if (!this.asked.includes(q)) this.asked.push(q);
   }
 
+  /** An independent copy: each arm's merge of one built node starts from what its planning learnt. */
+  copy(): NodeRecord {
+    const twin = new NodeRecord();
+    twin.assumptions.push(...this.assumptions);
+    twin.raise(this.asked);
+    twin.checks = [...this.checks];
+    twin.checkResults = [...this.checkResults];
+    twin.opinion = this.opinion;
+    twin.attempts = this.attempts;
+    twin.checkRewrites = this.checkRewrites;
+    twin.monitorFlags.push(...this.monitorFlags);
+    twin.overrides.push(...this.overrides);
+    twin.interfaceChanges.push(...this.interfaceChanges);
+    twin.repairStop = this.repairStop;
+    return twin;
+  }
+
   /** Every open question, in the order raised, each once. */
   get questions(): string[] {
     return [...this.asked];

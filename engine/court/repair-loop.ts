@@ -21,6 +21,11 @@ export interface RepairLoopOptions<T> {
   /** False when no further attempt is affordable. */
   budgetLeft: () => boolean;
   onRound?: (index: number, round: RepairRound<T>, stop: RepairStop | null) => void;
+  /**
+   * Stop when two consecutive attempts score the same. Default true. A merge loop turns it off:
+   * its attempts are fixed per arm, and a score of seam checks says nothing of a review's findings.
+   */
+  stopOnNoProgress?: boolean;
 }
 
 /**
@@ -41,7 +46,7 @@ export async function repairLoop<T>(o: RepairLoopOptions<T>): Promise<{ final: R
           ? 'max_attempts'
           : !o.budgetLeft()
             ? 'budget'
-            : previous && previous.score === round.score
+            : (o.stopOnNoProgress ?? true) && previous && previous.score === round.score
               ? 'no_progress'
               : null;
     o.onRound?.(i, round, stop);

@@ -1,25 +1,20 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Check, CheckResult } from '../base/check.js';
-import { NoEligibleModelError, StructuredOutputError } from '../base/errors.js';
 import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import { brief } from '../runtime/brief.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
 import { promptFor } from '../runtime/prompts.js';
 import { OpinionReply } from '../runtime/replies.js';
-import { askStructured, extractJson } from '../runtime/structured.js';
-import { runToolLoop } from '../runtime/tool-loop.js';
 import { READ_ONLY_TOOLS } from '../runtime/tools.js';
 import { runChecks } from './checks.js';
+import { inDetachedCopy } from './detached-copy.js';
+import { askJudge } from './judge-answer.js';
 import type { VerifierOpinion } from './gate.js';
 
 /** The families that produced work on the current node, as answered: none of them may judge. */
 function contributors(ctx: EngineContext): string[] {
   return [...ctx.accounting.current().contributorFamilies];
 }
-
-let copies = 0;
 
 export interface Verification {
   results: CheckResult[];
@@ -41,9 +36,7 @@ export async function verifyWork(
   session: (r: string) => string,
   by: 'verifier' | 'seam' = 'verifier',
 ): Promise<Verification> {
-  const copy = path.join(ctx.workRoot, task.id, `verify-${++copies}`);
-  const sandbox = await ctx.sandboxes.create({ workspaceDir: copy, copyFrom: workspaceDir, runId: ctx.runId, purpose: `${task.id}:verify` });
-  try {
+  return inDetachedCopy(ctx, task, workspaceDir, 'verify', async (sandbox) => {
     const results = await runChecks(sandbox, checks);
     ctx.events.emit({ type: 'checks_run', ...stamp(ctx.clock, task.id), by, results });
     const listing = await sandbox.listFiles();
@@ -58,48 +51,15 @@ export async function verifyWork(
           .join('\n')}\n\n## Files\n${listing.join('\n') || '(none)'}\n\nInspect what you need, then return {"verdict": ..., "findings": [...]}.`,
       },
     ];
-    let loop;
-    try {
-      loop = await runToolLoop({
-        router: ctx.router, role: 'verifier', sessionId, nodeId: task.id, messages, tools: READ_ONLY_TOOLS,
-        ctx: { sandbox, runChecks: () => runChecks(sandbox, checks) }, events: ctx.events, clock: ctx.clock, maxTurns: 8, excludeFamilies: exclude,
-      });
-    } catch (error) {
-      // No family that contributed nothing is available: no sign-off, so the gate forces NOT_DONE.
-      if (error instanceof NoEligibleModelError) return { results, opinion: null };
-      throw error;
-    }
-    let opinion: VerifierOpinion | null = null;
-    const parsed = OpinionReply.safeParse(safeExtract(loop.finalContent));
-    if (parsed.success) {
-      const last = ctx.router.lastAnswer(sessionId);
-      if (last) opinion = { ...parsed.data, ...last };
-    } else {
-      try {
-        const again = await askStructured(ctx.router, 'verifier', OpinionReply, {
-          sessionId,
-          messages: [...loop.messages, { role: 'user', content: 'Give your final answer now as the JSON object {"verdict": ..., "findings": [...]}.' }],
-          excludeFamilies: exclude,
-        });
-        opinion = { ...again.value, model: again.response.model, family: again.response.family };
-      } catch (error) {
-        if (!(error instanceof StructuredOutputError)) throw error;
-      }
-    }
+    const answer = await askJudge(ctx, task, {
+      role: 'verifier', sessionId, messages, tools: READ_ONLY_TOOLS, sandbox, checks, schema: OpinionReply, excludeFamilies: exclude,
+      askAgain: 'Give your final answer now as the JSON object {"verdict": ..., "findings": [...]}.',
+    });
+    // Nobody independent could judge, or the answer stayed unreadable: no sign-off, so the gate forces NOT_DONE.
+    const opinion: VerifierOpinion | null = answer ? { ...answer.value, model: answer.model, family: answer.family } : null;
     if (opinion) {
       ctx.events.emit({ type: 'verifier_opinion', ...stamp(ctx.clock, task.id), ...opinion });
     }
     return { results, opinion };
-  } finally {
-    await sandbox.dispose();
-    await rm(copy, { recursive: true, force: true });
-  }
-}
-
-function safeExtract(text: string | null): unknown {
-  try {
-    return extractJson(text);
-  } catch {
-    return null;
-  }
+  });
 }

@@ -1,17 +1,20 @@
 import { z } from 'zod';
+import { Arm } from '../base/arm.js';
 import { Check, CheckResult } from '../base/check.js';
 import { Usage } from '../base/usage.js';
 import { Verdict } from '../base/verdict.js';
 import { Role } from './model-client.js';
 
 /** Format version carried on every event line; bump on any incompatible change. */
-export const EVENT_VERSION = 2;
+export const EVENT_VERSION = 3;
 
 const base = {
   version: z.literal(EVENT_VERSION),
   /** ISO time from the engine's Clock. */
   ts: z.string(),
   nodeId: z.string(),
+  /** The arm whose phase emitted the event (an arm's merges, or a build serving one arm alone); absent on shared work. */
+  arm: Arm.optional(),
 };
 
 const Subtask = z.object({
@@ -44,7 +47,7 @@ export const EngineEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('check_falsified'), ...base, checkId: z.string(), outcome: z.enum(['ok', 'tautology', 'malformed']), detail: z.string(), exitCode: z.number().int().nullable() }),
   z.object({ type: z.literal('tool_call'), ...base, role: Role, step: z.number().int(), tool: z.string(), args: z.string(), ok: z.boolean(), result: z.string() }),
   z.object({ type: z.literal('monitor_flag'), ...base, kind: z.enum(['repeat', 'oscillation', 'no_progress', 'drift']), detail: z.string(), endsAttempt: z.boolean() }),
-  z.object({ type: z.literal('checks_run'), ...base, by: z.enum(['worker', 'verifier', 'seam']), results: z.array(CheckResult) }),
+  z.object({ type: z.literal('checks_run'), ...base, by: z.enum(['worker', 'verifier', 'seam', 'reviewer', 'self_reviewer']), results: z.array(CheckResult) }),
   z.object({ type: z.literal('meta_verified'), ...base, adequate: z.boolean(), reason: z.string(), model: z.string() }),
   z.object({ type: z.literal('verifier_opinion'), ...base, verdict: z.enum(['DONE', 'NOT_DONE', 'CHECKS_INADEQUATE']), model: z.string(), family: z.string(), findings: z.array(z.string()) }),
   z.object({
@@ -77,6 +80,22 @@ export const EngineEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('model_fallback'), ...base, role: Role, from: z.string(), to: z.string().nullable(), reason: z.string() }),
   z.object({ type: z.literal('assembled'), ...base, children: z.array(z.string()), interfaceChanges: z.array(z.string()) }),
   z.object({ type: z.literal('repair_round'), ...base, attempt: z.number().int(), accepted: z.boolean(), independent: z.boolean(), score: z.number(), stop: z.string().nullable() }),
+  z.object({
+    type: z.literal('merge_review'),
+    ...base,
+    attempt: z.number().int(),
+    /** `independent`: the gated arm's reviewer; `self`: the merging agent on itself (ungated), never independent. */
+    kind: z.enum(['independent', 'self']),
+    /** The model that answered, and its family; null when nobody eligible could review. */
+    model: z.string().nullable(),
+    family: z.string().nullable(),
+    /** True only for a gated review by a family that contributed nothing to the subtree. */
+    independent: z.boolean(),
+    accept: z.boolean().nullable(),
+    findings: z.array(z.string()),
+    /** Whether the node's verdict is taken from this review (never for a self-review). */
+    verdictUsed: z.boolean(),
+  }),
 ]);
 export type EngineEvent = z.infer<typeof EngineEvent>;
 export type EngineEventType = EngineEvent['type'];

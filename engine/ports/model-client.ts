@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Arm } from '../base/arm.js';
 import { conservativeTokens, type Usage } from '../base/usage.js';
 
 /**
@@ -24,8 +25,12 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
-/** The seven jobs a model does in the engine; prompts, selection and accounting key on them. */
-export const Role = z.enum(['planner', 'worker', 'checker', 'verifier', 'drift_judge', 'merger', 'reviewer']);
+/**
+ * The jobs a model does in the engine; prompts, selection and accounting key on them.
+ * `reviewer` judges a merge in the gated arm (a family that contributed nothing);
+ * `self_reviewer` is the merging agent reviewing its own merge in the ungated arm.
+ */
+export const Role = z.enum(['planner', 'worker', 'checker', 'verifier', 'drift_judge', 'merger', 'reviewer', 'self_reviewer']);
 export type Role = z.infer<typeof Role>;
 
 export interface ModelRequest {
@@ -47,6 +52,11 @@ export interface ModelRequest {
   nodeId: string;
   /** The node's attempt the call belongs to (1 = first; planning and check writing count as 1). */
   attempt: number;
+  /**
+   * The arm the call serves: set on every call of an arm's merge phase, and on every call of a
+   * build that serves one arm alone (independent pairing). Absent on work both arms share.
+   */
+  arm?: Arm;
 }
 
 export interface ModelResponse {

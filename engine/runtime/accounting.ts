@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Arm } from '../base/arm.js';
 import { BudgetExhaustedError } from '../base/errors.js';
 import { ZERO_USAGE, addUsage, type Usage } from '../base/usage.js';
 
@@ -42,6 +43,25 @@ export class NodeAccount {
     return least;
   }
 
+  /**
+   * A copy of this ledger, as it stands, under `parent` (itself a copy): each arm's merges of a
+   * shared build are charged to their own branch, so both arms start from the same spend and
+   * neither is charged for the other's merges.
+   */
+  branch(parent: NodeAccount | null): NodeAccount {
+    const twin = new NodeAccount(this.nodeId, this.allocation, parent);
+    twin.spent = this.spent;
+    twin.costUsd = this.costUsd;
+    twin.usage = this.usage;
+    twin.ownUsage = this.ownUsage;
+    twin.ownCostUsd = this.ownCostUsd;
+    twin.estimatedCalls = this.estimatedCalls;
+    for (const m of this.contributorModels) twin.contributorModels.add(m);
+    for (const f of this.contributorFamilies) twin.contributorFamilies.add(f);
+    for (const [k, v] of this.phaseSpent) twin.phaseSpent.set(k, v);
+    return twin;
+  }
+
   /** A child's account with a fixed allocation carved from this one. */
   child(nodeId: string, allocation: number): NodeAccount {
     return new NodeAccount(nodeId, Math.max(0, Math.floor(allocation)), this);
@@ -68,6 +88,8 @@ interface Scope {
   phase: { label: string; limit: number } | null;
   /** The node's attempt the work belongs to (1 = first). */
   attempt: number;
+  /** The arm the work serves, or null for work both arms share. */
+  arm: Arm | null;
 }
 
 /** What one call may still spend, and which ceiling binds. */
@@ -89,9 +111,12 @@ export class Accounting {
 
   constructor(private readonly ceilings: SessionCeilings = {}) {}
 
-  /** Run `fn` as work of `account`. Everything awaited inside is charged to it. */
-  run<T>(account: NodeAccount, fn: () => Promise<T>): Promise<T> {
-    return this.als.run({ account, phase: null, attempt: 1 }, fn);
+  /**
+   * Run `fn` as work of `account`. Everything awaited inside is charged to it. The arm is the
+   * one given, else the enclosing work's (a child serves its parent's arm), else none.
+   */
+  run<T>(account: NodeAccount, fn: () => Promise<T>, arm?: Arm | null): Promise<T> {
+    return this.als.run({ account, phase: null, attempt: 1, arm: arm === undefined ? (this.als.getStore()?.arm ?? null) : arm }, fn);
   }
 
   /**
@@ -116,6 +141,11 @@ export class Accounting {
 
   attempt(): number {
     return this.scope().attempt;
+  }
+
+  /** The arm the current work serves, or null when both arms share it (or outside any node). */
+  arm(): Arm | null {
+    return this.als.getStore()?.arm ?? null;
   }
 
   private scope(): Scope {

@@ -16,6 +16,8 @@ export interface EngineContext {
   runId: string;
   /** Attempts per node, first included. */
   maxAttempts: number;
+  /** Attempts of every merge loop, first included; equal across arms. */
+  mergeAttempts: number;
   /** Model turns per tool loop. */
   maxTurns: number;
   /** The whole objective: its text (e.g. a spec) and its acceptance criteria, handed to every node. */
@@ -42,4 +44,6 @@ export interface Task {
   oversized: boolean;
   /** Why this node may not run at all (a prerequisite it depends on failed), or null. */
   blockedBy: string | null;
+  /** Runs first and alone among its siblings, its real files handed to them; so it is built whole. */
+  prerequisite: boolean;
 }

@@ -17,6 +17,7 @@ const TIER_PREFERENCE: Record<Role, Tier[]> = {
   merger: ['medium', 'large', 'small'],
   verifier: ['medium', 'large', 'small'],
   reviewer: ['medium', 'large', 'small'],
+  self_reviewer: ['medium', 'large', 'small'],
   drift_judge: ['small', 'medium', 'large'],
 };
 
@@ -55,6 +56,16 @@ export interface RouteRequest {
   maxTokens?: number;
   /** Families that may not answer (independence). Default none. */
   excludeFamilies?: Iterable<string>;
+  /** When given, only these families may answer (a self-review stays with the family that merged). Default: any. */
+  onlyFamilies?: Iterable<string>;
+}
+
+/**
+ * Whether a roster entry restricted to `roles` may serve `role`. A self-review is the merging
+ * agent reviewing its own merge, so whatever may merge may also self-review.
+ */
+function serves(roles: readonly Role[] | undefined, role: Role): boolean {
+  return !roles || roles.includes(role) || (role === 'self_reviewer' && roles.includes('merger'));
 }
 
 export interface RoutedResponse extends ModelResponse {
@@ -92,15 +103,19 @@ export class ModelRouter {
     return this.options.roster;
   }
 
-  /** The role's chain, best first, without excluded families. Cooling models are kept but tried last. */
-  candidates(role: Role, excludeFamilies: Iterable<string> = []): ModelSpec[] {
+  /**
+   * The role's chain, best first, without excluded families (and, when `onlyFamilies` is given,
+   * only those). Cooling models are kept but tried last.
+   */
+  candidates(role: Role, excludeFamilies: Iterable<string> = [], onlyFamilies?: Iterable<string>): ModelSpec[] {
     const excluded = new Set(excludeFamilies);
+    const only = onlyFamilies ? new Set(onlyFamilies) : null;
     // A contributor nobody could place may be of any family: nobody is independent of it.
     if ([...excluded].some(isUnplaced)) return [];
     const prefs = TIER_PREFERENCE[role];
     const now = this.options.clock.now().getTime();
     return this.options.roster
-      .filter((m) => !excluded.has(m.family) && (!m.roles || m.roles.includes(role)))
+      .filter((m) => !excluded.has(m.family) && (!only || only.has(m.family)) && serves(m.roles, role))
       .map((m, i) => ({ m, i, cooling: (this.coolingUntil.get(m.name) ?? 0) > now }))
       .sort((a, b) => Number(a.cooling) - Number(b.cooling) || prefs.indexOf(a.m.tier) - prefs.indexOf(b.m.tier) || a.i - b.i)
       .map((x) => x.m);
@@ -116,8 +131,9 @@ export class ModelRouter {
     if (this.fatal) throw this.fatal;
     accounting.assertRoom(request.sessionId);
     const exclude = [...new Set(request.excludeFamilies ?? [])];
-    const chain = this.candidates(role, exclude);
-    if (!chain.length) throw new NoEligibleModelError(role, noCandidate(exclude));
+    const only = request.onlyFamilies ? [...new Set(request.onlyFamilies)] : undefined;
+    const chain = this.candidates(role, exclude, only);
+    if (!chain.length) throw new NoEligibleModelError(role, only ? `no configured model of family ${only.join(', ')} may serve ${role}` : noCandidate(exclude));
     const nodeId = accounting.current().nodeId;
     let lastError: unknown;
     for (const [i, spec] of chain.entries()) {
@@ -128,6 +144,7 @@ export class ModelRouter {
       const modelRequest: ModelRequest = {
         model: spec.model, messages: request.messages, tools: request.tools, json: request.json,
         maxTokens: this.outputCeiling(spec, request), role, sessionId: request.sessionId, nodeId, attempt: accounting.attempt(),
+        ...(accounting.arm() ? { arm: accounting.arm()! } : {}),
       };
       let response: ModelResponse;
       try {
@@ -153,6 +170,11 @@ export class ModelRouter {
       // Re-checked after every answer: a gateway may have served another model than the one asked.
       if (exclude.length && (exclude.includes(family) || isUnplaced(family))) {
         lastError = new NoEligibleModelError(role, `${response.model} answered for ${spec.model} as family ${family}, which may not serve here (excluded: ${exclude.join(', ')})`);
+        fallback((lastError as Error).message);
+        continue;
+      }
+      if (only && !only.includes(family)) {
+        lastError = new NoEligibleModelError(role, `${response.model} answered for ${spec.model} as family ${family}, which may not serve here (only: ${only.join(', ')})`);
         fallback((lastError as Error).message);
         continue;
       }

@@ -32,6 +32,8 @@ export interface ToolLoopOptions {
   /** Asked only when the monitor names a trigger. Drift of 7 or more ends the attempt. */
   driftJudge?: (recent: string[], trigger: string) => Promise<DriftOpinion>;
   excludeFamilies?: Iterable<string>;
+  /** Only these families may answer (see RouteRequest.onlyFamilies). Default: any. */
+  onlyFamilies?: Iterable<string>;
 }
 
 export interface ToolLoopResult {
@@ -79,7 +81,7 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
   for (let turn = 0; turn < (o.maxTurns ?? 30); turn++) {
     let response;
     try {
-      response = await o.router.call(o.role, { sessionId: o.sessionId, messages, tools: o.tools.map((t) => t.spec), excludeFamilies: o.excludeFamilies });
+      response = await o.router.call(o.role, { sessionId: o.sessionId, messages, tools: o.tools.map((t) => t.spec), excludeFamilies: o.excludeFamilies, onlyFamilies: o.onlyFamilies });
     } catch (error) {
       const end = budgetEnd(error);
       if (end) return done(end);

@@ -102,5 +102,10 @@ export const finishTool = defineTool(
 
 /** What a worker or merger may use. */
 export const WORK_TOOLS: Tool[] = [readFileTool, listFilesTool, writeFileTool, runCommandTool, runChecksTool, finishTool];
-/** What a verifier or reviewer may use: nothing that writes. */
+/** What a verifier may use: nothing that writes. */
 export const READ_ONLY_TOOLS: Tool[] = [readFileTool, listFilesTool, runChecksTool];
+/**
+ * What a merge reviewer may use: it may run commands (a disconfirming command is how a review
+ * tests a seam), always in a detached copy, so nothing it does reaches the graded tree.
+ */
+export const REVIEW_TOOLS: Tool[] = [readFileTool, listFilesTool, runCommandTool, runChecksTool];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Arm } from '../base/arm.js';
 import { Check, CheckResult } from '../base/check.js';
 import { Usage } from '../base/usage.js';
 import { Verdict } from '../base/verdict.js';
@@ -23,6 +24,38 @@ export const NodeStop = z.object({
   code: z.string(),
 });
 export type NodeStop = z.infer<typeof NodeStop>;
+
+/** Which stop ended a repair or merge loop (a merge loop never stops for `no_progress`). */
+export const LoopStop = z.enum(['accept', 'max_attempts', 'budget', 'no_progress', 'settled']);
+
+/** One attempt of a merge loop: who reviewed it, what they found, and what came of it. */
+export const MergeAttempt = z.object({
+  attempt: z.number().int(),
+  reviewer: z.object({
+    /** `independent`: the gated arm's reviewer. `self`: the merging agent on itself (ungated). */
+    kind: z.enum(['independent', 'self']),
+    /** The model that answered and its family; null when nobody eligible could review. */
+    model: z.string().nullable(),
+    family: z.string().nullable(),
+    /** True only for a gated review by a placed family that contributed nothing to the subtree; never for a self-review. */
+    independent: z.boolean(),
+  }),
+  accept: z.boolean().nullable(),
+  findings: z.array(z.string()),
+  /** Gated: the gate's verdict on this attempt. Ungated: the self-review's verdict is never used. */
+  verdict: z.union([Verdict, z.literal('self-review, not used')]),
+  seamChecks: z.object({ passed: z.number().int(), total: z.number().int() }),
+});
+export type MergeAttempt = z.infer<typeof MergeAttempt>;
+
+/** A merge node's loop in one arm: every attempt, and the stop that ended it. */
+export const MergeRecord = z.object({
+  arm: Arm,
+  attempts: z.array(MergeAttempt),
+  /** Null when the loop was stopped from outside (a budget or provider stop mid-attempt). */
+  stop: LoopStop.nullable(),
+});
+export type MergeRecord = z.infer<typeof MergeRecord>;
 
 /**
  * Everything a node ended with: what `solve` returns and what a trace saves. Recursive
@@ -53,7 +86,9 @@ export const NodeResult = z.object({
   contributorFamilies: z.array(z.string()),
   attempts: z.number().int(),
   /** Which stop of the repair loop fired; null when the loop never ran (stopped before, or no usable checks). */
-  repairStop: z.enum(['accept', 'max_attempts', 'budget', 'no_progress', 'settled']).nullable(),
+  repairStop: LoopStop.nullable(),
+  /** A merge node's loop in the arm that assembled it; null for a leaf or a node stopped before it merged. */
+  merge: MergeRecord.nullable(),
   /** Why the node stopped outside the court's own verdicts; null when it reached one. */
   stop: NodeStop.nullable(),
   checkRewrites: z.number().int(),

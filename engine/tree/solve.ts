@@ -1,27 +1,21 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { Arm } from '../base/arm.js';
 import { SecretCatalogue } from '../base/secrets.js';
-import type { GateOutcome } from '../court/gate.js';
-import { NodeRecord } from '../court/node-record.js';
+import type { Usage } from '../base/usage.js';
 import type { CallLimiter } from '../ports/call-limiter.js';
 import { systemClock, type Clock } from '../ports/clock.js';
-import { type EngineEvent, type EventSink, stamp } from '../ports/events.js';
+import type { EngineEvent, EventSink } from '../ports/events.js';
 import type { ModelClient } from '../ports/model-client.js';
 import type { SandboxProvider } from '../ports/sandbox.js';
 import { Accounting, NodeAccount, type SessionCeilings } from '../runtime/accounting.js';
 import type { Task } from '../runtime/engine-context.js';
-import { isUnplaced } from '../runtime/model-family.js';
 import { ModelRouter } from '../runtime/model-router.js';
 import type { ModelSpec } from '../runtime/model-spec.js';
-import type { PlanReply } from '../runtime/replies.js';
-import { sessionIds } from '../runtime/session.js';
-import { workspaceOf } from '../runtime/workspace.js';
-import { runLeaf } from './leaf.js';
-import type { NodeResult, NodeStop } from './node-result.js';
-import { planNode } from './plan-stage.js';
-import { DEFAULT_ATOMICITY, atomicity, isOneFileGoal, maySplitAtDepth, namedFiles, type AtomicityLimits } from './plan-rules.js';
-import { runSplit } from './split.js';
-import { stopOf } from './stops.js';
+import { assembleNode } from './assemble.js';
+import { buildNode, type BuiltNode } from './build.js';
+import { flatten, type NodeResult } from './node-result.js';
+import { DEFAULT_ATOMICITY, type AtomicityLimits } from './plan-rules.js';
 import type { TreeContext } from './tree-context.js';
 
 export interface SolveOptions {
@@ -33,8 +27,12 @@ export interface SolveOptions {
   sessionCeilings?: SessionCeilings;
   /** Planning levels allowed. Default 3. */
   maxDepth?: number;
-  /** Attempts per node, first included. Default 2. */
+  /** Attempts per leaf, first included. Default 2. */
   maxAttempts?: number;
+  /** Who judges every merge (see {@link Arm}). Default `gated`. */
+  arm?: Arm;
+  /** Attempts of every merge loop, first included; hold it equal across arms. Default 2. */
+  mergeAttempts?: number;
   /** Siblings built at once. Default 4. */
   concurrency?: number;
   /** Model turns per tool loop. Default 30. */
@@ -64,23 +62,82 @@ export interface SolveOptions {
   secrets?: Iterable<string>;
 }
 
+export interface BuildOptions extends Omit<SolveOptions, 'arm'> {
+  /**
+   * Set only when this build serves one arm alone (independent pairing): every call and event
+   * then says so, and only that arm may assemble it. Default: the build is shared by both arms.
+   */
+  forArm?: Arm;
+}
+
 export interface SolveRun {
   root: NodeResult;
   router: ModelRouter;
+  arm: Arm;
+}
+
+/** What one build spent: planning and every leaf, paid once however many arms assemble it. */
+export interface BuildSpend {
+  tokens: number;
+  costUsd: number;
+  usage: Usage;
+  estimatedUsageCalls: number;
+}
+
+interface BuildState {
+  ctx: TreeContext;
+  root: BuiltNode;
+  rootAccount: NodeAccount;
+  forArm: Arm | null;
+  assembled: Set<Arm>;
+}
+
+const states = new WeakMap<BuiltTree, BuildState>();
+
+/**
+ * A planned tree with every leaf built: the phase both arms of a pair share. Each arm then
+ * assembles it once (see {@link assemble}); the leaves are never touched again.
+ */
+export class BuiltTree {
+  /** Every finished node (leaves, and nodes stopped before they had children), depth first. */
+  readonly leaves: NodeResult[];
+  readonly spend: BuildSpend;
+  readonly router: ModelRouter;
+
+  constructor(state: BuildState) {
+    states.set(this, state);
+    this.router = state.ctx.router;
+    const leaves: NodeResult[] = [];
+    const walk = (node: BuiltNode): void => {
+      if (node.kind === 'finished') leaves.push(...flatten(node.result));
+      else node.children.forEach(walk);
+    };
+    walk(state.root);
+    this.leaves = leaves;
+    const a = state.rootAccount;
+    this.spend = { tokens: a.spent, costUsd: a.costUsd, usage: a.usage, estimatedUsageCalls: a.estimatedCalls };
+  }
 }
 
 /**
- * Solve a goal: the root plans, splits and calls itself on the pieces within a smaller
- * enforced budget, and no node is DONE until a family that contributed nothing has re-run
- * every check. A stop is a designed outcome with an account of why, never a crash; only
+ * The build phase, the same for both arms: the root plans, splits and calls itself on the
+ * pieces within a smaller enforced budget, and every leaf is built and judged (no node is DONE
+ * until a family that contributed nothing has re-run every check). Merges are left to
+ * {@link assemble}. A stop is a designed outcome with an account of why, never a crash; only
  * failures true of every call (quota, configuration, Docker) are thrown.
  */
-export async function solve(options: SolveOptions): Promise<SolveRun> {
+export async function build(options: BuildOptions): Promise<BuiltTree> {
   const clock = options.clock ?? systemClock;
   const sink = options.events ?? { emit: () => undefined };
   const secrets = new SecretCatalogue(options.secrets ?? []);
-  const events: EventSink = { emit: (event: EngineEvent) => sink.emit(secrets.redactDeep(event)) };
   const accounting = new Accounting(options.sessionCeilings);
+  // Every event says which arm's work emitted it, read from the node's own async scope.
+  const events: EventSink = {
+    emit: (event: EngineEvent) => {
+      const arm = accounting.arm();
+      sink.emit(secrets.redactDeep(arm ? { ...event, arm } : event));
+    },
+  };
   const router = new ModelRouter({
     roster: options.roster, clients: options.clients, accounting, events, clock, cooldownMs: options.cooldownMs, limiter: options.limiter, secrets,
   });
@@ -94,90 +151,40 @@ export async function solve(options: SolveOptions): Promise<SolveRun> {
     runId: options.runId ?? `solve-${clock.now().getTime()}`,
     maxDepth: options.maxDepth ?? 3,
     maxAttempts: options.maxAttempts ?? 2,
+    mergeAttempts: options.mergeAttempts ?? 2,
     concurrency: options.concurrency ?? 4,
     maxTurns: options.maxTurns ?? 30,
     atomicity: options.atomicity ?? DEFAULT_ATOMICITY,
     objective: options.objective ?? { context: null, criteria: [] },
   };
   await mkdir(ctx.workRoot, { recursive: true });
-  const root: Task = {
+  const task: Task = {
     id: 'root', slug: 'root', goal: options.goal, depth: 0, kind: 'work', claims: [], artifacts: [], criteria: ctx.objective.criteria,
-    layout: null, prerequisiteListing: null, seedDirs: [], oversized: true, blockedBy: null,
+    layout: null, prerequisiteListing: null, seedDirs: [], oversized: true, blockedBy: null, prerequisite: false,
   };
-  return { root: await solveNode(ctx, root, new NodeAccount('root', options.budget)), router };
+  const rootAccount = new NodeAccount('root', options.budget);
+  const root = await ctx.accounting.run(rootAccount, () => buildNode(ctx, task, rootAccount), options.forArm ?? null);
+  return new BuiltTree({ ctx, root, rootAccount, forArm: options.forArm ?? null, assembled: new Set() });
 }
 
-/** Why this node may not split, or null when it may. */
-function splitBrake(ctx: TreeContext, task: Task): string | null {
-  if (!maySplitAtDepth(task.depth, ctx.maxDepth)) return `depth cap: a node at depth ${task.depth} may not split under a cap of ${ctx.maxDepth} level(s)`;
-  if (isOneFileGoal(task.goal)) return `one-file rule: the goal names exactly one file (${namedFiles(task.goal)[0]}), so it may not split`;
-  if (task.depth > 0 && !task.oversized) return 'atomic: the unit claims at most one criterion and declares few artifacts, so it is built whole';
-  return null;
+/**
+ * One arm's merge phase over a built tree, deepest first (see `runMerge` for the two arms).
+ * Each arm of a shared build assembles it once, in its own folders and on its own branch of
+ * the build's ledger; the leaves both arms see are the same, byte for byte, and paid once.
+ */
+export async function assemble(built: BuiltTree, arm: Arm): Promise<SolveRun> {
+  const state = states.get(built);
+  if (!state) throw new Error('assemble() needs a tree made by build()');
+  if (state.forArm && state.forArm !== arm) throw new Error(`this tree was built for the ${state.forArm} arm alone; build another for ${arm}`);
+  if (state.assembled.has(arm)) throw new Error(`the ${arm} arm has already assembled this tree; each arm assembles a build once`);
+  state.assembled.add(arm);
+  const ctx: TreeContext = { ...state.ctx, workRoot: path.join(state.ctx.workRoot, `merge-${arm}`) };
+  await mkdir(ctx.workRoot, { recursive: true });
+  return { root: await assembleNode(ctx, state.root, arm, null), router: ctx.router, arm };
 }
 
-async function solveNode(ctx: TreeContext, task: Task, account: NodeAccount): Promise<NodeResult> {
-  return ctx.accounting.run(account, async () => {
-    const session = sessionIds(task.id);
-    ctx.events.emit({ type: 'node_started', ...stamp(ctx.clock, task.id), parentId: task.id.includes('.') ? task.id.slice(0, task.id.lastIndexOf('.')) : null, depth: task.depth, goal: task.goal, allocation: account.allocation });
-    const record = new NodeRecord();
-    const children: NodeResult[] = [];
-    let mode: 'leaf' | 'split' = 'leaf';
-    let forcedExecute: string | null = null;
-    let outcome: GateOutcome;
-    let stop: NodeStop | null = null;
-    try {
-      if (task.blockedBy) throw new Blocked(task.blockedBy);
-      ctx.accounting.assertRoom();
-      forcedExecute = splitBrake(ctx, task);
-      let plan: PlanReply | null = null;
-      if (!forcedExecute) {
-        plan = await planNode(ctx, task, record, session);
-        if (plan.mode === 'split' && plan.subtasks.length < 2) forcedExecute = 'a split needs at least two pieces';
-      }
-      mode = plan && plan.mode === 'split' && !forcedExecute ? 'split' : 'leaf';
-      ctx.events.emit({
-        type: 'node_planned', ...stamp(ctx.clock, task.id),
-        mode: mode === 'split' ? 'split' : 'execute', forcedExecute: plan?.mode === 'split' || !plan ? forcedExecute : null,
-        assumptions: record.assumptions, openQuestions: record.questions, layout: plan?.layout ?? null,
-        subtasks: (mode === 'split' ? plan!.subtasks : []).map((s) => ({ slug: s.slug, goal: s.goal, kind: s.kind, prerequisite: s.prerequisite, claims: s.claims })),
-        atomicity: (mode === 'split' ? plan!.subtasks : []).map((s) => ({ slug: s.slug, ...atomicity(s, ctx.atomicity) })),
-      });
-      outcome =
-        mode === 'split'
-          ? await runSplit(ctx, { ...task, layout: task.layout ?? plan!.layout }, plan!, { account, session, record, out: children, solveNode })
-          : await runLeaf(ctx, task, record, session);
-    } catch (error) {
-      const stopped = error instanceof Blocked ? { by: 'prerequisite' as const, model: null, code: 'prerequisite_failed', reason: error.message } : stopOf(error);
-      if (!stopped) throw error;
-      const { reason, ...cause } = stopped;
-      stop = cause;
-      record.raise(children.filter(Boolean).flatMap((c) => c.openQuestions));
-      outcome = { verdict: 'STOPPED', reasons: [reason], overrides: [] };
-    }
-    // A question stays a question whatever else ended the node (a stop, too few checks): it travels up and blocks DONE.
-    if (record.questions.length && outcome.verdict !== 'NEEDS_HUMAN') {
-      outcome = { verdict: 'NEEDS_HUMAN', reasons: [`open question(s) only a person can settle: ${record.questions.join(' | ')}`, ...outcome.reasons], overrides: outcome.overrides };
-    }
-    const opinion = record.opinion;
-    const result: NodeResult = {
-      id: task.id, slug: task.slug, goal: task.goal, depth: task.depth, kind: task.kind, mode, forcedExecute,
-      verdict: outcome.verdict, reasons: outcome.reasons, assumptions: record.assumptions, openQuestions: record.questions,
-      claims: task.claims, artifacts: task.artifacts, checks: record.checks, checkResults: record.checkResults,
-      // A family signed off when its verifier said DONE and it contributed nothing; the gate may still withhold DONE.
-      verifiedBy: opinion?.verdict === 'DONE' && !account.contributorFamilies.has(opinion.family) && !isUnplaced(opinion.family) ? [opinion.family] : [],
-      contributorModels: [...account.contributorModels], contributorFamilies: [...account.contributorFamilies],
-      attempts: record.attempts, repairStop: record.repairStop, stop, checkRewrites: record.checkRewrites, monitorFlags: record.monitorFlags,
-      overrides: record.overrides, interfaceChanges: record.interfaceChanges, allocation: account.allocation, tokens: account.spent, usage: account.usage,
-      costUsd: account.costUsd, estimatedUsageCalls: account.estimatedCalls, workspace: workspaceOf(ctx, task), children: children.filter(Boolean),
-    };
-    ctx.events.emit({
-      type: 'verdict', ...stamp(ctx.clock, task.id), verdict: result.verdict, reasons: result.reasons,
-      checksPassed: result.checkResults.filter((c) => c.passed).length, checksTotal: result.checkResults.length,
-      verifiedBy: result.verifiedBy, openQuestions: result.openQuestions, attempt: result.attempts,
-    });
-    return result;
-  });
+/** Build, then assemble in one arm: a single tree, as `harness solve --arm gated|ungated` runs it. */
+export async function solve(options: SolveOptions): Promise<SolveRun> {
+  const { arm = 'gated', ...rest } = options;
+  return assemble(await build(rest), arm);
 }
-
-/** A node that may not run: a prerequisite it depends on failed. */
-class Blocked extends Error {}

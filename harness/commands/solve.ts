@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import {
   DockerSandboxProvider,
   JsonlDirectory,
@@ -8,53 +8,134 @@ import {
   MemoryEventSink,
   SecretCatalogue,
   TranscribingModelClient,
-  solve,
   systemClock,
+  type Arm,
   type EngineEvent,
+  type ModelClient,
+  type ModelSpec,
+  type NodeResult,
+  type SessionCeilings,
+  assemble,
+  build,
 } from '../../engine/index.js';
-import { clientsFromConfig, configuredKeys, rosterFromConfig } from '../providers/engine-roster.js';
+import { oracleGrader, runPair } from '../cell/pair-run.js';
+import { specObjective, type SpecObjective } from '../cell/spec-objective.js';
 import { UsageError } from '../exit-codes.js';
 import { positiveInt } from '../internal/cli-parsers.js';
 import type { CliIo } from '../io.js';
+import { loadManifest } from '../manifest/manifest-loader.js';
 import { REPO_ROOT } from '../paths.js';
+import { plantedText } from '../sim/sim-params.js';
+import { clientsFromConfig, configuredKeys, rosterFromConfig, type SimPairName } from '../providers/engine-roster.js';
 import { loadProviderConfig, locateProviderConfig } from '../providers/provider-config.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
-import { renderSolve } from './solve-report.js';
+import { DEFAULT_SIM_PAIRS, simSetup } from '../sim/population/sim-setup.js';
+import { renderPair, renderSolve, type ArmReport } from './solve-report.js';
 
 interface SolveFlags {
   maxDepth: number;
-  budget: number;
+  budget?: number;
   providers?: string;
   out?: string;
   concurrency: number;
   json: boolean;
+  spec?: string;
+  arm: Arm | 'both';
+  sim: boolean;
+  seed?: number;
+  manifest?: string;
+}
+
+/** The manifest whose `simulated:` block `--sim` plants when none is named. */
+export const DEFAULT_SIM_MANIFEST = path.join(REPO_ROOT, 'manifests', 'smoke.yaml');
+/** Token allocation of a whole tree: a real model's default, and the simulated population's (its synthetic usage is larger, and free). */
+const DEFAULT_BUDGET = { real: 300_000, sim: 20_000_000 };
+/**
+ * Grading limits for one solve: more generous than a sweep's, because one interactive tree is
+ * graded while the machine may be busy; a correct program must never fail a case for waiting.
+ */
+const SOLVE_GRADING = { caseTimeoutMs: 10_000 };
+
+function armChoice(value: string): Arm | 'both' {
+  if (value === 'gated' || value === 'ungated' || value === 'both') return value;
+  throw new InvalidArgumentError(`expected gated, ungated or both, got ${JSON.stringify(value)}.`);
+}
+
+function seedValue(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a whole number of at least 0, got ${JSON.stringify(value)}.`);
+  return n;
+}
+
+interface Models {
+  roster: ModelSpec[];
+  clients: Record<string, ModelClient>;
+  keys: string[];
+  mergeAttempts: number;
+  sessionCeilings?: SessionCeilings;
+  maxTurns?: number;
+  simulated: { planted: string; models: string[] } | null;
+}
+
+/** The built-in simulated population, planted from a manifest's `simulated:` block. */
+async function simulatedModels(flags: SolveFlags, objective: SpecObjective): Promise<Models> {
+  const loaded = await loadManifest(flags.manifest ?? DEFAULT_SIM_MANIFEST);
+  const m = loaded.manifest;
+  const params = { ...m.simulated, ...(flags.seed !== undefined ? { seed: flags.seed } : {}) };
+  // A pair the manifest serves with the sim keeps its id and family; any other pair is simulated under the default names.
+  const named = (pair: typeof m.executor, fallback: SimPairName) => (pair.provider === 'sim' ? { model: pair.model, family: pair.family ?? fallback.family } : fallback);
+  const setup = await simSetup({
+    params, maxDepth: flags.maxDepth, mergeAttempts: m.merge_attempts, requirements: objective.requirements,
+    pairs: { executor: named(m.executor, DEFAULT_SIM_PAIRS.executor), reviewer: named(m.reviewer, DEFAULT_SIM_PAIRS.reviewer) },
+  });
+  return {
+    roster: setup.roster, clients: setup.clients, keys: [], mergeAttempts: m.merge_attempts,
+    sessionCeilings: { tokens: m.unit.token_ceiling, costUsd: m.unit.cost_ceiling_usd }, maxTurns: m.unit.max_turns,
+    simulated: { planted: plantedText(params), models: setup.roster.map((s) => `${s.model} [${s.family}] ${s.roles?.includes('merger') ? 'executor' : 'reviewer'}`) },
+  };
+}
+
+/** Real models from a provider configuration. */
+async function configuredModels(flags: SolveFlags): Promise<Models> {
+  const location = locateProviderConfig(flags.providers);
+  if (!location) {
+    throw new UsageError('--providers: solve calls real models and needs a provider configuration; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start), or run the built-in simulated population with --sim.');
+  }
+  const providers = await loadProviderConfig(location.file, { via: location.via });
+  return { roster: rosterFromConfig(providers), clients: clientsFromConfig(providers), keys: configuredKeys(providers), mergeAttempts: 2, simulated: null };
 }
 
 export function solveCommand(io: CliIo): Command {
   return new Command('solve')
-    .description('run the recursive engine on a one-line goal in the sandbox; prints the tree, the verdict and what it cost')
-    .argument('<goal>', 'the goal, in one line')
+    .description('run the recursive engine on a goal or a spec in the sandbox; prints the tree, the verdict, the oracle\'s score and what it cost')
+    .argument('[goal]', 'the goal, in one line (optional with --spec, which supplies it)')
+    .option('--spec <dir>', 'a spec folder (SPEC.md, requirements.yaml): the objective every node is handed; the root tree is graded with its held-out oracle')
+    .option('--arm <arm>', 'who judges every merge: gated (an independent reviewer), ungated (a self-review whose verdict is not used), or both (built once, each arm merges)', armChoice, 'gated')
+    .option('--sim', 'use the built-in SIMULATED agent population (no key, no network) instead of a provider configuration', false)
+    .option('--seed <n>', 'with --sim: the seed of the simulated population (default: the manifest\'s)', seedValue)
+    .option('--manifest <file>', 'with --sim: the manifest whose simulated: block sets the planted rates (default: manifests/smoke.yaml)')
     .option('--max-depth <n>', 'planning levels allowed (a cap of N fully used puts leaves at depth N)', positiveInt, 2)
-    .option('--budget <tokens>', 'token allocation of the whole tree', positiveInt, 300_000)
+    .option('--budget <tokens>', 'token allocation of the whole tree (default: 300000; with --sim 20000000)', positiveInt)
     .option('--providers <file>', 'provider configuration (default: $RDH_PROVIDERS)')
     .option('--out <dir>', 'where the trace is saved (default: runs/solve-<time>)')
     .option('--concurrency <n>', 'siblings built at once', positiveInt, 4)
-    .option('--json', 'print the result tree as JSON', false)
-    .action(async (goal: string, flags: SolveFlags) => {
-      if (!goal.trim() || goal.includes('\n')) throw new UsageError('<goal>: give the goal as one non-empty line, in quotes.');
-      const location = locateProviderConfig(flags.providers);
-      if (!location) {
-        throw new UsageError('--providers: solve calls real models and needs a provider configuration; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start).');
-      }
-      const providers = await loadProviderConfig(location.file, { via: location.via });
-      const roster = rosterFromConfig(providers);
+    .option('--json', 'print the result as JSON', false)
+    .action(async (goalArg: string | undefined, flags: SolveFlags) => {
+      if (goalArg !== undefined && (!goalArg.trim() || goalArg.includes('\n'))) throw new UsageError('<goal>: give the goal as one non-empty line, in quotes.');
+      if (!flags.sim && (flags.seed !== undefined || flags.manifest !== undefined)) throw new UsageError(`${flags.seed !== undefined ? '--seed' : '--manifest'}: only with --sim, which takes its planted rates from a manifest; add --sim, or leave it out.`);
+      if (flags.sim && goalArg !== undefined) throw new UsageError('<goal>: the simulated population builds the spec it was written for; leave the goal out (--spec or the manifest names the spec).');
+      const specDir = flags.spec ?? (flags.sim ? (await loadManifest(flags.manifest ?? DEFAULT_SIM_MANIFEST)).specDir : undefined);
+      if (goalArg === undefined && !specDir) throw new UsageError('<goal>: give a goal in one line, or --spec DIR to build a specification.');
+      const objective = specDir ? await specObjective(path.resolve(specDir)) : null;
+      const goal = goalArg ?? objective!.goal;
+      const models = flags.sim ? await simulatedModels(flags, objective!) : await configuredModels(flags);
+
       const out = path.resolve(flags.out ?? path.join(REPO_ROOT, 'runs', `solve-${new Date().toISOString().replace(/[:.]/g, '-')}`));
       await mkdir(out, { recursive: true });
       // Every configured key is redacted from errors, events and transcripts, even when a server echoes it.
-      const keys = configuredKeys(providers);
       const transcripts = new JsonlDirectory(path.join(out, 'transcripts'));
       const clients = Object.fromEntries(
-        Object.entries(clientsFromConfig(providers)).map(([name, client]) => [name, new TranscribingModelClient(client, transcripts, systemClock, new SecretCatalogue(keys))]),
+        Object.entries(models.clients).map(([name, client]) => [name, new TranscribingModelClient(client, transcripts, systemClock, new SecretCatalogue(models.keys))]),
       );
       const eventsFile = new JsonlFile(path.join(out, 'events.jsonl'));
       const memory = new MemoryEventSink();
@@ -62,18 +143,64 @@ export function solveCommand(io: CliIo): Command {
         emit(event: EngineEvent) {
           memory.emit(event);
           void eventsFile.append(event);
+          if (io.isTty && event.type === 'verdict') io.err(`  ${event.arm ?? 'build'}  ${event.nodeId}  ${event.verdict}\n`);
         },
       };
       const sandboxes = new DockerSandboxProvider({ image: sandboxImageTag() });
       await sandboxes.ensureReady();
+      const arms: Arm[] = flags.arm === 'both' ? ['gated', 'ungated'] : [flags.arm];
+      const redact = (value: unknown) => new SecretCatalogue(models.keys).redactDeep(value);
       try {
-        const { root: raw } = await solve({
-          goal, budget: flags.budget, maxDepth: flags.maxDepth, concurrency: flags.concurrency,
-          roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: keys,
+        const engine = {
+          goal, budget: flags.budget ?? (flags.sim ? DEFAULT_BUDGET.sim : DEFAULT_BUDGET.real), concurrency: flags.concurrency,
+          mergeAttempts: models.mergeAttempts, roster: models.roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: models.keys,
+          ...(models.sessionCeilings ? { sessionCeilings: models.sessionCeilings } : {}), ...(models.maxTurns ? { maxTurns: models.maxTurns } : {}),
+          ...(objective ? { objective: { context: objective.context, criteria: objective.criteria } } : {}),
+        };
+        if (!objective) {
+          // A free goal has no oracle: build once, assemble per arm, print without a grade.
+          const built = await build({ ...engine, maxDepth: flags.maxDepth });
+          const runs = await Promise.all(arms.map((arm) => assemble(built, arm)));
+          const roots = runs.map((r) => redact(r.root) as NodeResult);
+          if (arms.length === 1) {
+            await writeFile(path.join(out, 'result.json'), `${JSON.stringify(roots[0], null, 2)}\n`);
+            io.out(flags.json ? `${JSON.stringify(roots[0], null, 2)}\n` : renderSolve(roots[0]!, { goal, trace: path.relative(process.cwd(), out) || '.' }));
+            return;
+          }
+          const charges = memory.ofType('charge');
+          const sessionsOf = (arm: Arm | undefined) => new Set(charges.filter((c) => c.arm === arm).map((c) => c.sessionId)).size;
+          const reports = arms.map((arm, i) => ({ arm, root: roots[i]!, grade: null, sessions: sessionsOf(arm) }));
+          const report = { goal, simulated: models.simulated, pairing: 'shared' as const, build: { tokens: built.spend.tokens, costUsd: built.spend.costUsd, sessions: sessionsOf(undefined), leaves: built.leaves.length }, arms: reports, trace: path.relative(process.cwd(), out) || '.' };
+          io.out(flags.json ? `${JSON.stringify({ version: 1, ...report }, null, 2)}\n` : renderPair(report));
+          return;
+        }
+        const pair = await runPair({
+          cell: { cap: flags.maxDepth, repetition: 1 },
+          arms,
+          pairing: 'shared',
+          engine,
+          grade: oracleGrader({ specDir: specDir!, runId: path.basename(out), limits: SOLVE_GRADING }),
         });
-        const root = new SecretCatalogue(keys).redactDeep(raw);
-        await writeFile(path.join(out, 'result.json'), `${JSON.stringify(root, null, 2)}\n`);
-        io.out(flags.json ? `${JSON.stringify(root, null, 2)}\n` : renderSolve(root, { goal, trace: path.relative(process.cwd(), out) || '.' }));
+        const built = pair.builds[0]!;
+        const charges = memory.ofType('charge');
+        const sessionsOf = (arm: Arm | undefined) => new Set(charges.filter((c) => c.arm === arm).map((c) => c.sessionId)).size;
+        const reports: ArmReport[] = [];
+        for (const outcome of pair.arms) {
+          const root = redact(outcome.root) as NodeResult;
+          reports.push({ arm: outcome.arm, root, grade: outcome.grade, sessions: sessionsOf(outcome.arm) });
+          await writeFile(path.join(out, `result-${outcome.arm}.json`), `${JSON.stringify(root, null, 2)}\n`);
+          await writeFile(path.join(out, `grade-${outcome.arm}.json`), `${JSON.stringify(outcome.grade, null, 2)}\n`);
+          await writeFile(path.join(out, `measurement-${outcome.arm}.json`), `${JSON.stringify(redact(outcome.measurement), null, 2)}\n`);
+        }
+        const report = {
+          goal,
+          simulated: models.simulated,
+          pairing: arms.length > 1 ? ('shared' as const) : ('single' as const),
+          build: { tokens: built.spend.tokens, costUsd: built.spend.costUsd, sessions: sessionsOf(undefined), leaves: built.leaves.length },
+          arms: reports,
+          trace: path.relative(process.cwd(), out) || '.',
+        };
+        io.out(flags.json ? `${JSON.stringify({ version: 1, ...report }, null, 2)}\n` : renderPair(report));
       } finally {
         await Promise.all([eventsFile.close(), transcripts.close()]);
       }

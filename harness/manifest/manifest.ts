@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Arm as EngineArm } from '../../engine/index.js';
+import { SimParams } from '../sim/sim-params.js';
 import { looksLikeSecret } from '../internal/secret-shape.js';
 import { TEXT_LIMITS, tooLong } from '../internal/text-limits.js';
 
@@ -10,7 +12,13 @@ import { TEXT_LIMITS, tooLong } from '../internal/text-limits.js';
  */
 
 /** The two arms: merges judged by an independent reviewer, or by the merging agent itself. */
+/**
+ * The engine's arms, restated so the manifest (which the report's data-only schemas reach) never
+ * imports the engine at run time; the type check below keeps the two lists equal.
+ */
 export const ARMS = ['gated', 'ungated'] as const;
+const sameArms: [EngineArm, (typeof ARMS)[number]] extends [(typeof ARMS)[number], EngineArm] ? true : never = true;
+void sameArms;
 export const Arm = z.enum(ARMS).describe('`gated`: an independent reviewer judges every merge and a rejection feeds a repair attempt. `ungated`: the merging agent reviews itself and its verdict is not used (the control).');
 export type Arm = z.infer<typeof Arm>;
 
@@ -84,9 +92,17 @@ export const ModelPair = z
   .strict();
 export type ModelPair = z.infer<typeof ModelPair>;
 
+/** How the two arms of one (cap, repetition) relate. */
+export const Pairing = z
+  .enum(['shared', 'independent'])
+  .default('shared')
+  .describe(
+    '`shared`: both arms of a (cap, repetition) pair share one planned tree and its built leaves, and diverge at the first merge, so the difference between them comes from the merges alone, planning and leaves are paid once per pair, and both arms reach the same depth. `independent`: each arm plans and builds its own tree, as earlier harnesses did (planning and leaves paid once per arm). Default shared.',
+  )
+  .meta({ examples: ['shared'] });
+export type Pairing = z.infer<typeof Pairing>;
+
 const PositiveInt = () => z.int().positive();
-const Rate = (fallback: number, why: string) =>
-  z.number().min(0).max(1).default(fallback).describe(`${why} A rate in [0, 1]. Default ${fallback}.`).meta({ examples: [fallback] });
 
 function uniqueItems<T>(what: string) {
   return (items: T[], ctx: z.core.$RefinementCtx<T[]>) => {
@@ -190,19 +206,8 @@ export const Manifest = z
       .describe('Children per planning node assumed by `harness plan` to project the bill (b^d leaves at cap d). A scenario, not a bound: the planner decides the real shape. Round down from a recorded tree. Above 1 (at 1 a tree never grows); no default, because a hidden input reads as a measurement.')
       .meta({ examples: [4] }),
     concurrency: PositiveInt().default(4).describe('Sessions in flight at once across the sweep. Bounds Docker load and provider rate limits; changes wall-clock time, never what is measured. Default 4.').meta({ examples: [4] }),
-    simulated: z
-      .object({
-        seed: z.int().nonnegative().default(1).describe('Seed of the simulated population; each session is seeded from it and its (cell, node, role, attempt), so a resumed sweep equals an uninterrupted one. Default 1.').meta({ examples: [1] }),
-        leaf_defect_rate: Rate(0.2, 'Chance that a simulated leaf plants a defect in a requirement it claims.'),
-        seam_defect_rate: Rate(0.15, 'Chance that a simulated merge breaks one seam between children.'),
-        judge_recall: Rate(0.8, 'Chance that the independent judge (gated arm) detects a planted defect.'),
-        self_review_recall: Rate(0.3, 'Chance that a self-review (ungated arm) detects a planted defect; its verdict is not used, it only shapes the repair.'),
-        repair_rate: Rate(0.6, 'Chance that a repair attempt fixes a detected defect.'),
-      })
-      .strict()
-      .prefault({})
-      .describe('Planted parameters of the `sim` provider. The harness is validated by recovering these: measured survival must match the closed-form expectation. Ignored by real providers. Defaults as listed per field.')
-      .meta({ examples: [{ seed: 1, judge_recall: 0.8, self_review_recall: 0.3 }] }),
+    pairing: Pairing,
+    simulated: SimParams,
     analysis: z
       .object({
         pair_difference_sd: z

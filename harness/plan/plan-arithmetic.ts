@@ -1,4 +1,4 @@
-import { ARMS, repetitionsAt, type Arm, type Manifest } from '../manifest/manifest.js';
+import { ARMS, repetitionsAt, type Arm, type Manifest, type Pairing } from '../manifest/manifest.js';
 
 /**
  * The arithmetic of a sweep's bill. Pure: data in, data out, no files, no clocks. The plan
@@ -67,6 +67,37 @@ export function cellSessions(shape: TreeShape, mergeAttempts: number): CellSessi
   return { build, planning, merge, review, total: build + planning + merge + review };
 }
 
+/**
+ * Sessions of one (cap, repetition) pair. Under shared pairing the planning and every leaf are
+ * built once and each arm then runs its own merges; under independent pairing each arm plans
+ * and builds its own tree.
+ */
+export interface PairSessions {
+  pairing: Pairing;
+  arms: number;
+  /** Leaves and planning nodes of one tree: once per pair (shared) or once per arm (independent). */
+  buildPerTree: number;
+  /** Merge and review sessions of one arm: planning nodes x attempts x 2. */
+  mergesPerArm: number;
+  total: number;
+}
+
+export function pairSessions(shape: TreeShape, mergeAttempts: number, arms: number, pairing: Pairing): PairSessions {
+  const cell = cellSessions(shape, mergeAttempts);
+  const buildPerTree = cell.build + cell.planning;
+  const mergesPerArm = cell.merge + cell.review;
+  const trees = pairing === 'shared' ? Math.min(arms, 1) : arms;
+  return { pairing, arms, buildPerTree, mergesPerArm, total: trees * buildPerTree + arms * mergesPerArm };
+}
+
+/**
+ * A cell's own sessions: its arm's merges, plus the build when it plans its own tree or is the
+ * first arm of a shared pair to be recorded (it pays for the leaves both arms then share).
+ */
+function sessionsOfCell(sessions: CellSessions, buildsTree: boolean): CellSessions {
+  return buildsTree ? sessions : { build: 0, planning: 0, merge: sessions.merge, review: sessions.review, total: sessions.merge + sessions.review };
+}
+
 /** Price of one model in US dollars per million tokens. */
 export interface Price {
   input: number;
@@ -91,6 +122,8 @@ export interface PlanInput {
   unit: { tokenCeiling: number; costCeilingUsd: number };
   maxSessions: number;
   pricing?: Pricing;
+  /** Default `shared`. */
+  pairing?: Pairing;
 }
 
 /** Dollars for one session of a model: its token ceiling at the assumed split, held by the cost ceiling. */
@@ -112,7 +145,10 @@ export interface CapProjection extends TreeShape {
   cap: number;
   repetitions: number;
   cells: number;
+  /** One arm's whole tree (build, planning and its merges), as an arm planning alone spends it. */
   perCell: CellSessions;
+  /** One (cap, repetition) pair of the arms recorded, under the pairing in force. */
+  perPair: PairSessions;
   sessions: number;
   tokenBound: number;
   costBoundUsd: number;
@@ -160,6 +196,7 @@ export function applyCeiling(cells: ReadonlyArray<Cell & { sessions: number }>, 
 export interface PlanProjection {
   branching: number;
   mergeAttempts: number;
+  pairing: Pairing;
   caps: CapProjection[];
   cells: CellProjection[];
   total: { cells: number; sessions: number; tokenBound: number; costBoundUsd: number; pricedUsd?: number };
@@ -169,26 +206,34 @@ export interface PlanProjection {
 /** The bill of a sweep in which every tree uses its whole cap at the declared branching. */
 export function projectPlan(input: PlanInput): PlanProjection {
   const { unit } = input;
+  const pairing = input.pairing ?? 'shared';
   const order = cellOrder(input.caps, input.arms, input.repetitions);
   const perCap = new Map<number, { shape: TreeShape; sessions: CellSessions }>();
   for (const cap of new Set(order.map((cell) => cell.cap))) {
     const shape = treeShape(input.branching, cap);
     perCap.set(cap, { shape, sessions: cellSessions(shape, input.mergeAttempts) });
   }
+  // Under shared pairing the first arm of each pair to be recorded pays for the build.
+  const ownSessions = order.map((cell, i) => {
+    const first = i === 0 || order[i - 1]!.cap !== cell.cap || order[i - 1]!.repetition !== cell.repetition;
+    return sessionsOfCell(perCap.get(cell.cap)!.sessions, pairing === 'independent' || first);
+  });
   const { cells, ceiling } = applyCeiling(
-    order.map((cell) => ({ ...cell, sessions: perCap.get(cell.cap)!.sessions.total })),
+    order.map((cell, i) => ({ ...cell, sessions: ownSessions[i]!.total })),
     input.maxSessions,
   );
+  const arms = ARMS.filter((arm) => input.arms.includes(arm)).length;
   const caps = [...perCap].map(([cap, { shape, sessions }]): CapProjection => {
-    const capCells = order.filter((cell) => cell.cap === cap);
-    const total = sessions.total * capCells.length;
-    const prices = capCells.map((cell) => cellPriceUsd(sessions, cell.arm, input));
+    const capCells = order.map((cell, i) => ({ cell, own: ownSessions[i]! })).filter(({ cell }) => cell.cap === cap);
+    const total = capCells.reduce((sum, { own }) => sum + own.total, 0);
+    const prices = capCells.map(({ cell, own }) => cellPriceUsd(own, cell.arm, input));
     return {
       cap,
       ...shape,
       repetitions: input.repetitions[cap] ?? 0,
       cells: capCells.length,
       perCell: sessions,
+      perPair: pairSessions(shape, input.mergeAttempts, arms, pairing),
       sessions: total,
       tokenBound: total * unit.tokenCeiling,
       costBoundUsd: total * unit.costCeilingUsd,
@@ -199,6 +244,7 @@ export function projectPlan(input: PlanInput): PlanProjection {
   return {
     branching: input.branching,
     mergeAttempts: input.mergeAttempts,
+    pairing,
     caps,
     cells,
     total: {
@@ -223,6 +269,7 @@ export function planInputFor(manifest: Manifest, caps: readonly number[] = manif
     unit: { tokenCeiling: manifest.unit.token_ceiling, costCeilingUsd: manifest.unit.cost_ceiling_usd },
     maxSessions: manifest.max_sessions,
     ...(pricing ? { pricing } : {}),
+    pairing: manifest.pairing,
   };
 }
 

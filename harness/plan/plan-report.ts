@@ -4,11 +4,12 @@ import { count, plain, tokens, usd } from '../internal/figures.js';
 import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { textTable, wrap } from '../internal/text-table.js';
 import { repetitionsAt, usesSimulatedProvider, type Manifest, type ModelPair } from '../manifest/manifest.js';
-import { planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
+import { firstUncountable, planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
 import { learnedForecast, type LearnedForecast } from './plan-learned.js';
 import { learnedLines, powerLines } from './plan-learned-text.js';
 import { planPower, type PlanPower } from './plan-power.js';
 import type { CellMeasurement } from '../sweep/cell-measurement.js';
+import { plantedText } from '../sim/sim-params.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
 
 /**
@@ -44,7 +45,15 @@ export interface PlanReport {
   /** The ceiling the run enforces; `manifest` is the file's own value when a flag lowered it. */
   maxSessions: { enforced: number; manifest: number; lowered: boolean };
   pricing: { known: true; inputPerOutput: number; executor: Price; reviewer: Price; providers?: string } | { known: false; why: string };
+  /** The bill under the manifest's pairing. */
   projection: PlanProjection;
+  /**
+   * The same sweep's sessions (and price, when known) under the other pairing, for comparison;
+   * `countable: false` (and no figures) when they are too large to count exactly.
+   */
+  otherPairing:
+    | { pairing: Manifest['pairing']; countable: true; sessions: number; tokenBound: number; costBoundUsd: number; pricedUsd?: number }
+    | { pairing: Manifest['pairing']; countable: false };
   /** The minimum detectable paired difference per cap for the declared repetitions. */
   power: PlanPower;
   /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. Absent without --from (a plan's JSON holds no null). */
@@ -89,9 +98,9 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
   const selected = options.depths ? [...options.depths] : [...manifest.depth_caps];
   const cwd = options.cwd ?? process.cwd();
   const pricing = pricingFor(loaded, options.providers, cwd);
-  const projection = projectPlan(
-    planInputFor(manifest, selected, pricing.known ? { executor: pricing.executor, reviewer: pricing.reviewer, inputPerOutput: pricing.inputPerOutput } : undefined),
-  );
+  const input = planInputFor(manifest, selected, pricing.known ? { executor: pricing.executor, reviewer: pricing.reviewer, inputPerOutput: pricing.inputPerOutput } : undefined);
+  const projection = projectPlan(input);
+  const other = projectPlan({ ...input, pairing: manifest.pairing === 'shared' ? 'independent' : 'shared' });
   return {
     version: PLAN_REPORT_VERSION,
     manifest: { file: relativePath(cwd, loaded.file), name: manifest.name, digest: loaded.digest, spec: manifest.spec, specDir: relativePath(cwd, loaded.specDir) },
@@ -106,10 +115,21 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     maxSessions: { enforced: manifest.max_sessions, manifest: loaded.folded.max_sessions?.manifest ?? manifest.max_sessions, lowered: loaded.folded.max_sessions !== undefined },
     pricing,
     projection,
+    otherPairing: firstUncountable(other)
+      ? { pairing: other.pairing, countable: false }
+      : {
+          pairing: other.pairing,
+          countable: true,
+          sessions: other.total.sessions,
+          tokenBound: other.total.tokenBound,
+          costBoundUsd: other.total.costBoundUsd,
+          ...(other.total.pricedUsd !== undefined ? { pricedUsd: other.total.pricedUsd } : {}),
+        },
     power: planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) }),
     ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
   };
 }
+
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const pairText = (pair: ModelPair) => `${pair.provider} ${pair.model}, family ${pair.family ?? '(not declared)'}, rung ${pair.rung}`;
@@ -147,6 +167,26 @@ function ceilingLines(report: PlanReport): string[] {
   return lines;
 }
 
+/** How a pair's sessions add up under the pairing in force, and what the other pairing would cost. */
+function pairingLines(report: PlanReport): string[] {
+  const { projection, otherPairing } = report;
+  const a = projection.mergeAttempts;
+  const arms = report.arms.length;
+  const merges = `planning nodes x ${a} x [merge + review]`;
+  const lines =
+    projection.pairing === 'shared'
+      ? [
+          `  sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),`,
+          `                  + ${arms === 1 ? 'for its one arm' : `for each of the ${arms} arms`}: ${merges}.`,
+        ]
+      : [`  sessions/pair = for each of the ${arms} arm(s) (pairing: independent): leaves + planning nodes + ${merges}.`];
+  if (arms < 2) return [...lines, '  pairing       = one arm is recorded, so shared and independent cost the same.'];
+  if (!otherPairing.countable) return [...lines, `  pairing       = ${otherPairing.pairing} would be more sessions than can be counted exactly.`];
+  const diff = otherPairing.sessions - projection.total.sessions;
+  const price = otherPairing.pricedUsd !== undefined && projection.total.pricedUsd !== undefined && projection.total.pricedUsd > 0 ? `, ${usd(otherPairing.pricedUsd)} priced` : '';
+  return [...lines, `  pairing       = ${otherPairing.pairing} would be ${count(otherPairing.sessions)} sessions${price} (${diff >= 0 ? '+' : ''}${count(diff)} against ${projection.pairing}).`];
+}
+
 /** The plan as a researcher reads it: who, what, the bill per cap, and what the ceiling cuts. */
 export function renderPlanText(report: PlanReport): string {
   const { projection, manifest, unit, pricing } = report;
@@ -157,11 +197,7 @@ export function renderPlanText(report: PlanReport): string {
   if (report.simulated) {
     const s = report.simulated;
     const who = report.executor.provider === 'sim' && report.reviewer.provider === 'sim' ? 'both pairs use' : 'a pair uses';
-    lines.push(
-      `SIMULATED: ${who} the built-in sim provider, a synthetic agent population planted with`,
-      `  seed ${s.seed}, leaf_defect_rate ${plain(s.leaf_defect_rate)}, seam_defect_rate ${plain(s.seam_defect_rate)}, judge_recall ${plain(s.judge_recall)},`,
-      `  self_review_recall ${plain(s.self_review_recall)}, repair_rate ${plain(s.repair_rate)}`,
-    );
+    lines.push(...wrap(`SIMULATED: ${who} the built-in sim provider, a synthetic agent population planted with ${plantedText(s)}`, 96, '  '));
   }
   const selectedNote = report.depths.selected.length < report.depths.declared.length ? ` (--depths; the manifest declares ${report.depths.declared.join(', ')})` : '';
   const reps = projection.caps.map((cap) => cap.repetitions).join(', ');
@@ -177,6 +213,7 @@ export function renderPlanText(report: PlanReport): string {
         ['depth caps', `${report.depths.selected.join(', ')}${selectedNote}`],
         ['matrix', `${plural(projection.caps.length, 'cap')} x ${plural(report.arms.length, 'arm')} (${report.arms.join(', ')}) x repetitions ${reps} = ${plural(projection.total.cells, 'cell')}`],
         ['merges', `${plural(projection.mergeAttempts, 'attempt')} per assembling node, equal in every arm; each a merge and a review session`],
+        ['pairing', projection.pairing === 'shared' ? 'shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge' : 'independent: each arm plans and builds its own tree'],
       ],
       ['left', 'left'],
     ),
@@ -187,12 +224,12 @@ export function renderPlanText(report: PlanReport): string {
   const allSim = report.executor.provider === 'sim' && report.reviewer.provider === 'sim';
   // An all-simulated sweep is free; a column of $0.00 would only crowd the table.
   const priced = pricing.known && !allSim && projection.total.pricedUsd !== undefined;
-  const header = ['cap', 'leaves', 'planning', 'sessions/cell', 'reps', 'cells', 'sessions', 'token bound', 'cost bound', ...(priced ? ['priced'] : [])];
+  const header = ['cap', 'leaves', 'planning', 'sessions/pair', 'reps', 'cells', 'sessions', 'token bound', 'cost bound', ...(priced ? ['priced'] : [])];
   const rows = projection.caps.map((cap) => [
     String(cap.cap),
     count(cap.leaves),
     count(cap.planningNodes),
-    count(cap.perCell.total),
+    count(cap.perPair.total),
     String(cap.repetitions),
     String(cap.cells),
     count(cap.sessions),
@@ -207,7 +244,7 @@ export function renderPlanText(report: PlanReport): string {
     '',
     `  Every figure comes from b = ${b}: a scenario, not a bound. A tree that stops shallow costs`,
     '  less; one that branches wider costs more.',
-    `  sessions/cell = leaves (1 build each) + planning nodes x (1 planning + ${projection.mergeAttempts} x [merge + review]).`,
+    ...pairingLines(report),
     `  token bound   = sessions x unit.token_ceiling (${count(unit.token_ceiling)}); it holds on every provider.`,
     `  cost bound    = sessions x unit.cost_ceiling_usd (${usd(unit.cost_ceiling_usd)}); a flat-rate provider reports $0,`,
     '                  so only the token bound always holds.',

@@ -59,3 +59,26 @@ export function clientsFromConfig(providers: LoadedProviderConfig, env: Readonly
     }),
   );
 }
+
+/** A pair as the simulated population answers it: the manifest's id and declared family. */
+export interface SimPairName {
+  model: string;
+  family: string;
+}
+
+/** The endpoint name the simulated population serves under. */
+export const SIM_ENDPOINT = 'sim';
+
+/**
+ * The roster of the built-in SIMULATED population: the executor plans, builds, checks and merges
+ * (and so may self-review its merges); the reviewer verifies leaves and judges gated merges.
+ * Each answers as its own model id, tagged SIMULATED, with its declared family, so independence
+ * is judged on who answered exactly as with real models. Priced at $0.
+ */
+export function simRoster(executor: SimPairName, reviewer: SimPairName, tag: string): ModelSpec[] {
+  const free = { input: 0, output: 0, cachedInput: 0 };
+  return [
+    { name: executor.model, model: `${executor.model} ${tag}`, endpoint: SIM_ENDPOINT, family: executor.family, tier: 'medium', roles: ['planner', 'worker', 'checker', 'merger', 'drift_judge'], prices: free },
+    { name: reviewer.model, model: `${reviewer.model} ${tag}`, endpoint: SIM_ENDPOINT, family: reviewer.family, tier: 'medium', roles: ['verifier', 'reviewer'], prices: free },
+  ];
+}

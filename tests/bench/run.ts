@@ -7,6 +7,7 @@ import { reportBench } from './report.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { workspaceTransportBench } from './workspace-transport.bench.js';
 import { siteBench } from './site.bench.js';
+import { simBench } from './sim.bench.js';
 import { table, type Figure } from './stats.js';
 
 // `npm run bench -- grade` measures grading against the floor only, skipping the sandbox figures.
@@ -25,6 +26,7 @@ if (only !== 'grade') {
   figures.push(...(await workspaceTransportBench(5)));
   figures.push(...site!.figures);
 }
+if (only !== 'grade') figures.push(...(await simBench()));
 console.log(`\nbench on ${process.platform}/${process.arch}, ${cpus().length} cores, node ${process.version}, ${new Date().toISOString()}`);
 console.log(`ratios are to the floor: the median of \`docker run --rm <image> true\` (${sandbox.floorMs} ms) in this same run\n`);
 console.log(table(figures));

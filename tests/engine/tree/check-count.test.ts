@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runSolve } from '../../support/engine-harness.js';
 import { HELLO_COMMANDS } from '../../support/fake-sandbox.js';
-import { helloHandlers, json, taskOf, type Handler } from '../../support/scripted-model.js';
-import { splitCommands, splitHandlers } from '../../support/split-script.js';
+import { helloHandlers, json, type Handler } from '../../support/scripted-model.js';
 
 const GOAL = 'Write hello.py that prints hello';
 const base = helloHandlers();
@@ -44,25 +43,4 @@ describe('3 to 5 checks decide a node (fake sandbox)', () => {
     expect(root.checks.map((c) => c.id)).toEqual(['prints-hello', 'exits-zero', 'has-test']);
   });
 
-  it('meta-verifies seam checks like a leaf\'s, rewrites them once, and ends CHECKS_INADEQUATE when they stay weak', async () => {
-    const slugs = ['left', 'right'];
-    const handlers = splitHandlers({ subtasks: slugs.map((slug) => ({ slug })) });
-    const seamMeta: string[] = [];
-    const verifier: Handler = (req, turn) => {
-      if (req.nodeId === 'root' && taskOf(req).startsWith('are the checks adequate')) {
-        seamMeta.push(userText(req));
-        return json({ adequate: false, reason: 'nothing runs the pieces together with real input', missing: ['an end-to-end run'] });
-      }
-      return handlers.verifier!(req, turn);
-    };
-    const { root, model } = await runSolve({ goal: 'Build a program from two pieces', fake: splitCommands(slugs), handlers: { ...handlers, verifier } });
-    expect(seamMeta).toHaveLength(2);
-    expect(seamMeta[0]).toContain('"id": "main-runs"');
-    const rewrite = model.byRole('checker').filter((r) => r.nodeId === 'root').at(-1)!;
-    expect(userText(rewrite)).toContain('## Children');
-    expect(userText(rewrite)).toContain('- nothing runs the pieces together with real input');
-    expect(root.checkRewrites).toBe(1);
-    expect(root.verdict).toBe('CHECKS_INADEQUATE');
-    expect(root.repairStop).toBe('settled');
-  });
 });

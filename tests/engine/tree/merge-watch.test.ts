@@ -30,10 +30,10 @@ describe('the merge is watched like a leaf (fake sandbox)', () => {
   it('holds the merger to a work cap: a merge that spends it ends, and the assembly is still judged', async () => {
     const handlers = splitHandlers({ subtasks: slugs.map((slug) => ({ slug })) });
     const merger: Handler = async (req, turn) => ({ ...(await handlers.merger!(req, turn)), usage: turn === 0 ? { inputTokens: 1_300_000, outputTokens: 10 } : undefined });
-    const { root, model, events } = await runSolve({ goal: GOAL, budget: 2_000_000, fake: splitCommands(slugs), handlers: { ...handlers, merger }, extra: { maxAttempts: 1 } });
+    const { root, model, events } = await runSolve({ goal: GOAL, budget: 2_000_000, fake: splitCommands(slugs), handlers: { ...handlers, merger }, extra: { maxAttempts: 1, mergeAttempts: 1 } });
     // The first merge turn used more than 60% of what the parent had left for assembly: no second turn.
     expect(model.byRole('merger')).toHaveLength(1);
-    expect(events.ofType('checks_run').some((e) => e.nodeId === 'root' && e.by === 'seam')).toBe(true);
+    expect(events.ofType('checks_run').some((e) => e.nodeId === 'root' && e.by === 'reviewer')).toBe(true);
     expect(root.verdict).toBe('DONE');
   });
 });

@@ -26,10 +26,11 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: smoke (nothing is spent)
       SIMULATED: both pairs use the built-in sim provider, a synthetic agent population planted with
-        seed 1, leaf_defect_rate 0.2, seam_defect_rate 0.15, judge_recall 0.8,
-        self_review_recall 0.3, repair_rate 0.6
+        seed 11, leaf_defect_rate 0.05, seam_defect_rate 0.8, judge_recall 0.9, self_review_recall
+        0.1, repair_rate 0.9, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
+        0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest 388226ad15ac)
+        manifest      manifests/smoke.yaml (digest a5d0dee5d494)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -37,24 +38,27 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1, 2
         matrix        2 caps x 2 arms (gated, ungated) x repetitions 1, 1 = 4 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 2:
 
-        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
-        1         2         1              7     1      2        14        2.80M      $14.00
-        2         4         3             19     1      2        38        7.60M      $38.00
-        all                                             4        52        10.4M      $52.00
+        cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
+        1         2         1             11     1      2        11        2.20M      $11.00
+        2         4         3             31     1      2        31        6.20M      $31.00
+        all                                             4        42        8.40M      $42.00
 
         Every figure comes from b = 2: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
+                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
+        pairing       = independent would be 52 sessions (+10 against shared).
         token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
       Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
-        The projection of 52 sessions fits.
+        The projection of 42 sessions fits.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -72,10 +76,11 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: smoke (nothing is spent)
       SIMULATED: both pairs use the built-in sim provider, a synthetic agent population planted with
-        seed 1, leaf_defect_rate 0.2, seam_defect_rate 0.15, judge_recall 0.8,
-        self_review_recall 0.3, repair_rate 0.6
+        seed 11, leaf_defect_rate 0.05, seam_defect_rate 0.8, judge_recall 0.9, self_review_recall
+        0.1, repair_rate 0.9, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
+        0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest 388226ad15ac)
+        manifest      manifests/smoke.yaml (digest a5d0dee5d494)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -83,23 +88,26 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1 (--depths; the manifest declares 1, 2)
         matrix        1 cap x 2 arms (gated, ungated) x repetitions 1 = 2 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 2:
 
-        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
-        1         2         1              7     1      2        14        2.80M      $14.00
-        all                                             2        14        2.80M      $14.00
+        cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
+        1         2         1             11     1      2        11        2.20M      $11.00
+        all                                             2        11        2.20M      $11.00
 
         Every figure comes from b = 2: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
+                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
+        pairing       = independent would be 14 sessions (+3 against shared).
         token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
       Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
-        The projection of 14 sessions fits.
+        The projection of 11 sessions fits.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -116,7 +124,7 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: recursion-depth (nothing is spent)
 
-        manifest      manifests/recursion-depth.yaml (digest d6a4cd3792df)
+        manifest      manifests/recursion-depth.yaml (digest 5ea5455f2777)
         spec          ../spec/sqlcsv
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-b, rung 3
@@ -124,26 +132,29 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1, 2, 3, 4
         matrix        4 caps x 2 arms (gated, ungated) x repetitions 2, 2, 4, 4 = 24 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
-        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
-        1         4         1              9     2      4        36        36.0M        $180
-        2        16         5             41     2      4       164         164M        $820
-        3        64        21            169     4      8     1,352        1.35B      $6,760
-        4       256        85            681     4      8     5,448        5.45B     $27,240
-        all                                            24     7,000        7.00B     $35,000
+        cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
+        1         4         1             13     2      4        26        26.0M        $130
+        2        16         5             61     2      4       122         122M        $610
+        3        64        21            253     4      8     1,012        1.01B      $5,060
+        4       256        85          1,021     4      8     4,084        4.08B     $20,420
+        all                                            24     5,244        5.24B     $26,220
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
+                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
+        pairing       = independent would be 7,000 sessions (+1,756 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
 
       Ceiling: max_sessions 8,000 (from the manifest), the number the run enforces.
-        The projection of 7,000 sessions fits.
+        The projection of 5,244 sessions fits.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -158,12 +169,12 @@ describe('harness plan: the shipped manifests', () => {
   });
 
   it('stages the cheap end with a lowered ceiling, and says which cells would go unmeasured', async () => {
-    const { code, stdout } = await run('plan', 'manifests/recursion-depth.yaml', '--depths', '2,1', '--max-sessions', '150');
+    const { code, stdout } = await run('plan', 'manifests/recursion-depth.yaml', '--depths', '2,1', '--max-sessions', '100');
     expect(code).toBe(0);
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: recursion-depth (nothing is spent)
 
-        manifest      manifests/recursion-depth.yaml (digest d6a4cd3792df)
+        manifest      manifests/recursion-depth.yaml (digest 5ea5455f2777)
         spec          ../spec/sqlcsv
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-b, rung 3
@@ -171,29 +182,32 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1, 2 (--depths; the manifest declares 1, 2, 3, 4)
         matrix        2 caps x 2 arms (gated, ungated) x repetitions 2, 2 = 8 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
-        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
-        1         4         1              9     2      4        36        36.0M        $180
-        2        16         5             41     2      4       164         164M        $820
-        all                                             8       200         200M      $1,000
+        cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
+        1         4         1             13     2      4        26        26.0M        $130
+        2        16         5             61     2      4       122         122M        $610
+        all                                             8       148         148M        $740
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
+                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
+        pairing       = independent would be 200 sessions (+52 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
 
-      Ceiling: max_sessions 150 (--max-sessions; the manifest says 8,000), the number the run enforces.
-        The projection of 200 sessions exceeds it by 50; 6 of 8 cells fit.
+      Ceiling: max_sessions 100 (--max-sessions; the manifest says 8,000), the number the run enforces.
+        The projection of 148 sessions exceeds it by 48; 6 of 8 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 2: 2 of 4 cells, from cap2-rep2-gated on
         The ceiling is reached inside cap2-rep2-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
-        Whole caps that fit: --depths 1 (36 sessions).
+        Whole caps that fit: --depths 1 (26 sessions).
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -211,7 +225,7 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: recursion-depth (nothing is spent)
 
-        manifest      manifests/recursion-depth.yaml (digest d6a4cd3792df)
+        manifest      manifests/recursion-depth.yaml (digest 5ea5455f2777)
         spec          ../spec/sqlcsv
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-b, rung 3
@@ -219,19 +233,22 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1, 2, 3, 4
         matrix        4 caps x 2 arms (gated, ungated) x repetitions 2, 2, 4, 4 = 24 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
-        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound   priced
-        1         4         1              9     2      4        36        36.0M        $180     $131
-        2        16         5             41     2      4       164         164M        $820     $589
-        3        64        21            169     4      8     1,352        1.35B      $6,760   $4,844
-        4       256        85            681     4      8     5,448        5.45B     $27,240  $19,505
-        all                                            24     7,000        7.00B     $35,000  $25,069
+        cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound   priced
+        1         4         1             13     2      4        26        26.0M        $130   $90.00
+        2        16         5             61     2      4       122         122M        $610     $417
+        3        64        21            253     4      8     1,012        1.01B      $5,060   $3,453
+        4       256        85          1,021     4      8     4,084        4.08B     $20,420  $13,925
+        all                                            24     5,244        5.24B     $26,220  $17,885
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
+                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
+        pairing       = independent would be 7,000 sessions, $25,069 priced (+1,756 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
@@ -240,12 +257,12 @@ describe('harness plan: the shipped manifests', () => {
                         input/output: executor executor-model $3/$15, reviewer reviewer-model $0/$0.
 
       Ceiling: max_sessions 2,000 (--max-sessions; the manifest says 8,000), the number the run enforces.
-        The projection of 7,000 sessions exceeds it by 5,000; 16 of 24 cells fit.
+        The projection of 5,244 sessions exceeds it by 3,244; 17 of 24 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
-          cap 4: all 8 cells
-        The ceiling is reached inside cap4-rep1-gated: its sessions are spent, it goes unmeasured,
+          cap 4: 7 of 8 cells, from cap4-rep1-ungated on
+        The ceiling is reached inside cap4-rep1-ungated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
-        Whole caps that fit: --depths 1,2,3 (1,552 sessions).
+        Whole caps that fit: --depths 1,2,3 (1,160 sessions).
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -275,7 +292,7 @@ describe('harness plan: the shipped manifests', () => {
     expect(code).toBe(0);
     expect(stdout.slice(stdout.indexOf('Ceiling:'))).toMatchInlineSnapshot(`
       "Ceiling: max_sessions 30 (--max-sessions; the manifest says 100), the number the run enforces.
-        The projection of 38 sessions exceeds it by 8; 1 of 2 cells fit.
+        The projection of 31 sessions exceeds it by 1; 1 of 2 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 2: 1 of 2 cells, from cap2-rep1-ungated on
         The ceiling is reached inside cap2-rep1-ungated: its sessions are spent and it goes unmeasured.
@@ -316,7 +333,7 @@ describe('harness plan: the shipped manifests', () => {
         },
         "independence": "cross_family",
         "manifest": {
-          "digest": "388226ad15acef21d3e0a54a651dfdeb68cac71497dfb5312d10c85244821553",
+          "digest": "a5d0dee5d494e25f1b83ad90141293d62e02df1c7ad8d28d6cb0558d936a2180",
           "file": "manifests/smoke.yaml",
           "name": "smoke",
           "spec": "../spec/sqlcsv",
@@ -326,6 +343,14 @@ describe('harness plan: the shipped manifests', () => {
           "enforced": 30,
           "lowered": true,
           "manifest": 100,
+        },
+        "otherPairing": {
+          "costBoundUsd": 38,
+          "countable": true,
+          "pairing": "independent",
+          "pricedUsd": 0,
+          "sessions": 38,
+          "tokenBound": 7600000,
         },
         "power": {
           "alpha": 0.05,
@@ -366,7 +391,7 @@ describe('harness plan: the shipped manifests', () => {
             {
               "cap": 2,
               "cells": 2,
-              "costBoundUsd": 38,
+              "costBoundUsd": 31,
               "leaves": 4,
               "perCell": {
                 "build": 4,
@@ -375,27 +400,34 @@ describe('harness plan: the shipped manifests', () => {
                 "review": 6,
                 "total": 19,
               },
+              "perPair": {
+                "arms": 2,
+                "buildPerTree": 7,
+                "mergesPerArm": 12,
+                "pairing": "shared",
+                "total": 31,
+              },
               "planningNodes": 3,
               "pricedUsd": 0,
               "repetitions": 1,
-              "sessions": 38,
-              "tokenBound": 7600000,
+              "sessions": 31,
+              "tokenBound": 6200000,
             },
           ],
           "ceiling": {
             "exceeded": true,
             "maxSessions": 30,
             "measured": 1,
-            "overBy": 8,
+            "overBy": 1,
             "unmeasured": [
               {
                 "arm": "ungated",
                 "cap": 2,
-                "cumulative": 38,
+                "cumulative": 31,
                 "fate": "stops_inside",
                 "id": "cap2-rep1-ungated",
                 "repetition": 1,
-                "sessions": 19,
+                "sessions": 12,
               },
             ],
           },
@@ -412,20 +444,21 @@ describe('harness plan: the shipped manifests', () => {
             {
               "arm": "ungated",
               "cap": 2,
-              "cumulative": 38,
+              "cumulative": 31,
               "fate": "stops_inside",
               "id": "cap2-rep1-ungated",
               "repetition": 1,
-              "sessions": 19,
+              "sessions": 12,
             },
           ],
           "mergeAttempts": 2,
+          "pairing": "shared",
           "total": {
             "cells": 2,
-            "costBoundUsd": 38,
+            "costBoundUsd": 31,
             "pricedUsd": 0,
-            "sessions": 38,
-            "tokenBound": 7600000,
+            "sessions": 31,
+            "tokenBound": 6200000,
           },
         },
         "reviewer": {
@@ -435,12 +468,19 @@ describe('harness plan: the shipped manifests', () => {
           "rung": 1,
         },
         "simulated": {
-          "judge_recall": 0.8,
-          "leaf_defect_rate": 0.2,
-          "repair_rate": 0.6,
-          "seam_defect_rate": 0.15,
-          "seed": 1,
-          "self_review_recall": 0.3,
+          "branching": {
+            "2": 0.5,
+            "3": 0.5,
+          },
+          "early_leaf_rate": 0.1,
+          "judge_recall": 0.9,
+          "leaf_defect_rate": 0.05,
+          "non_delivery_rate": 0.05,
+          "repair_rate": 0.9,
+          "seam_defect_rate": 0.8,
+          "seed": 11,
+          "self_review_recall": 0.1,
+          "unresolved_claim_rate": 0.05,
         },
         "unit": {
           "cost_ceiling_usd": 1,
@@ -467,7 +507,7 @@ describe('harness plan: other manifests', () => {
         judge is not independent of the work it judges; a judge favours its own family's output, which
         biases the difference between the arms toward zero.
 
-        manifest      <tmp>/same-family.yaml (digest 75908bb3e23c)
+        manifest      <tmp>/same-family.yaml (digest 983e32c128db)
         spec          ./spec
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-a, rung 3
@@ -475,16 +515,19 @@ describe('harness plan: other manifests', () => {
         depth caps    3
         matrix        1 cap x 1 arm (gated) x repetitions 2 = 2 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 4.4:
 
-        cap  leaves  planning  sessions/cell  reps  cells  sessions  token bound  cost bound
+        cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
         3        85        25            209     2      2       418         418M      $2,090
         all                                             2       418         418M      $2,090
 
         Every figure comes from b = 4.4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/cell = leaves (1 build each) + planning nodes x (1 planning + 2 x [merge + review]).
+        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
+                        + for its one arm: planning nodes x 2 x [merge + review].
+        pairing       = one arm is recorded, so shared and independent cost the same.
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.

@@ -103,8 +103,8 @@ describe('figures are finite, or the manifest is refused (item 9)', () => {
       [
         "exit 2: harness: <file>:29: projected_branching: at b = 1000000 and cap 10 the plan projects about 1.0e+60 sessions, above 9,007,199,254,740,991, the largest whole number counted exactly; lower projected_branching or the deepest cap",
         "exit 2: harness: <file>:29: projected_branching: at b = 1e+300 and cap 10 the plan projects about 1.0e+300 sessions, above 9,007,199,254,740,991, the largest whole number counted exactly; lower projected_branching or the deepest cap",
-        "exit 2: harness: <file>:26: unit.token_ceiling: the plan's token bound (sessions x unit.token_ceiling) comes to about 1.6e+17, above 9,007,199,254,740,991, the largest whole number counted exactly; lower unit.token_ceiling",
-        "exit 2: harness: <file>:27: unit.cost_ceiling_usd: the plan's cost bound (sessions x unit.cost_ceiling_usd) comes to about 1.8e+301, above 9,007,199,254,740,991, the largest whole number counted exactly; lower unit.cost_ceiling_usd",
+        "exit 2: harness: <file>:26: unit.token_ceiling: the plan's token bound (sessions x unit.token_ceiling) comes to about 1.2e+17, above 9,007,199,254,740,991, the largest whole number counted exactly; lower unit.token_ceiling",
+        "exit 2: harness: <file>:27: unit.cost_ceiling_usd: the plan's cost bound (sessions x unit.cost_ceiling_usd) comes to about 1.3e+301, above 9,007,199,254,740,991, the largest whole number counted exactly; lower unit.cost_ceiling_usd",
       ]
     `);
   });
@@ -127,13 +127,13 @@ describe('figures are finite, or the manifest is refused (item 9)', () => {
     expect([asText.code, asJson.code]).toEqual([0, 0]);
     expect(asText.stdout).not.toMatch(/∞|NaN|Infinity|undefined/);
     expect(asJson.stdout).not.toMatch(/null|NaN|Infinity/);
-    expect(asText.stdout).toMatch(/^ {2}all +16 +53,754,847 +53\.8T +\$268,774,237$/m);
+    expect(asText.stdout).toMatch(/^ {2}all +16 +39,676,193 +39\.7T +\$198,380,965$/m);
     expect(JSON.parse(asJson.stdout).projection.total).toMatchInlineSnapshot(`
       {
         "cells": 16,
-        "costBoundUsd": 268774237.038486,
-        "sessions": 53754847.407697,
-        "tokenBound": 53754847407697.16,
+        "costBoundUsd": 198380965.433168,
+        "sessions": 39676193.086634,
+        "tokenBound": 39676193086633.62,
       }
     `);
   });
@@ -189,7 +189,7 @@ describe('size limits (item 10)', () => {
         "exit 2: harness: <file>:17: executor.model: is longer than 200 characters, the limit for this field; e.g. model: executor-model",
         "exit 2: harness: <file>:18: executor.family: is longer than 64 characters, the limit for this field; e.g. family: example-family-a",
         "exit 2: harness: <file>:3: spec: is longer than 1024 characters, the limit for this field; e.g. spec: ../spec/sqlcsv",
-        "exit 2: harness: <file>:41: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...: unknown field; remove it (fields here: version, name, spec, depth_caps, repetitions, arms, executor, reviewer, independence, merge_attempts, unit, max_sessions, projected_branching, concurrency, simulated, analysis)",
+        "exit 2: harness: <file>:41: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...: unknown field; remove it (fields here: version, name, spec, depth_caps, repetitions, arms, executor, reviewer, independence, merge_attempts, unit, max_sessions, projected_branching, concurrency, pairing, simulated, analysis)",
         "exit 2: harness: <file>:12: repetitions.by_cap.9999999999999999999999999999999999999999999999999999999999999...: "9999999999999999999999999999999999999..." is longer than 16 characters, the limit for this field; e.g. by_cap: {3: 4, 4: 4}",
         "exit 2: harness: <file>:2:7: YAML syntax error: Unresolved tag: !aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...; remove the tag (the word after "!"); this file needs none",
       ]

@@ -29,7 +29,11 @@ describe('loadManifest', () => {
     expect(loaded.manifest.merge_attempts).toBe(2);
     expect(loaded.manifest.unit).toEqual({ max_turns: 60, token_ceiling: 1_000_000, cost_ceiling_usd: 5 });
     expect(loaded.manifest.concurrency).toBe(4);
-    expect(loaded.manifest.simulated).toEqual({ seed: 1, leaf_defect_rate: 0.2, seam_defect_rate: 0.15, judge_recall: 0.8, self_review_recall: 0.3, repair_rate: 0.6 });
+    expect(loaded.manifest.pairing).toBe('shared');
+    expect(loaded.manifest.simulated).toEqual({
+      seed: 1, leaf_defect_rate: 0.2, seam_defect_rate: 0.15, judge_recall: 0.8, self_review_recall: 0.3, repair_rate: 0.6,
+      branching: { 2: 0.5, 3: 0.5 }, early_leaf_rate: 0.1, unresolved_claim_rate: 0.05, non_delivery_rate: 0.05,
+    });
     expect(loaded.manifest.spec).toBe('../spec');
     // Against the manifest's own folder, never the working directory.
     expect(loaded.specDir).toBe(path.join(tmp.dir, 'spec'));
@@ -151,6 +155,12 @@ describe('manifest digest', () => {
     ['simulated.judge_recall', { simulated: { judge_recall: 0.81 } }],
     ['simulated.self_review_recall', { simulated: { self_review_recall: 0.31 } }],
     ['simulated.repair_rate', { simulated: { repair_rate: 0.61 } }],
+    ['pairing', { pairing: 'independent' }],
+    ['simulated.branching.2', { simulated: { branching: { 2: 0.4, 3: 0.6 } } }],
+    ['simulated.branching.3', { simulated: { branching: { 2: 0.5, 4: 0.5 } } }],
+    ['simulated.early_leaf_rate', { simulated: { early_leaf_rate: 0.11 } }],
+    ['simulated.unresolved_claim_rate', { simulated: { unresolved_claim_rate: 0.06 } }],
+    ['simulated.non_delivery_rate', { simulated: { non_delivery_rate: 0.06 } }],
   ];
 
   it.each(EDITS)('changes when %s changes', (_field, edit) => {

@@ -88,6 +88,7 @@ describe('projectPlan', () => {
     mergeAttempts: 2,
     unit: { tokenCeiling: 1_000_000, costCeilingUsd: 5 },
     maxSessions: 8000,
+    pairing: 'independent',
   };
 
   it('sums sessions per cap and in total, with the token and cost bounds they imply', () => {
@@ -115,6 +116,30 @@ describe('projectPlan', () => {
     expect(sessionPriceUsd({ input: 3, output: 15 }, 1_000_000, 100, 10)).toBeCloseTo(45 / 11, 12);
     expect(sessionPriceUsd({ input: 3, output: 15 }, 1_000_000, 2, 10)).toBe(2);
     expect(sessionPriceUsd({ input: 0, output: 0 }, 1_000_000, 2, 10)).toBe(0);
+  });
+
+  it('prices shared pairing per pair: leaves and planning once, then each arm\'s merges times attempts', () => {
+    const shared = projectPlan({ ...input, pairing: 'shared' });
+    // cap 2, b = 4: 16 leaves + 5 planning nodes built once; each arm 5 x 2 attempts x [merge + review] = 20.
+    expect(shared.caps[1]!.perPair).toEqual({ pairing: 'shared', arms: 2, buildPerTree: 21, mergesPerArm: 20, total: 61 });
+    expect(projectPlan(input).caps[1]!.perPair).toEqual({ pairing: 'independent', arms: 2, buildPerTree: 21, mergesPerArm: 20, total: 82 });
+    expect(shared.caps.map((cap) => cap.sessions)).toEqual([2 * 13, 2 * 61, 4 * 253, 4 * 1021]);
+    // The first arm of each pair pays for the build it shares; the second only for its merges.
+    expect(shared.cells.filter((cell) => cell.cap === 2).map((cell) => [cell.id, cell.sessions])).toEqual([
+      ['cap2-rep1-gated', 41],
+      ['cap2-rep1-ungated', 20],
+      ['cap2-rep2-gated', 41],
+      ['cap2-rep2-ungated', 20],
+    ]);
+    // One arm alone: there is nothing to share.
+    const alone = projectPlan({ ...input, arms: ['ungated'], pairing: 'shared' });
+    expect(alone.total.sessions).toBe(projectPlan({ ...input, arms: ['ungated'] }).total.sessions);
+  });
+
+  it('prices a shared build at the executor\'s rate once, and each arm\'s reviews at its reviewer\'s', () => {
+    const plan = projectPlan({ ...input, pairing: 'shared', caps: [1], repetitions: { 1: 1 }, pricing: { executor: { input: 10, output: 10 }, reviewer: { input: 1, output: 1 }, inputPerOutput: 10 } });
+    // cap 1, b = 4: build 5 sessions once ($5 each); gated 1 x 2 merges ($5) + 2 reviews ($1); ungated 4 x $5.
+    expect(plan.caps[0]!.pricedUsd).toBe(5 * 5 + (2 * 5 + 2 * 1) + 4 * 5);
   });
 
   it('covers only the caps asked for, and judges them against the ceiling alone', () => {

@@ -1,0 +1,48 @@
+import type { ModelRequest } from '../../../engine/index.js';
+import { criterionLine } from '../../cell/spec-objective.js';
+import type { SimTreeNode } from '../sampler.js';
+import { answer, type SimReply } from './conversation.js';
+import { programFiles } from './sim-checks.js';
+import type { SimWorld } from './sim-world.js';
+
+/** What a claim says when the sim drew it unresolved: text that names no requirement. */
+export const UNRESOLVED_CLAIM = 'the behaviour this piece owns works as the specification says (SIMULATED vague claim)';
+
+function range(node: Pick<SimTreeNode, 'requirements'>): string {
+  const [first, last] = [node.requirements[0]!, node.requirements[node.requirements.length - 1]!];
+  return first === last ? first : `${first} to ${last}`;
+}
+
+/** The layout the root states: every file of the package and of its tests, which every piece writes whole. */
+function layout(world: SimWorld): string {
+  const tests = Object.keys(world.corpus.files).filter((f) => f.startsWith('tests/')).sort();
+  return [
+    'SIMULATED layout: every piece writes the whole sqlcsv package at its workspace root and owns the requirements it claims.',
+    `Program files: ${programFiles(world.corpus).join(', ')}`,
+    `Tests (pytest, one file per requirement a piece has working): ${tests.join(', ')}`,
+  ].join('\n');
+}
+
+/**
+ * The SIMULATED planner: the pure tree model's decision at this node (execute, or split into
+ * contiguous chunks of its requirements), as a plan reply. A child that will be a leaf claims
+ * its requirements as the leaf's draws say, an unresolved claim as text naming none; a child
+ * that will split again claims its whole chunk.
+ */
+export function plannerReply(world: SimWorld, req: ModelRequest): SimReply {
+  const buildArm = world.buildArmOf(req.arm);
+  const node = world.node(buildArm, req.nodeId);
+  if (node.children.length === 0) return answer({ mode: 'execute', assumptions: [], layout: null, subtasks: [] });
+  const { leaves } = world.tree(buildArm);
+  const text = new Map(world.requirements.map((r) => [r.id, criterionLine(r)]));
+  return answer({
+    mode: 'split',
+    assumptions: [],
+    layout: node.level === 0 ? layout(world) : null,
+    subtasks: node.children.map((child) => {
+      const leaf = leaves.get(child.path);
+      const claims = leaf ? leaf.claims.map((c) => (c.resolved ? text.get(c.requirement)! : UNRESOLVED_CLAIM)) : child.requirements.map((r) => text.get(r)!);
+      return { slug: world.slugOf(child), goal: `Build the part of sqlcsv that meets ${range(child)} (SIMULATED)`, kind: 'work', prerequisite: false, artifacts: [], criteria: [], claims };
+    }),
+  });
+}

@@ -1,0 +1,53 @@
+import type { ModelClient, ModelSpec } from '../../../engine/index.js';
+import type { Requirement } from '../../grading/spec-requirements.js';
+import { SIM_ENDPOINT, simRoster, type SimPairName } from '../../providers/engine-roster.js';
+import { readCorpus, type SimCorpus } from '../corpus-files.js';
+import type { SimParams } from '../sim-params.js';
+import { SIMULATED_TAG, SimPopulation } from './sim-population.js';
+import { SimWorld, type Pairing } from './sim-world.js';
+
+/** The two simulated pairs when a manifest does not name them. */
+export const DEFAULT_SIM_PAIRS: { executor: SimPairName; reviewer: SimPairName } = {
+  executor: { model: 'sim-executor', family: 'sim-alpha' },
+  reviewer: { model: 'sim-reviewer', family: 'sim-beta' },
+};
+
+export interface SimSetupOptions {
+  /** The planted parameters; `seed` below overrides `params.seed`. */
+  params: SimParams;
+  seed?: number;
+  /** The engine's depth cap (maxDepth); the sim's tree model uses the same number and the same rule. */
+  maxDepth: number;
+  /** 1-based. Default 1. */
+  repetition?: number;
+  mergeAttempts: number;
+  /** Default `shared`. */
+  pairing?: Pairing;
+  requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[];
+  pairs?: { executor: SimPairName; reviewer: SimPairName };
+  /** Default: the corpus under harness/sim/corpus. */
+  corpus?: SimCorpus;
+}
+
+export interface SimSetup {
+  world: SimWorld;
+  population: SimPopulation;
+  roster: ModelSpec[];
+  clients: Record<string, ModelClient>;
+}
+
+/** What the engine needs to run one cell on the built-in SIMULATED population: its roster and its client. */
+export async function simSetup(o: SimSetupOptions): Promise<SimSetup> {
+  const seed = o.seed ?? o.params.seed;
+  const world = new SimWorld({
+    params: { ...o.params, seed },
+    cell: { seed, cap: o.maxDepth, repetition: o.repetition ?? 1 },
+    corpus: o.corpus ?? (await readCorpus()),
+    requirements: o.requirements,
+    mergeAttempts: o.mergeAttempts,
+    pairing: o.pairing ?? 'shared',
+  });
+  const population = new SimPopulation(world);
+  const pairs = o.pairs ?? DEFAULT_SIM_PAIRS;
+  return { world, population, roster: simRoster(pairs.executor, pairs.reviewer, SIMULATED_TAG), clients: { [SIM_ENDPOINT]: population } };
+}
