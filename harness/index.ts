@@ -38,3 +38,4 @@ export { resolveClaim } from './cell/claim-resolution.js';
 export { specObjective, criterionLine, type SpecObjective } from './cell/spec-objective.js';
 export { simSetup, DEFAULT_SIM_PAIRS, type SimSetup, type SimSetupOptions } from './sim/population/sim-setup.js';
 export { SimPopulation, SIMULATED_TAG } from './sim/population/sim-population.js';
+export { predictCell } from './sim/population/predict.js';

@@ -92,8 +92,9 @@ describe('messages speak to users (item 13)', () => {
       command.commands.forEach(collect);
     };
     collect(buildProgram(bufferIo()));
-    // Flags of other programs, written into their command lines (a Dockerfile's RUN line).
-    const otherPrograms = new Set(['--no-install-recommends']);
+    // Flags of other programs, written into their command lines: a Dockerfile's RUN line, grep in
+    // the SIMULATED merger's listing, and the sqlcsv program under grading (the spec's own CLI).
+    const otherPrograms = new Set(['--no-install-recommends', '--include', '--format']);
     // Flags of `harness record`, whose journal and run-folder modules landed before the command
     // itself (issue 11). The command's arrival must empty this set.
     const plannedRecordFlags = new Set(['--allow-code-change', '--keep-workspaces']);
@@ -193,6 +194,7 @@ describe('exit codes (item 15)', () => {
         "sandbox_image_missing": 3,
         "sim_defect_model": 1,
         "sim_defect_table": 1,
+        "sim_population": 1,
         "spec_invalid": 2,
         "structured_output_unreadable": 6,
         "survival_data_invalid": 2,
