@@ -79,18 +79,22 @@ export class TranscriptGapError extends Error {
 
 /**
  * Each request of one session's lines with its whole history, rebuilt from `sent` and `added`
- * (what the writer stores, after redaction). Pure. A request that keeps more messages than
- * the session had, or whose call index is not the next one, is a gap: never guessed around.
+ * (what the writer stores, after redaction). Pure.
+ *
+ * A request numbered k below the calls already read supersedes the lines from call k on: a
+ * resumed session that went live at call k made those calls again (see TranscriptRecorder.resume),
+ * and only the later lines describe the session that finished. A request that skips a call
+ * index, or keeps more messages than its predecessor had, is a gap: never guessed around.
  */
 export function sessionRequests(lines: readonly TranscriptLine[]): Array<{ line: TranscriptRequest; messages: ChatMessage[] }> {
   const out: Array<{ line: TranscriptRequest; messages: ChatMessage[] }> = [];
-  let history: ChatMessage[] = [];
   for (const line of lines) {
     if (line.type !== 'request') continue;
-    if (line.call !== out.length) throw new TranscriptGapError(`${line.sessionId}: call ${line.call} follows call ${out.length - 1}; a request line is missing or out of order`);
+    if (line.call > out.length) throw new TranscriptGapError(`${line.sessionId}: call ${line.call} follows call ${out.length - 1}; a request line is missing`);
+    out.length = line.call;
+    const history = out.at(-1)?.messages ?? [];
     if (line.sent > history.length) throw new TranscriptGapError(`${line.sessionId}: call ${line.call} keeps ${line.sent} messages of a history of ${history.length}; a request line is missing`);
-    history = [...history.slice(0, line.sent), ...line.added];
-    out.push({ line, messages: history });
+    out.push({ line, messages: [...history.slice(0, line.sent), ...line.added] });
   }
   return out;
 }
@@ -113,13 +117,14 @@ export class TranscriptRecorder {
   ) {}
 
   /**
-   * Continues a session recorded earlier: its next call is numbered after the recorded ones and
-   * stores only what it adds to the recorded history (a resume appends to the same file).
+   * Continues a session recorded earlier: its next call is numbered `call` and stores only what
+   * it adds to `history`, the messages of the session's request `call - 1` as recorded (empty
+   * for call 0). A resume that replayed calls 0..k-1 from the record and goes live at k passes
+   * k, even when the record holds more calls: the lines from k on are superseded (see
+   * sessionRequests), in the same append-only file.
    */
-  resume(sessionId: string, lines: readonly TranscriptLine[]): void {
-    const requests = sessionRequests(lines);
-    const last = requests.at(-1);
-    if (last) this.sessions.set(sessionId, { calls: requests.length, history: last.messages });
+  resume(sessionId: string, call: number, history: readonly ChatMessage[]): void {
+    this.sessions.set(sessionId, { calls: call, history });
   }
 
   /** Wraps a client so its calls are transcribed here. */

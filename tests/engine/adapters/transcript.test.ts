@@ -95,21 +95,30 @@ describe('TranscribingModelClient', () => {
     expect(requests[1]!.messages).toEqual(rewritten);
   });
 
-  it('continues a resumed session after its recorded calls, in the same file', async () => {
+  it('continues a resumed session in the same file, and a session resumed at call k supersedes the recorded lines from k', async () => {
     const { dir, recorder: tx } = await recorder();
-    const m1: ChatMessage[] = [{ role: 'user', content: 'goal' }];
-    await tx.wrap(new ScriptedModel({ worker: () => ({ content: 'a' }) })).complete(ask('s', m1));
+    const h0: ChatMessage[] = [{ role: 'user', content: 'goal' }];
+    const h1: ChatMessage[] = [...h0, { role: 'assistant', content: 'a' }, { role: 'user', content: 'tool output at 0.31s' }];
+    const client = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'a' }) }));
+    await client.complete(ask('s', h0));
+    await client.complete(ask('s', h1));
     await tx.close();
-    const recorded = await read(dir, 's');
+    const recorded = sessionRequests(await read(dir, 's'));
+    // The resume replayed call 0 from the record and goes live at call 1 (its tool output differs).
     const dir2 = new JsonlDirectory(dir.dir);
     const again = new TranscriptRecorder(dir2, systemClock);
-    again.resume('s', recorded);
-    const m2: ChatMessage[] = [...m1, { role: 'assistant', content: 'a' }, { role: 'user', content: 'more' }];
-    await again.wrap(new ScriptedModel({ worker: () => ({ content: 'b' }) })).complete(ask('s', m2));
+    again.resume('s', 1, recorded[0]!.messages);
+    const h1b: ChatMessage[] = [...h0, { role: 'assistant', content: 'a' }, { role: 'user', content: 'tool output at 0.52s' }];
+    const h2b: ChatMessage[] = [...h1b, { role: 'assistant', content: 'b' }, { role: 'user', content: 'done?' }];
+    const live = again.wrap(new ScriptedModel({ worker: () => ({ content: 'b' }) }));
+    await live.complete(ask('s', h1b));
+    await live.complete(ask('s', h2b));
     await again.close();
-    const requests = sessionRequests(await read(dir2, 's'));
-    expect(requests.map((r) => [r.line.call, r.line.sent])).toEqual([[0, 0], [1, 1]]);
-    expect(requests[1]!.messages).toEqual(m2);
+    const lines = await read(dir2, 's');
+    expect(lines.filter((l) => l.type === 'request').map((l) => l.call)).toEqual([0, 1, 1, 2]);
+    const requests = sessionRequests(lines);
+    expect(requests.map((r) => [r.line.call, r.line.sent])).toEqual([[0, 0], [1, 1], [2, 3]]);
+    expect(requests.map((r) => r.messages)).toEqual([h0, h1b, h2b]);
   });
 
   it('refuses to rebuild a session whose request line is missing', async () => {
@@ -121,5 +130,6 @@ describe('TranscribingModelClient', () => {
     await tx.close();
     const lines = await read(dir, 's');
     expect(() => sessionRequests(lines.filter((l) => !(l.type === 'request' && l.call === 0)))).toThrow(TranscriptGapError);
+    expect(() => sessionRequests([...lines, ...lines.filter((l) => l.call === 1).map((l) => ({ ...l, call: 3 }))])).toThrow(TranscriptGapError);
   });
 });

@@ -43,4 +43,17 @@ describe('conversation', () => {
     const lines = (await recorded([h1, h2], ['x', 'y'])).filter((l) => l.call !== 0);
     expect(said(conversation(lines).blocks)).toEqual(['note', 'assistant:x', 'user:b', 'reply:y']);
   });
+
+  it('shows a resumed session\'s calls made again after a note, with the history they were made with', async () => {
+    const h0: ChatMessage[] = [{ role: 'user', content: 'goal' }];
+    const first = await recorded([h0, [...h0, { role: 'assistant', content: 'x' }, { role: 'user', content: 'ran in 0.3s' }]], ['x', 'y']);
+    const dir = new JsonlDirectory(await mkdtemp(path.join(tmpdir(), 'rdh-conv-')));
+    const tx = new TranscriptRecorder(dir, systemClock);
+    tx.resume('s', 1, h0);
+    const client = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'z' }) }));
+    await client.complete({ model: 'm', role: 'worker', sessionId: 's', nodeId: 'root', attempt: 1, messages: [...h0, { role: 'assistant', content: 'x' }, { role: 'user', content: 'ran in 0.9s' }] });
+    await tx.close();
+    const again = (await readFile(dir.file('s').file, 'utf8')).trim().split('\n').map((l) => TranscriptLine.parse(JSON.parse(l)));
+    expect(said(conversation([...first, ...again]).blocks)).toEqual(['user:goal', 'reply:x', 'user:ran in 0.3s', 'reply:y', 'note', 'user:ran in 0.9s', 'reply:z']);
+  });
 });
