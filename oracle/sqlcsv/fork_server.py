@@ -48,11 +48,13 @@ import socket  # noqa: E402
 import types  # noqa: E402
 
 # Loaded once here so a forked case does not pay for them; all stdlib, all stateless at
-# import (nothing seeded from randomness: no random, tempfile, uuid or secrets).
+# import (nothing seeded from randomness: no random, tempfile, uuid or secrets). Not
+# threading: it hooks every fork (os.register_at_fork), and on a machine where a page
+# fault is dear that hook alone costs each case about a tenth of its time, used or not.
 PRELOAD = (
     "runpy", "argparse", "csv", "json", "re", "collections", "dataclasses", "decimal", "enum",
     "functools", "itertools", "io", "math", "operator", "string", "typing", "textwrap",
-    "traceback", "unicodedata", "pathlib", "atexit", "threading",
+    "traceback", "unicodedata", "pathlib", "atexit",
 )
 import ctypes  # noqa: E402
 
@@ -71,6 +73,18 @@ def preload():
 def added_top_level_names():
     """Top-level names of the modules this server holds that a bare start would not."""
     return {name.split(".")[0] for name in sys.modules if name not in BASELINE}
+
+
+# (number of modules, their added top-level names), computed in the server once: a child
+# that walked sys.modules would write to (and so copy) every page holding a module name.
+# Modules are only ever added, so an unchanged count is an unchanged set.
+added = [0, frozenset()]
+
+
+def added_names_now():
+    if added[0] != len(sys.modules):
+        added[:] = [len(sys.modules), frozenset(added_top_level_names())]
+    return added[1]
 
 
 def shadows(tree_entries, names):
@@ -183,7 +197,7 @@ def child(request, fds):
         os.environ.clear()
         os.environ.update(request["env"])
         mode = request["mode"]
-        if mode == "fork" and not shadows(os.listdir("."), added_top_level_names()):
+        if mode == "fork" and not shadows(os.listdir("."), added_names_now()):
             run_as_main(request["module"], request["args"])
         argv = request.get("argv") or [sys.executable, "-m", request["module"], *request["args"]]
         # As subprocess does (restore_signals): a fresh program starts with default dispositions.
@@ -207,7 +221,7 @@ def serve(sockets):
         sel.register(sock, selectors.EVENT_READ)
     owners = {}
     open_sockets = len(sockets)
-    sockets[0].send(json.dumps({"ready": True, "preloaded": len(added_top_level_names())}).encode())
+    sockets[0].send(json.dumps({"ready": True, "preloaded": len(added_names_now())}).encode())
     while open_sockets:
         for key, _ in sel.select(timeout=1.0):
             if key.fileobj == wake_r:
