@@ -9,8 +9,10 @@ tree runs.
 
 A request arrives on one of the SOCK_SEQPACKET sockets it was given: a JSON object and,
 as SCM_RIGHTS, the three descriptors that become the program's stdin, stdout and stderr.
-The server forks; the child
+The server forks without parsing it (each page the server writes costs a page fault per
+fork, so its loop does as little as it can); the child
 
+  * reads the request;
   * starts its own session, takes the three descriptors and closes every other one;
   * makes itself the memory ceiling's first victim and takes the request's rlimits;
   * becomes the case's uid and gid, with no supplementary groups (so it cannot signal,
@@ -60,6 +62,8 @@ import ctypes  # noqa: E402
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE = 4
+# The largest request read (a JSON object; the program's input goes through a pipe).
+REQUEST_MAX = 1 << 20
 LIMITS = {"as": resource.RLIMIT_AS, "nproc": resource.RLIMIT_NPROC, "nofile": resource.RLIMIT_NOFILE,
           "core": resource.RLIMIT_CORE, "msgqueue": resource.RLIMIT_MSGQUEUE}
 
@@ -222,6 +226,8 @@ def serve(sockets):
     owners = {}
     open_sockets = len(sockets)
     sockets[0].send(json.dumps({"ready": True, "preloaded": len(added_names_now())}).encode())
+    # Every page this loop writes is copied (or at least faulted on) once per fork, so it
+    # does as little as it can: the child, not the server, parses the request.
     while open_sockets:
         for key, _ in sel.select(timeout=1.0):
             if key.fileobj == wake_r:
@@ -233,7 +239,7 @@ def serve(sockets):
                 continue
             sock = key.fileobj
             try:
-                message, fds, _, _ = socket.recv_fds(sock, 1 << 20, 3)
+                message, fds, _, _ = socket.recv_fds(sock, REQUEST_MAX, 3)
             except OSError:
                 message, fds = b"", []
             if not message:
@@ -241,7 +247,6 @@ def serve(sockets):
                 sock.close()
                 open_sockets -= 1
                 continue
-            request = json.loads(message)
             try:
                 pid = os.fork()
             except OSError as exc:
@@ -250,14 +255,23 @@ def serve(sockets):
                 sock.send(json.dumps({"error": "fork failed: %s" % exc.strerror}).encode())
                 continue
             if pid == 0:
-                if request["mode"] == "kill":
-                    killer(request["uid"])
-                child(request, fds)
+                start(message, fds)
             for fd in fds:
                 os.close(fd)
             owners[pid] = sock
-            sock.send(json.dumps({"pid": pid}).encode())
+            sock.send(b'{"pid": %d}' % pid)
         reap(owners)
+
+
+def start(message, fds):
+    """In the forked child: read the request, then become a killer or the case. Never returns."""
+    try:
+        request = json.loads(message)
+    except BaseException:
+        os._exit(127)
+    if request["mode"] == "kill":
+        killer(request["uid"])
+    child(request, fds)
 
 
 def reap(owners):
@@ -271,7 +285,7 @@ def reap(owners):
         sock = owners.pop(pid, None)
         if sock is not None:
             try:
-                sock.send(json.dumps({"pid": pid, "status": status}).encode())
+                sock.send(b'{"pid": %d, "status": %d}' % (pid, status))
             except OSError:
                 pass
 
