@@ -1,6 +1,9 @@
 import { hash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import YAML from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ARMS,
@@ -9,6 +12,7 @@ import {
   SimParams,
   buildReport,
   defectModelOf,
+  Manifest,
   loadDefectTable,
   plantedText,
   samplePair,
@@ -135,6 +139,38 @@ describe('the smoke sweep’s report', () => {
     for (const chart of report.charts) expect(files).toEqual(expect.arrayContaining([chart.spec, chart.svg]));
     expect(report.survival.byCap.every((r) => r.gated?.interval.kind === 'none')).toBe(true);
     expect(md).toContain('(1 pair, no interval)');
+  });
+});
+
+describe('the smoke sweep as harness record recorded it (the committed runs/example-sim, what a fresh clone holds)', () => {
+  const example = path.join(REPO_ROOT, 'runs', 'example-sim');
+  const committed = existsSync(path.join(example, 'journal.jsonl'));
+
+  it.skipIf(!committed && !process.env.CI)('has every section, and each measured per-level survival lies inside the 99% Monte Carlo prediction interval of its design', async () => {
+    expect(committed).toBe(true);
+    const dir = path.join(await mkdtemp(path.join(tmpdir(), 'rdh-example-report-')), 'example-sim');
+    await cp(example, dir, { recursive: true });
+    const { report } = await writeReport(dir);
+    const md = await readFile(path.join(dir, 'report', 'report.md'), 'utf8');
+    expect(md.split('\n').filter((l) => l.startsWith('## '))).toEqual([
+      '## Headline: survival by achieved level, pooled over caps',
+      '## Survival by cap and achieved level',
+      '## The cap curve',
+      '## Achieved depth',
+      '## Every cell',
+      '## Cost',
+      '## Independence audit',
+      '## Counts that change what a number means',
+      '## Files',
+    ]);
+    // The pinned bytes, parsed as data: the spec path inside is relative to the repository's manifests/.
+    const manifest = Manifest.parse(YAML.parse(await readFile(path.join(dir, 'manifest.yaml'), 'utf8')));
+    const d = design({ params: manifest.simulated, caps: manifest.depth_caps, repetitions: manifest.repetitions.default, mergeAttempts: manifest.merge_attempts, name: manifest.name });
+    const checks = predictionChecks(report, monteCarlo(d, SWEEPS));
+    console.log(checks.map((c) => `example ${c.key.padEnd(24)} ${c.measured.toFixed(3)} in [${c.low.toFixed(3)}, ${c.high.toFixed(3)}]: ${c.inside}`).join('\n'));
+    // Both arms of the deepest cap's deepest level are measured: the check is never vacuous.
+    expect(checks.map((c) => c.key)).toEqual(expect.arrayContaining(['cap 2 level 2 gated', 'cap 2 level 2 ungated']));
+    expect(checks.filter((c) => !c.inside)).toEqual([]);
   });
 });
 
