@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { gradeCommand } from './commands/grade.js';
 import { solveCommand } from './commands/solve.js';
 import { planCommand } from './commands/plan.js';
+import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
 import { dropWritesToClosedPipes, processIo, type CliIo } from './io.js';
@@ -24,6 +25,7 @@ export function buildProgram(io: CliIo): Command {
     );
   program.addCommand(sandboxCommand(io));
   program.addCommand(planCommand(io));
+  program.addCommand(reportCommand(io));
   program.addCommand(gradeCommand(io));
   program.addCommand(solveCommand(io));
 

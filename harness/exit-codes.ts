@@ -50,6 +50,7 @@ type HarnessErrorCode =
   | 'journal_event_invalid'
   | 'survival_data_invalid'
   | 'sim_defect_model'
+  | 'sim_defect_table'
   | 'oracle_invalid'
   | 'spec_invalid'
   | 'sandbox_build_failed'
@@ -89,6 +90,7 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   journal_event_invalid: EXIT.internal,
   survival_data_invalid: EXIT.usage,
   sim_defect_model: EXIT.internal,
+  sim_defect_table: EXIT.internal,
   oracle_invalid: EXIT.gradingRefused,
   spec_invalid: EXIT.usage,
   sandbox_build_failed: EXIT.environment,
@@ -103,7 +105,7 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
  * they keep exit 1, by name, so every other class is held to a documented input or
  * environment code.
  */
-export const BUG_CODES: ReadonlySet<string> = new Set(['sandbox_disposed', 'budget_exhausted', 'contract_missing', 'journal_event_invalid', 'sim_defect_model']);
+export const BUG_CODES: ReadonlySet<string> = new Set(['sandbox_disposed', 'budget_exhausted', 'contract_missing', 'journal_event_invalid', 'sim_defect_model', 'sim_defect_table']);
 
 export function exitCodeFor(error: unknown): ExitCode {
   if (!(error instanceof RdhError)) return EXIT.internal;

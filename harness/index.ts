@@ -24,3 +24,5 @@ export { MAX_DATA_FILE_BYTES } from './internal/data-file.js';
 export { TEXT_LIMITS } from './internal/text-limits.js';
 export * from './stats/index.js';
 export * from './sweep/index.js';
+export * from './report/index.js';
+export { learnCostModel, forecastCells, expectedTree, type NodeCost, type LearnOptions } from './plan/forecast.js';

@@ -1,4 +1,10 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
+import { UsageError } from '../exit-codes.js';
+import { sweepCells } from '../report/journal-cells.js';
+import { readRecordedRun } from '../report/read-run.js';
+import type { CellMeasurement } from '../sweep/cell-measurement.js';
 import { positiveInt } from '../internal/cli-parsers.js';
 import { loadManifest } from '../manifest/manifest-loader.js';
 import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
@@ -10,6 +16,7 @@ interface PlanFlags {
   depths?: number[];
   maxSessions?: number;
   providers?: string;
+  from?: string;
   json: boolean;
 }
 
@@ -22,6 +29,16 @@ function capList(value: string): number[] {
   return [...new Set(parts.map(Number))];
 }
 
+/** The measured cells of a recorded run, and whether it recorded the manifest at `manifestFile` (same bytes). */
+async function recordedCells(run: string, manifestFile: string): Promise<{ run: string; sameManifest: boolean; cells: CellMeasurement[] }> {
+  const recorded = await readRecordedRun(run, run);
+  const cells = sweepCells(recorded.events, recorded.manifest).cells.flatMap((c) => (c.measurement ? [c.measurement] : []));
+  if (cells.length === 0) throw new UsageError(`${recorded.shownAs}: no cell was measured yet, so there is nothing to learn a forecast from; record some cells first (e.g. harness record --depths 1,2)`);
+  const bytes = await readFile(manifestFile);
+  const sameManifest = createHash('sha256').update(bytes).digest('hex') === recorded.header.pins.manifest.sha256;
+  return { run: recorded.shownAs, sameManifest, cells };
+}
+
 /** `harness plan`: the matrix and the bill of a sweep, read from its manifest. Writes nothing. */
 export function planCommand(io: CliIo): Command {
   return new Command('plan')
@@ -30,6 +47,7 @@ export function planCommand(io: CliIo): Command {
     .option('--depths <caps>', 'only these caps, comma-separated, e.g. 1,2 (default: every cap in the manifest)', capList)
     .option('--max-sessions <n>', "lower the session ceiling for this run; never above the manifest's (default: the manifest's max_sessions)", positiveInt)
     .option('--providers <file>', 'provider configuration, for prices and the real-family check (default: $RDH_PROVIDERS, else none)')
+    .option('--from <run>', 'a recorded run folder (runs/NAME): forecast the cells still to record from what its measured cells cost, and size power with its measured spread (default: none)')
     .option('--json', 'print the plan as one JSON object', false)
     .addHelpText(
       'after',
@@ -37,6 +55,7 @@ export function planCommand(io: CliIo): Command {
         '',
         "The bill assumes every tree uses its whole cap at the manifest's",
         'projected_branching: a scenario to size the ceiling against, not a bound.',
+        '--from runs/NAME prints a forecast learned from recorded cells beside it.',
         'Exit code 2: a bad flag, manifest or provider configuration; nothing is written.',
         '',
       ].join('\n'),
@@ -48,7 +67,8 @@ export function planCommand(io: CliIo): Command {
       const location = locateProviderConfig(flags.providers);
       const providers = location === undefined ? undefined : await loadProviderConfig(location.file, { via: location.via });
       if (providers) checkProviderConfig(loaded, providers);
-      const report = buildPlanReport(loaded, { ...(selected ? { depths: selected } : {}), ...(providers ? { providers } : {}), cwd: process.cwd() });
+      const from = flags.from === undefined ? undefined : await recordedCells(flags.from, loaded.file);
+      const report = buildPlanReport(loaded, { ...(selected ? { depths: selected } : {}), ...(providers ? { providers } : {}), ...(from ? { from } : {}), cwd: process.cwd() });
       io.out(flags.json ? renderPlanJson(report) : renderPlanText(report));
     });
 }

@@ -25,6 +25,13 @@ export const Independence = z
 export type Independence = z.infer<typeof Independence>;
 
 /**
+ * The SD of pair differences `harness plan` assumes when the manifest names none (see
+ * `analysis.pair_difference_sd`). Applied where it is read rather than as a parse default, so a
+ * manifest that leaves it out keeps the digest it had before the field existed.
+ */
+export const DEFAULT_PAIR_DIFFERENCE_SD = 0.25;
+
+/**
  * Deepest cap a manifest may declare. A cap d holds b^d leaves: at b = 4 a cap of 10 is already
  * a million leaf sessions per cell, past any budget, and far deeper caps make the plan's figures
  * themselves uncountable. The measured question lives at caps 1-4.
@@ -195,6 +202,22 @@ export const Manifest = z
     concurrency: PositiveInt().default(4).describe('Sessions in flight at once across the sweep. Bounds Docker load and provider rate limits; changes wall-clock time, never what is measured. Default 4.').meta({ examples: [4] }),
     pairing: Pairing,
     simulated: SimParams,
+    analysis: z
+      .object({
+        pair_difference_sd: z
+          .number()
+          .gt(0)
+          .max(1)
+          .optional()
+          .describe(
+            `Standard deviation of the pair differences (gated − ungated survival of one (cap, repetition), on the 0–1 scale) that \`harness plan\` sizes its power figures with: the minimum detectable difference per cap at 80% power, alpha 0.05. Default ${DEFAULT_PAIR_DIFFERENCE_SD}, from the spread of an earlier system's recorded cells (39, 40 and 19 of 42 requirements: SD 0.28 within one arm), rounded down because pairing shares the leaves; the simulated population at its default rates spreads far less (about 0.06 at caps 2-4). Once cells are recorded, \`plan --from runs/NAME\` uses their measured spread instead.`,
+          )
+          .meta({ examples: [DEFAULT_PAIR_DIFFERENCE_SD] }),
+      })
+      .strict()
+      .optional()
+      .describe(`How the plan judges what the sweep can detect. Changes no measurement. Default: pair_difference_sd ${DEFAULT_PAIR_DIFFERENCE_SD}.`)
+      .meta({ examples: [{ pair_difference_sd: DEFAULT_PAIR_DIFFERENCE_SD }] }),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -233,4 +256,10 @@ export function repetitionsAt(manifest: Manifest, cap: number): number {
 /** True when either pair is served by the built-in simulated provider. */
 export function usesSimulatedProvider(manifest: Manifest): boolean {
   return manifest.executor.provider === 'sim' || manifest.reviewer.provider === 'sim';
+}
+
+/** The SD of pair differences the plan's power figures use, and whether the manifest named it. */
+export function pairDifferenceSdOf(manifest: Manifest): { sd: number; named: boolean } {
+  const named = manifest.analysis?.pair_difference_sd;
+  return named === undefined ? { sd: DEFAULT_PAIR_DIFFERENCE_SD, named: false } : { sd: named, named: true };
 }

@@ -3,9 +3,16 @@ import { shownPath } from '../internal/data-file.js';
 import { count, plain, tokens, usd } from '../internal/figures.js';
 import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { textTable, wrap } from '../internal/text-table.js';
-import { usesSimulatedProvider, type Manifest, type ModelPair } from '../manifest/manifest.js';
+import { repetitionsAt, usesSimulatedProvider, type Manifest, type ModelPair } from '../manifest/manifest.js';
 import { firstUncountable, planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
+import { learnedForecast, type LearnedForecast } from './plan-learned.js';
+import { learnedLines, powerLines } from './plan-learned-text.js';
+import { planPower, type PlanPower } from './plan-power.js';
+import type { CellMeasurement } from '../sweep/cell-measurement.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
+import { plantedText } from '../report/build-report.js';
+
+export { plantedText };
 
 /**
  * Input tokens assumed per output token when pricing a session at its token ceiling. An
@@ -49,6 +56,10 @@ export interface PlanReport {
   otherPairing:
     | { pairing: Manifest['pairing']; countable: true; sessions: number; tokenBound: number; costBoundUsd: number; pricedUsd?: number }
     | { pairing: Manifest['pairing']; countable: false };
+  /** The minimum detectable paired difference per cap for the declared repetitions. */
+  power: PlanPower;
+  /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. Absent without --from (a plan's JSON holds no null). */
+  forecast?: LearnedForecast;
 }
 
 export interface PlanReportOptions {
@@ -58,6 +69,11 @@ export interface PlanReportOptions {
   providers?: LoadedProviderConfig;
   /** The folder paths are reported relative to. Default: the current working directory. */
   cwd?: string;
+  /**
+   * A recorded run (`--from`): its folder as written, whether it recorded this same manifest,
+   * and its measured cells. Default none: the declared scenario and the manifest's SD only.
+   */
+  from?: { run: string; sameManifest: boolean; cells: readonly CellMeasurement[] };
 }
 
 /** A path as the report gives it: relative to `cwd`, never the machine's absolute layout. */
@@ -111,24 +127,9 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
           costBoundUsd: other.total.costBoundUsd,
           ...(other.total.pricedUsd !== undefined ? { pricedUsd: other.total.pricedUsd } : {}),
         },
+    power: planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) }),
+    ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
   };
-}
-
-/** Every planted parameter of the simulated population, in one line. */
-export function plantedText(s: Manifest['simulated']): string {
-  const branching = Object.entries(s.branching).map(([k, p]) => `${k}: ${plain(p)}`).join(', ');
-  return [
-    `seed ${s.seed}`,
-    `leaf_defect_rate ${plain(s.leaf_defect_rate)}`,
-    `seam_defect_rate ${plain(s.seam_defect_rate)}`,
-    `judge_recall ${plain(s.judge_recall)}`,
-    `self_review_recall ${plain(s.self_review_recall)}`,
-    `repair_rate ${plain(s.repair_rate)}`,
-    `branching {${branching}}`,
-    `early_leaf_rate ${plain(s.early_leaf_rate)}`,
-    `unresolved_claim_rate ${plain(s.unresolved_claim_rate)}`,
-    `non_delivery_rate ${plain(s.non_delivery_rate)}`,
-  ].join(', ');
 }
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -259,6 +260,8 @@ export function renderPlanText(report: PlanReport): string {
     );
   }
   lines.push('', ...ceilingLines(report));
+  if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
+  lines.push('', ...powerLines(report.power));
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Manifest } from '../manifest/manifest.js';
 import { ProviderConfig } from '../providers/provider-config.js';
+import { Report } from '../report/report-schema.js';
 
 /**
  * The JSON Schemas editors use to validate and complete the YAML files, generated from the
@@ -9,21 +10,24 @@ import { ProviderConfig } from '../providers/provider-config.js';
  * when a committed file is stale; regenerate with `npx tsx harness/schema/write.ts`.
  */
 
-/** Schema file names (in harness/schema/) and the zod schema each is generated from. */
-export const JSON_SCHEMA_SOURCES = {
-  'manifest.schema.json': Manifest,
-  'providers.schema.json': ProviderConfig,
-} as const;
-
 /**
- * The text of one schema file. `input` mode describes what a person writes (fields with
- * defaults are optional), and draft-07 is what yaml-language-server reads most completely.
+ * Schema file names (in harness/schema/), the zod schema each is generated from, and which side
+ * it describes: `input` for files people write (fields with defaults are optional), `output`
+ * for files the harness writes (report.json: every field as written).
  */
-export function jsonSchemaText(schema: z.ZodType): string {
-  return `${JSON.stringify(z.toJSONSchema(schema, { io: 'input', target: 'draft-7' }), null, 2)}\n`;
+export const JSON_SCHEMA_SOURCES = {
+  'manifest.schema.json': { schema: Manifest, io: 'input' },
+  'providers.schema.json': { schema: ProviderConfig, io: 'input' },
+  'report.schema.json': { schema: Report, io: 'output' },
+} as const satisfies Record<string, { schema: z.ZodType; io: 'input' | 'output' }>;
+
+/** The text of one schema file; draft-07 is what yaml-language-server reads most completely. */
+export function jsonSchemaText(schema: z.ZodType, io: 'input' | 'output' = 'input'): string {
+  // A written file repeats its shapes (an interval in every figure): shared definitions keep it readable.
+  return `${JSON.stringify(z.toJSONSchema(schema, { io, target: 'draft-7', ...(io === 'output' ? { reused: 'ref' as const } : {}) }), null, 2)}\n`;
 }
 
 /** Every schema file, by name, as it should be committed. */
 export function jsonSchemaFiles(): Record<string, string> {
-  return Object.fromEntries(Object.entries(JSON_SCHEMA_SOURCES).map(([name, schema]) => [name, jsonSchemaText(schema)]));
+  return Object.fromEntries(Object.entries(JSON_SCHEMA_SOURCES).map(([name, { schema, io }]) => [name, jsonSchemaText(schema, io)]));
 }

@@ -7,6 +7,7 @@ export { JournalPins, PinnedFolder, PinnedPair, JournalMismatchError, assertPins
 export { CodeIdentity, readCodeIdentity, type CodeIdentityOptions } from './code-identity.js';
 export { FolderDigest, digestFolder } from './folder-digest.js';
 export { JsonData, type JsonValue } from './json-value.js';
+export * from './cell-measurement.js';
 export { CellOutcome, SessionStop, SessionTokens, StopReason, SWEEP_JOURNAL, headerOf, readSweepJournal, type SweepEvent, type SweepEventInput, type SweepEventOf, type SweepEventType } from './sweep-events.js';
 export * from './run-folder.js';
 export * from './ceilings.js';

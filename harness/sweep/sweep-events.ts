@@ -5,12 +5,16 @@ import { CodeIdentity } from './code-identity.js';
 import { JsonData } from './json-value.js';
 import { JournalPins } from './journal-header.js';
 import { JournalInvalidError, journalEvent, journalFormat, readJournal, type JournalContents, type JournalInput, type ReadJournalOptions } from './journal.js';
-import { CellId } from './run-folder.js';
+import { CellMeasurement } from './cell-measurement.js';
+import { CellId, parseCellId } from './run-folder.js';
+import { SessionTokens } from './session-tokens.js';
+
+export { SessionTokens };
 
 /**
  * The sweep journal's vocabulary: one event per durable step of `harness record`. Every
- * event is version 1; changing a payload means a new version number, so an older harness
- * refuses a journal it would misread.
+ * event is version 1 except `cell_finished` (2: its measured result got a schema); changing a
+ * payload means a new version number, so an older harness refuses a journal it would misread.
  *
  * Payloads marked OPAQUE are produced by the engine or the cell runner and are not yet
  * pinned down here: they are any JSON, validated only as JSON. The cell runner's issue
@@ -25,9 +29,6 @@ const CellIds = z.array(CellId).min(1).describe('The cells this step serves: one
 const NodePath = z.string();
 const Attempt = z.int().positive();
 
-/** Tokens of one session: input (cached included), the cached part of input, and output. */
-export const SessionTokens = z.strictObject({ input: Count, cached: Count, output: Count }).refine((t) => t.cached <= t.input, { message: 'cached tokens are part of input, so cannot exceed it' });
-export type SessionTokens = z.infer<typeof SessionTokens>;
 
 /**
  * Why a session ended. The unit ceilings (`max_turns`, `token_ceiling`, `cost_ceiling`) are
@@ -142,8 +143,8 @@ const GradingRecorded = journalEvent('grading_recorded', 1, { cellId: CellId, gr
 export const CellOutcome = z.discriminatedUnion('status', [
   z.strictObject({
     status: z.literal('measured'),
-    /** OPAQUE: survival per leaf with its achieved level, claims dropped, spec fraction; owned by the metric. */
-    result: Opaque,
+    /** The cell's leaves with their achieved levels and claims, its grade, merges, escalations and spend (cell-measurement.ts). */
+    result: CellMeasurement,
   }),
   z.strictObject({
     status: z.literal('unavailable'),
@@ -154,7 +155,15 @@ export const CellOutcome = z.discriminatedUnion('status', [
 ]);
 export type CellOutcome = z.infer<typeof CellOutcome>;
 
-const CellFinished = journalEvent('cell_finished', 1, { cellId: CellId, outcome: CellOutcome });
+/** Version 2: a measured outcome carries a CellMeasurement (version 1 carried opaque JSON). */
+const CellFinished = journalEvent('cell_finished', 2, { cellId: CellId, outcome: CellOutcome }).superRefine((event, ctx) => {
+  if (event.outcome.status !== 'measured') return;
+  const { cap, arm, repetition } = event.outcome.result;
+  const named = parseCellId(event.cellId);
+  if (named && (named.cap !== cap || named.arm !== arm || named.repetition !== repetition)) {
+    ctx.addIssue({ code: 'custom', path: ['outcome', 'result'], message: `measures cap${cap}-rep${repetition}-${arm}, not the event's cell ${event.cellId}` });
+  }
+});
 
 export const StopReason = z.enum(['completed', 'ceiling', 'quota', 'fatal', 'interrupted']);
 export type StopReason = z.infer<typeof StopReason>;

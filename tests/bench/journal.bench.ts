@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { assertPinsMatch, headerOf, openJournal, progressFrom, readSweepJournal, sessionCeilingFrom, type SweepEventInput } from '../../harness/index.js';
-import { header, runStarted, samplePins, session, stamped } from '../harness/sweep/sweep-fixtures.js';
+import { header, runStarted, sampleMeasurement, samplePins, session, stamped } from '../harness/sweep/sweep-fixtures.js';
 import { median } from 'simple-statistics';
 import { figure, type Figure } from './stats.js';
 
@@ -29,7 +29,7 @@ export function bigSweep(count: number): SweepEventInput[] {
         events.push({ type: 'review', cellId, nodePath: '0', attempt: 1, kind: c % 2 ? 'self' : 'independent', verdict: 'reject', review: { findings: ['R12 fails on quoted commas'] } });
       }
     }
-    events.push({ type: 'cell_finished', cellId, outcome: { status: 'measured', result: { survival: 0.8 } } });
+    events.push({ type: 'cell_finished', cellId, outcome: { status: 'measured', result: sampleMeasurement(cellId) } });
   }
   return events.slice(0, count);
 }

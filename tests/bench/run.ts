@@ -3,11 +3,13 @@
 import { cpus } from 'node:os';
 import { gradeBench } from './grade.bench.js';
 import { journalBench } from './journal.bench.js';
+import { reportBench } from './report.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { table, type Figure } from './stats.js';
 
 const figures: Figure[] = [];
 figures.push(...(await journalBench()));
+figures.push(...(await reportBench()));
 const sandbox = await sandboxBench();
 figures.push(...sandbox.figures);
 figures.push(...(await gradeBench(sandbox.floorMs)));

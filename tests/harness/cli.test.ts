@@ -190,6 +190,7 @@ describe('exit codes (item 15)', () => {
         "sandbox_disposed": 1,
         "sandbox_image_missing": 3,
         "sim_defect_model": 1,
+        "sim_defect_table": 1,
         "spec_invalid": 2,
         "structured_output_unreadable": 6,
         "survival_data_invalid": 2,

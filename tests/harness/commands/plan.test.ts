@@ -59,6 +59,13 @@ describe('harness plan: the shipped manifests', () => {
 
       Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
         The projection of 42 sessions fits.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  1 pair  no test (one pair: a paired t test needs at least 2)
+        cap 2  1 pair  no test (one pair: a paired t test needs at least 2)
       "
     `);
   });
@@ -101,6 +108,12 @@ describe('harness plan: the shipped manifests', () => {
 
       Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
         The projection of 11 sessions fits.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  1 pair  no test (one pair: a paired t test needs at least 2)
       "
     `);
   });
@@ -142,6 +155,15 @@ describe('harness plan: the shipped manifests', () => {
 
       Ceiling: max_sessions 8,000 (from the manifest), the number the run enforces.
         The projection of 5,244 sessions fits.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  2 pairs  undetectable: no survival difference is large enough
+        cap 2  2 pairs  undetectable: no survival difference is large enough
+        cap 3  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
+        cap 4  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
       "
     `);
   });
@@ -186,6 +208,13 @@ describe('harness plan: the shipped manifests', () => {
         The ceiling is reached inside cap2-rep2-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
         Whole caps that fit: --depths 1 (26 sessions).
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  2 pairs  undetectable: no survival difference is large enough
+        cap 2  2 pairs  undetectable: no survival difference is large enough
       "
     `);
   });
@@ -234,6 +263,15 @@ describe('harness plan: the shipped manifests', () => {
         The ceiling is reached inside cap4-rep1-ungated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
         Whole caps that fit: --depths 1,2,3 (1,160 sessions).
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 1  2 pairs  undetectable: no survival difference is large enough
+        cap 2  2 pairs  undetectable: no survival difference is large enough
+        cap 3  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
+        cap 4  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
       "
     `);
   });
@@ -258,6 +296,12 @@ describe('harness plan: the shipped manifests', () => {
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 2: 1 of 2 cells, from cap2-rep1-ungated on
         The ceiling is reached inside cap2-rep1-ungated: its sessions are spent and it goes unmeasured.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 2  1 pair  no test (one pair: a paired t test needs at least 2)
       "
     `);
   });
@@ -307,6 +351,27 @@ describe('harness plan: the shipped manifests', () => {
           "pricedUsd": 0,
           "sessions": 38,
           "tokenBound": 7600000,
+        },
+        "power": {
+          "alpha": 0.05,
+          "caps": [
+            {
+              "cap": 2,
+              "mde": {
+                "kind": "none",
+                "pairs": 1,
+                "reason": "one pair: a paired t test needs at least 2",
+              },
+              "pairs": 1,
+              "text": "no test (one pair: a paired t test needs at least 2)",
+            },
+          ],
+          "power": 0.8,
+          "sd": 0.25,
+          "source": {
+            "kind": "manifest",
+            "named": false,
+          },
         },
         "pricing": {
           "executor": {
@@ -470,6 +535,12 @@ describe('harness plan: other manifests', () => {
 
       Ceiling: max_sessions 1,000 (from the manifest), the number the run enforces.
         The projection of 418 sessions fits.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.250: the default of analysis.pair_difference_sd (an earlier system's
+        spread); record caps 1-2 and use --from runs/NAME to measure it.
+        cap 3  2 pairs  no test (one arm only, so there is no pair to difference)
       "
     `);
   });
@@ -493,11 +564,15 @@ describe('harness plan: other manifests', () => {
                             manifest's (default: the manifest's max_sessions)
         --providers <file>  provider configuration, for prices and the real-family
                             check (default: $RDH_PROVIDERS, else none)
+        --from <run>        a recorded run folder (runs/NAME): forecast the cells
+                            still to record from what its measured cells cost, and
+                            size power with its measured spread (default: none)
         --json              print the plan as one JSON object (default: false)
         -h, --help          display help for command
 
       The bill assumes every tree uses its whole cap at the manifest's
       projected_branching: a scenario to size the ceiling against, not a bound.
+      --from runs/NAME prints a forecast learned from recorded cells beside it.
       Exit code 2: a bad flag, manifest or provider configuration; nothing is written.
 
       "

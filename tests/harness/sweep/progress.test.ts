@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProgressDisplay, duration, eta, progressFrom, type ProgressSetup, reduceProgress, renderFrame, renderLine, type SweepEvent, type SweepEventInput } from '../../../harness/index.js';
-import { header, runStarted, session, stamped } from './sweep-fixtures.js';
+import { header, runStarted, sampleMeasurement, session, stamped } from './sweep-fixtures.js';
 
 const CELLS = ['cap1-rep1-gated', 'cap1-rep1-ungated', 'cap2-rep1-gated', 'cap2-rep1-ungated'];
 const setup: ProgressSetup = { title: 'smoke', simulated: true, cells: CELLS, manifestMaxSessions: 100 };
@@ -15,7 +15,7 @@ function midSweep(): SweepEventInput[] {
     ...session(CELLS[0]!, 1),
     ...session(CELLS[0]!, 2),
     ...session(CELLS[0]!, 3),
-    { type: 'cell_finished', cellId: CELLS[0]!, outcome: { status: 'measured', result: null } },
+    { type: 'cell_finished', cellId: CELLS[0]!, outcome: { status: 'measured', result: sampleMeasurement(CELLS[0]!) } },
     { type: 'cell_started', cellId: CELLS[1]! },
     ...session(CELLS[1]!, 1),
     ...session(CELLS[1]!, 2),
@@ -95,7 +95,7 @@ describe('progress frames (a terminal)', () => {
     expect(eta(progressFrom({ ...setup, projectedSessions: 24 }, events), now)).toBe('48s at 22.5 sessions/min (18 sessions projected to go)');
     expect(eta(progressFrom(setup, events), now)).toBe('4m 11s at 22.5 sessions/min (94 sessions left under the ceiling)');
     expect(eta(progressFrom({ ...setup, projectedSessions: 5 }, events), now)).toBe('4m 11s at 22.5 sessions/min (94 sessions left under the ceiling; the projection is used up)');
-    const allDone = stamped([...midSweep(), ...CELLS.map((cellId): SweepEventInput => ({ type: 'cell_finished', cellId, outcome: { status: 'measured', result: null } }))]);
+    const allDone = stamped([...midSweep(), ...CELLS.map((cellId): SweepEventInput => ({ type: 'cell_finished', cellId, outcome: { status: 'measured', result: sampleMeasurement(cellId) } }))]);
     expect(eta(progressFrom(setup, allDone), now)).toBe('finishing (22.5 sessions/min)');
   });
 

@@ -1,4 +1,4 @@
-import type { JournalPins, SweepEvent, SweepEventInput } from '../../../harness/index.js';
+import { SWEEP_JOURNAL, parseCellId, type CellMeasurement, type JournalPins, type SweepEvent, type SweepEventInput } from '../../../harness/index.js';
 
 /** Journal pins as a sweep on two openai-compatible pairs would write them. */
 export function samplePins(over: Partial<JournalPins> = {}): JournalPins {
@@ -19,9 +19,38 @@ export function samplePins(over: Partial<JournalPins> = {}): JournalPins {
 
 const START = Date.parse('2026-01-02T03:00:00.000Z');
 
-/** Gives inputs the envelope the journal would (version 1, seq from 1, one second apart from 03:00:00). */
+/** Gives inputs the envelope the journal would (the format's version, seq from 1, one second apart from 03:00:00). */
 export function stamped(inputs: readonly SweepEventInput[], firstSeq = 1): SweepEvent[] {
-  return inputs.map((input, i) => ({ ...input, version: 1, seq: firstSeq + i, at: new Date(START + (firstSeq + i - 1) * 1000).toISOString() }) as SweepEvent);
+  return inputs.map((input, i) => ({ ...input, version: SWEEP_JOURNAL.versions.get(input.type), seq: firstSeq + i, at: new Date(START + (firstSeq + i - 1) * 1000).toISOString() }) as SweepEvent);
+}
+
+/** A small measured cell (two delivered leaves under one merge) for the cell id given. */
+export function sampleMeasurement(cellId: string): CellMeasurement {
+  const { cap, arm, repetition } = parseCellId(cellId)!;
+  const spend = (sessions: number) => ({ sessions, tokens: { input: 40_000 * sessions, cached: 30_000 * sessions, output: 4_000 * sessions }, costUsd: 0.05 * sessions, unpricedSessions: 0 });
+  const model = (name: string, family: string) => ({ model: name, family });
+  return {
+    cap,
+    arm,
+    repetition,
+    pairing: 'shared',
+    leaves: [
+      { path: 'root.0', level: 1, room: false, delivered: true, claims: [{ criterion: 'R01 tables load from CSV files', requirement: 'R01' }] },
+      { path: 'root.1', level: 1, room: false, delivered: true, claims: [{ criterion: 'R02 integers', requirement: 'R02' }] },
+    ],
+    merges: [
+      {
+        path: 'root',
+        level: 0,
+        children: 2,
+        attempts: 1,
+        reviews: [{ attempt: 1, kind: arm === 'gated' ? 'independent' : 'self', reviewer: arm === 'gated' ? model('reviewer-model', 'vendor-b') : model('executor-model', 'vendor-a'), contributors: [model('executor-model', 'vendor-a')], verdict: 'approve' }],
+      },
+    ],
+    grade: { passing: ['R01'], total: 42, testsCarried: 2 },
+    escalations: [],
+    spend: { leaf: spend(2), planning: spend(1), merge: spend(2) },
+  };
 }
 
 export const header = (): SweepEventInput => ({ type: 'header', manifestName: 'smoke', pins: samplePins() });
@@ -64,7 +93,7 @@ export function everyEventType(): SweepEventInput[] {
       cellId: cell,
       grade: { version: 1, spec: 'sqlcsv', tree: '/tmp/tree', satisfied: 30, total: 42, casesPassed: 150, casesTotal: 185, testFiles: 4, requirements: [], integrityChecks: 186, elapsedMs: 2100 },
     },
-    { type: 'cell_finished', cellId: cell, outcome: { status: 'measured', result: { survival: 0.8 } } },
+    { type: 'cell_finished', cellId: cell, outcome: { status: 'measured', result: sampleMeasurement(cell) } },
     { type: 'sweep_stopped', reason: 'completed', detail: 'every cell was recorded', unmeasured: [] },
   ];
 }

@@ -1,0 +1,196 @@
+import { UsageError } from '../exit-codes.js';
+import { plain } from '../internal/figures.js';
+import { ARMS, repetitionsAt, type Manifest } from '../manifest/manifest.js';
+import { SQLCSV_REQUIREMENTS, type DefectModel } from '../sim/defect-model.js';
+import { SimParams } from '../sim/sim-params.js';
+import { cellCounts, survivalTally, totalSpend, type CellMeasurement } from '../sweep/cell-measurement.js';
+import type { SweepEvent, SweepEventOf } from '../sweep/sweep-events.js';
+import { caveatsOf } from './caveats.js';
+import { CHARTS } from './chart-list.js';
+import { costSection } from './cost-panel.js';
+import { independenceAudit } from './independence-audit.js';
+import { sweepCells, type CellState } from './journal-cells.js';
+import { plantedTruth, type PlantedTruth } from './planted-truth.js';
+import { REPORT_VERSION, Report, type CellRow, type DepthBin } from './report-schema.js';
+import { survivalSection } from './survival-figures.js';
+
+/**
+ * The report of one sweep, as data: a pure function of its journal, its manifest and (for a
+ * SIMULATED sweep) the sim's defect model. The same input gives the same report, byte for
+ * byte: nothing here reads a clock, a file or the environment.
+ */
+
+export interface ReportInput {
+  /** The run folder's name, e.g. `smoke-20260102T030405Z`; never a path. */
+  runName: string;
+  /** The journal's events, validated, header first. */
+  events: readonly SweepEvent[];
+  /** The manifest the run folder keeps (the one its journal pins). */
+  manifest: Manifest;
+  /** The sim's defect model, for the planted truth of a simulated sweep. Default none: no truth is shown. */
+  defects?: DefectModel;
+  /** Why there is no defect model for a simulated sweep, as the report says it. Default: "the defect model was not given". */
+  noTruthBecause?: string;
+  /** Confidence of every interval. Default 0.95. */
+  confidence?: number;
+}
+
+/** The planted parameters in one line, as every artifact of a simulated sweep shows them. */
+export function plantedText(p: SimParams): string {
+  const branching = Object.entries(p.branching)
+    .map(([k, v]) => `${k}: ${plain(v)}`)
+    .join(', ');
+  return [
+    `seed ${p.seed}`,
+    `leaf_defect_rate ${plain(p.leaf_defect_rate)}`,
+    `seam_defect_rate ${plain(p.seam_defect_rate)}`,
+    `judge_recall ${plain(p.judge_recall)}`,
+    `self_review_recall ${plain(p.self_review_recall)}`,
+    `repair_rate ${plain(p.repair_rate)}`,
+    `branching {${branching}}`,
+    `early_leaf_rate ${plain(p.early_leaf_rate)}`,
+    `unresolved_claim_rate ${plain(p.unresolved_claim_rate)}`,
+    `non_delivery_rate ${plain(p.non_delivery_rate)}`,
+  ].join(', ');
+}
+
+function planted(header: SweepEventOf<'header'>, manifest: Manifest): SimParams | null {
+  const { executor, reviewer, simulated } = header.pins;
+  if (executor.provider !== 'sim' && reviewer.provider !== 'sim') return null;
+  // The pins carry what the sim reported; an older or partial record falls back to the manifest's block.
+  const pinned = SimParams.safeParse(simulated);
+  return pinned.success ? pinned.data : SimParams.parse(manifest.simulated);
+}
+
+function cellRow(state: CellState): CellRow {
+  const m = state.measurement;
+  const base = { id: state.id, cap: state.cap, arm: state.arm, repetition: state.repetition, status: state.status, reason: state.reason };
+  if (!m) return { ...base, result: null, spend: state.journalSpend };
+  const tally = survivalTally(m);
+  const counts = cellCounts(m);
+  const claimed = tally.levels.reduce((n, t) => n + t.claimed, 0);
+  const surviving = tally.levels.reduce((n, t) => n + t.surviving, 0);
+  return {
+    ...base,
+    result: {
+      claimed,
+      surviving,
+      survival: claimed > 0 ? surviving / claimed : null,
+      levels: tally.levels,
+      deepestLevel: counts.deepestLevel,
+      specPassing: m.grade.passing.length,
+      specTotal: m.grade.total,
+      specFraction: counts.specFraction,
+      testsCarried: m.grade.testsCarried,
+      leaves: counts.leaves,
+      leavesNotDelivered: counts.leavesNotDelivered,
+      claimsDropped: counts.claimsDropped,
+      escalations: counts.escalations,
+    },
+    spend: totalSpend([m.spend.leaf, m.spend.planning, m.spend.merge]),
+  };
+}
+
+function depthBins(rows: readonly CellRow[], truth: PlantedTruth | null): DepthBin[] {
+  const bins: DepthBin[] = [];
+  const caps = [...new Set(rows.filter((r) => r.result).map((r) => r.cap))].sort((a, b) => a - b);
+  for (const cap of caps) {
+    for (const arm of ARMS) {
+      const cells = rows.filter((r) => r.cap === cap && r.arm === arm && r.result);
+      if (cells.length === 0) continue;
+      const deepest = Math.max(cap, ...cells.map((r) => r.result!.deepestLevel));
+      for (let level = 0; level <= deepest; level++) {
+        const count = cells.filter((r) => r.result!.deepestLevel === level).length;
+        const expected = truth ? truth.depthProbability(cap, level) * cells.length : null;
+        if (count > 0 || (expected !== null && expected >= 0.005)) bins.push({ cap, arm, deepestLevel: level, cells: count, expected });
+      }
+    }
+  }
+  return bins;
+}
+
+function pairingOf(measured: readonly CellMeasurement[]): CellMeasurement['pairing'] {
+  const pairings = [...new Set(measured.map((m) => m.pairing))];
+  if (pairings.length > 1) throw new UsageError('the measured cells disagree on pairing (shared and independent); one sweep has one pairing, so this journal mixes two sweeps: record into a new --out');
+  return pairings[0]!;
+}
+
+export function buildReport(input: ReportInput): Report {
+  const { events, manifest } = input;
+  const header = events[0];
+  if (header?.type !== 'header') throw new UsageError(`${input.runName}: the journal has no header, so nothing was recorded; run harness record first`);
+  const sweep = sweepCells(events, manifest);
+  const rows = sweep.cells.map(cellRow);
+  const measured = sweep.cells.flatMap((c) => (c.measurement ? [c.measurement] : []));
+  const byStatus = (status: CellRow['status']) => sweep.cells.filter((c) => c.status === status);
+  if (measured.length === 0) {
+    const tell = (['unavailable', 'unmeasured', 'interrupted', 'not_recorded'] as const).map((s) => `${byStatus(s).length} ${s.replace('_', ' ')}`).join(', ');
+    throw new UsageError(`${input.runName}: no cell was measured (${tell}); a sweep where nothing was measured is not published as a curve of zeros`);
+  }
+  const pairing = pairingOf(measured);
+  const params = planted(header, manifest);
+  const caps = [...new Set(measured.map((m) => m.cap))].sort((a, b) => a - b);
+  const truth = params && input.defects ? plantedTruth(params, { caps, mergeAttempts: manifest.merge_attempts, defects: input.defects, requirements: SQLCSV_REQUIREMENTS }) : null;
+  const survival = survivalSection(measured.map(survivalTally), pairing, input.confidence ?? 0.95, truth);
+  const counts: Report['counts'] = {
+    cells: {
+      design: sweep.cells.length,
+      measured: measured.length,
+      unavailable: byStatus('unavailable').length,
+      unmeasured: byStatus('unmeasured').length,
+      interrupted: byStatus('interrupted').length,
+      notRecorded: byStatus('not_recorded').length,
+    },
+    leaves: rows.reduce((n, r) => n + (r.result?.leaves ?? 0), 0),
+    leavesNotDelivered: rows.reduce((n, r) => n + (r.result?.leavesNotDelivered ?? 0), 0),
+    claimsDropped: rows.reduce((n, r) => n + (r.result?.claimsDropped ?? 0), 0),
+    escalations: rows.reduce((n, r) => n + (r.result?.escalations ?? 0), 0),
+    unavailable: byStatus('unavailable').map((c) => ({ id: c.id, ...c.unavailable! })),
+    unmeasured: byStatus('unmeasured').map((c) => c.id),
+    interrupted: byStatus('interrupted').map((c) => c.id),
+  };
+  const independence = independenceAudit(measured);
+  const cost = costSection(measured, sweep.unmeasuredSpend, manifest);
+  const simulatedText = params ? plantedText(params) : null;
+  const pair = (p: SweepEventOf<'header'>['pins']['executor']) => ({ provider: p.provider, model: p.model, realModel: p.realModel, family: p.realFamily ?? p.declaredFamily, rung: p.rung });
+  const code = header.pins.code;
+  const report: Report = {
+    version: REPORT_VERSION,
+    sweep: {
+      name: header.manifestName,
+      run: input.runName,
+      asOf: events.at(-1)!.at,
+      journalEvents: events.length,
+      manifestSha256: header.pins.manifest.sha256,
+      harnessVersion: header.pins.harnessVersion,
+      code: code.state === 'git' ? { commit: code.commit, dirty: code.dirty } : { commit: null, dirty: null },
+    },
+    simulated: params && { planted: params, text: simulatedText!, truth: truth ? truth.description : `not computed: ${input.noTruthBecause ?? 'the defect model was not given'}` },
+    design: {
+      spec: manifest.spec,
+      caps: [...manifest.depth_caps],
+      arms: [...manifest.arms],
+      repetitions: manifest.depth_caps.map((cap) => ({ cap, repetitions: repetitionsAt(manifest, cap) })),
+      recordedCaps: sweep.recordedCaps,
+      mergeAttempts: manifest.merge_attempts,
+      pairing,
+      independence: manifest.independence,
+      executor: pair(header.pins.executor),
+      reviewer: pair(header.pins.reviewer),
+      maxSessions: manifest.max_sessions,
+      projectedBranching: manifest.projected_branching,
+    },
+    stop: sweep.stop,
+    caveats: [],
+    counts,
+    cells: rows,
+    survival,
+    depth: depthBins(rows, truth),
+    cost,
+    independence,
+    charts: CHARTS.map((c) => ({ name: c.name, title: c.title, spec: `charts/${c.name}.vl.json`, svg: `charts/${c.name}.svg` })),
+  };
+  report.caveats = caveatsOf({ events, manifest, sweep, simulatedText, report });
+  // Parsing on the way out is the guarantee: no NaN, no infinity, no field the schema does not name.
+  return Report.parse(report);
+}

@@ -1,0 +1,66 @@
+import type { Manifest } from '../manifest/manifest.js';
+import { sameFamilyCaveat } from '../manifest/manifest-loader.js';
+import { oneLine } from '../sweep/progress.js';
+import type { CodeIdentity } from '../sweep/code-identity.js';
+import type { SweepEvent } from '../sweep/sweep-events.js';
+import type { SweepCells } from './journal-cells.js';
+import type { Caveat, Report } from './report-schema.js';
+
+/**
+ * What a reader must know before reading any number: each caveat goes on the face of every
+ * artifact (report.md's first screen, every chart's subtitle, the terminal summary, and the
+ * site). Pure: derived from the journal, the manifest and the figures.
+ */
+
+const sameCode = (a: CodeIdentity, b: CodeIdentity) => JSON.stringify(a) === JSON.stringify(b);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export interface CaveatInput {
+  events: readonly SweepEvent[];
+  manifest: Manifest;
+  sweep: SweepCells;
+  simulatedText: string | null;
+  report: Pick<Report, 'counts' | 'survival' | 'independence' | 'cost'>;
+}
+
+export function caveatsOf(input: CaveatInput): Caveat[] {
+  const { events, manifest, sweep, report } = input;
+  const caveats: Caveat[] = [];
+  const add = (kind: Caveat['kind'], text: string) => caveats.push({ kind, text: oneLine(text) });
+  if (input.simulatedText) {
+    add('simulated', `SIMULATED: these figures come from the built-in simulated agent population, not from any model; they validate the harness against planted parameters (${input.simulatedText}).`);
+  }
+  const sameFamily = sameFamilyCaveat(manifest);
+  if (sameFamily) add('same_family', sameFamily);
+  const header = events[0]?.type === 'header' ? events[0] : undefined;
+  const runs = events.filter((e) => e.type === 'run_started');
+  if (header && runs.some((r) => !sameCode(r.code, header.pins.code))) {
+    add('code_changed', 'CODE CHANGED: an invocation of harness record ran other code than the sweep began with (--allow-code-change), so its cells may not measure the same thing.');
+  }
+  for (const text of new Set(runs.flatMap((r) => r.caveats))) add('recorded', text);
+  const { counts } = report;
+  if (sweep.stop?.reason === 'quota') add('quota', `QUOTA STOP: the provider account ran out of quota; the sweep stopped and kept what it had paid for (${oneLine(sweep.stop.detail)}).`);
+  if (counts.cells.unmeasured > 0 || sweep.stop?.reason === 'ceiling') {
+    const lowered = [...events].reverse().find((e) => e.type === 'ceiling_lowered');
+    const which = lowered ? `max_sessions (lowered to ${lowered.maxSessions} from ${lowered.manifestMaxSessions} by --max-sessions)` : `max_sessions (${manifest.max_sessions})`;
+    add('ceiling', `CEILING REACHED: ${which} stopped the sweep; ${plural(counts.cells.unmeasured, 'cell')} left unmeasured (${counts.unmeasured.join(', ') || 'none listed'}).`);
+  }
+  if (counts.cells.interrupted > 0 || (runs.length > 0 && !sweep.stop)) {
+    add('interrupted', `INTERRUPTED: ${sweep.stop ? `the sweep stopped (${sweep.stop.reason})` : 'the journal has no stop after its last invocation: the sweep may still be running, or was killed'}; ${plural(counts.cells.interrupted, 'cell')} did not finish.`);
+  }
+  if (counts.cells.notRecorded > 0) add('incomplete', `STAGED: ${plural(counts.cells.notRecorded, 'cell')} of the manifest's caps ${manifest.depth_caps.filter((c) => !sweep.recordedCaps.includes(c)).join(', ')} not recorded yet.`);
+  if (counts.cells.unavailable > 0) add('incomplete', `${plural(counts.cells.unavailable, 'cell')} unavailable, each with its reason in the counts; they are not in any figure.`);
+  const audit = report.independence;
+  if (audit.share !== null && audit.share < 1) {
+    add('independence', `INDEPENDENCE NOT SHOWN: ${audit.gatedMerges - audit.independentMerges} of ${plural(audit.gatedMerges, 'gated merge')} were not judged by a family that contributed nothing; they are listed in the audit.`);
+  }
+  if (counts.escalations > 0) add('escalations', `${plural(counts.escalations, 'NEEDS_HUMAN escalation')} parked, never resolved: the merges stood, and the gated line rests partly on them.`);
+  if (report.cost.actual.unpricedSessions + report.cost.unmeasured.unpricedSessions > 0) {
+    add('unpriced', `UNPRICED: ${plural(report.cost.actual.unpricedSessions + report.cost.unmeasured.unpricedSessions, 'session')} had no known price; dollar figures that include them read "unknown", never $0.`);
+  }
+  const intervals = [...report.survival.byCap.flatMap((r) => [r.gated, r.ungated, r.difference]), ...report.survival.pooled.flatMap((r) => [r.gated, r.ungated, r.difference])];
+  if (intervals.some((f) => f?.interval.kind === 't' && !f.interval.calibrated) || intervals.some((f) => f?.interval.kind === 'none')) {
+    add('uncalibrated', 'Intervals from fewer than 5 pairs (or with no spread between pairs) are labelled "uncalibrated"; a figure from 1 pair has no interval at all.');
+  }
+  return caveats;
+}

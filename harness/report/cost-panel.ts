@@ -1,0 +1,67 @@
+import type { Manifest } from '../manifest/manifest.js';
+import { forecastCells, learnCostModel } from '../plan/forecast.js';
+import { cellSessions, treeShape } from '../plan/plan-arithmetic.js';
+import { totalSpend, type CellMeasurement, type Spend } from '../sweep/cell-measurement.js';
+import { NO_SPEND } from './journal-cells.js';
+import type { CostRow, Report } from './report-schema.js';
+
+/**
+ * The bill, against what was expected of it. Per cap: what the measured cells actually cost
+ * (under shared pairing a pair's planning and leaves once), what the cells that produced no
+ * measurement cost, the manifest's declared scenario for the same cells, and the forecast
+ * `plan --from` would have made for them from the caps recorded below (the anchor's cap-1 cell
+ * cost 192% of its declared figure; this shows whether a learned bill does better).
+ */
+
+/** The spend of a set of measured cells, the shared phase of a pair counted once. */
+export function measuredSpend(cells: readonly CellMeasurement[]): Spend {
+  const parts: Spend[] = [];
+  const paid = new Set<string>();
+  for (const cell of cells) {
+    const pair = `${cell.cap}/${cell.repetition}`;
+    if (cell.pairing === 'independent' || !paid.has(pair)) {
+      paid.add(pair);
+      parts.push(cell.spend.leaf, cell.spend.planning);
+    }
+    parts.push(cell.spend.merge);
+  }
+  return totalSpend(parts.length ? parts : [NO_SPEND]);
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
+
+export function costSection(measured: readonly CellMeasurement[], unmeasuredByCap: ReadonlyMap<number, Spend>, manifest: Manifest): Report['cost'] {
+  const caps = [...new Set([...measured.map((c) => c.cap), ...unmeasuredByCap.keys()])].sort((a, b) => a - b);
+  const rows = caps.map((cap): CostRow => {
+    const cells = measured.filter((c) => c.cap === cap);
+    const actual = measuredSpend(cells);
+    const declaredPerCell = cellSessions(treeShape(manifest.projected_branching, cap), manifest.merge_attempts).total;
+    const below = measured.filter((c) => c.cap < cap);
+    let forecast: CostRow['forecast'] = null;
+    if (below.length > 0 && cells.length > 0) {
+      const model = learnCostModel(below, { declaredBranching: manifest.projected_branching, mergeAttempts: manifest.merge_attempts });
+      const figures = forecastCells(model, cells);
+      forecast = { fromCaps: model.basis.caps, model, figures, actualOverForecast: ratio(actual.sessions, figures.sessions) };
+    }
+    const n = cells.length;
+    return {
+      cap,
+      measuredCells: n,
+      pairs: new Set(cells.map((c) => c.repetition)).size,
+      actual,
+      perCell:
+        n === 0
+          ? null
+          : {
+              sessions: actual.sessions / n,
+              tokens: { input: actual.tokens.input / n, cached: actual.tokens.cached / n, output: actual.tokens.output / n },
+              costUsd: actual.costUsd === null ? null : actual.costUsd / n,
+            },
+      unmeasured: unmeasuredByCap.get(cap) ?? NO_SPEND,
+      declared: { branching: manifest.projected_branching, sessions: declaredPerCell * n },
+      forecast,
+      actualOverDeclared: ratio(actual.sessions, declaredPerCell * n),
+    };
+  });
+  return { caps: rows, actual: totalSpend(rows.length ? rows.map((r) => r.actual) : [NO_SPEND]), unmeasured: totalSpend(rows.length ? rows.map((r) => r.unmeasured) : [NO_SPEND]) };
+}

@@ -1,0 +1,58 @@
+import type { Arm } from '../manifest/manifest.js';
+import type { DefectModel } from '../sim/defect-model.js';
+import type { SimParams } from '../sim/sim-params.js';
+import { achievedDepthDistribution, expectedCurves, type ArmTruthByCap } from '../sim/truth.js';
+
+/**
+ * The planted truth of a SIMULATED sweep, from the sim's exact closed form: what each measured
+ * figure of the report estimates. Survival per level is the ratio of expected totals per cell
+ * (expected surviving claims / expected claims), the quantity the report's ratio estimator
+ * converges to; the cap curve pools every level the same way.
+ */
+export interface PlantedTruth {
+  /** How the figures were computed, in one line for the report. */
+  readonly description: string;
+  survival(cap: number, level: number, arm: Arm): number | null;
+  difference(cap: number, level: number): number | null;
+  capCurve(cap: number, arm: Arm): number | null;
+  capDifference(cap: number): number | null;
+  /** P(the deepest leaf sits at `deepestLevel`) at `cap`. */
+  depthProbability(cap: number, deepestLevel: number): number;
+  specFraction(cap: number, arm: Arm): number;
+}
+
+export interface TruthOptions {
+  caps: readonly number[];
+  mergeAttempts: number;
+  defects: DefectModel;
+  requirements: readonly string[];
+}
+
+export function plantedTruth(params: SimParams, options: TruthOptions): PlantedTruth {
+  const curves: Record<Arm, ArmTruthByCap> = expectedCurves(params, options);
+  const depth = new Map(options.caps.map((cap) => [cap, achievedDepthDistribution(params, cap, options.requirements.length)]));
+  const survival = (cap: number, level: number, arm: Arm) => curves[arm][cap]?.levels.find((l) => l.level === level)?.survival ?? null;
+  const capCurve = (cap: number, arm: Arm) => curves[arm][cap]?.survival ?? null;
+  const minus = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
+  return {
+    description: 'closed form of the simulated population (harness/sim/truth.ts): expected surviving claims / expected claims per cell, exact over the random tree shape',
+    survival,
+    difference: (cap, level) => minus(survival(cap, level, 'gated'), survival(cap, level, 'ungated')),
+    capCurve,
+    capDifference: (cap) => minus(capCurve(cap, 'gated'), capCurve(cap, 'ungated')),
+    // The sim counts achieved depth as 1 + the deepest leaf's level.
+    depthProbability: (cap, deepestLevel) => depth.get(cap)?.find((d) => d.depth === deepestLevel + 1)?.probability ?? 0,
+    specFraction: (cap, arm) => curves[arm][cap]?.specFraction ?? 0,
+  };
+}
+
+/** A pooled figure's truth: the same strata-weighted sum of the caps' truths; null when any stratum has none. */
+export function pooledTruth(strata: ReadonlyArray<{ cap: number; weight: number }>, truthAt: (cap: number) => number | null): number | null {
+  let sum = 0;
+  for (const s of strata) {
+    const t = truthAt(s.cap);
+    if (t === null) return null;
+    sum += s.weight * t;
+  }
+  return strata.length === 0 ? null : sum;
+}

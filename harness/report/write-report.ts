@@ -1,0 +1,97 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { defectModelOf } from '../sim/defect-table.js';
+import { CORPUS_DIR, DEFECTS_FILE, loadDefectTable } from '../sim/corpus-files.js';
+import type { DefectModel } from '../sim/defect-model.js';
+import { digestFolder } from '../sweep/folder-digest.js';
+import { runPaths } from '../sweep/run-folder.js';
+import { buildReport } from './build-report.js';
+import { chartSpecs } from './chart-list.js';
+import { readRecordedRun, type RecordedRun } from './read-run.js';
+import { renderMarkdown } from './report-markdown.js';
+import type { Report } from './report-schema.js';
+import { renderSummary } from './report-summary.js';
+import { renderSvg } from './render-svg.js';
+
+/**
+ * The IO shell of `harness report`: read the run folder, build the report (pure), render the
+ * charts, and replace `<run>/report/` whole. The new report is written beside the old one and
+ * swapped in, so a crash mid-write leaves the previous report, never half of each.
+ */
+
+export interface WriteReportOptions {
+  /** The run folder as the user wrote it, for messages and the summary. Default: the path given. */
+  shownAs?: string;
+  /** The sim corpus folder whose defect table gives a simulated sweep its planted truth. Default: harness/sim/corpus. */
+  simCorpusDir?: string;
+}
+
+export interface WrittenReport {
+  report: Report;
+  /** Files written, relative to the report folder. */
+  files: string[];
+  /** The terminal summary: the per-level table and the paths. */
+  summary: string;
+  /** Warnings vega-lite or vega raised while rendering (a chart spec bug); empty when clean. */
+  warnings: string[];
+}
+
+/**
+ * JSON with every number checked finite (a NaN would silently become null, which reads as "no
+ * figure") and float noise rounded off at 12 significant digits (0.30000000000000004 reads 0.3).
+ */
+export function reportJson(value: unknown): string {
+  return `${JSON.stringify(
+    value,
+    (key, v) => {
+      if (typeof v !== 'number') return v;
+      if (!Number.isFinite(v)) throw new RangeError(`report: ${key} is ${v}; figures must be finite (this is a bug)`);
+      return Number.isInteger(v) ? v : Number(v.toPrecision(12));
+    },
+    2,
+  )}\n`;
+}
+
+/**
+ * The defect model behind a simulated sweep's truth: the corpus table, but only while the corpus
+ * is the one the journal pinned; otherwise there is no truth to show rather than a wrong one.
+ */
+async function defectsFor(run: RecordedRun, corpusDir: string): Promise<{ defects: DefectModel } | { noTruthBecause: string } | undefined> {
+  const { executor, reviewer, simCorpus } = run.header.pins;
+  if (executor.provider !== 'sim' && reviewer.provider !== 'sim') return undefined;
+  const now = await digestFolder(corpusDir);
+  if (JSON.stringify(now) !== JSON.stringify(simCorpus.content)) return { noTruthBecause: `the sim corpus (${simCorpus.path}) is not the one the journal pinned, so its defect table may not be the one the sweep drew from` };
+  return { defects: defectModelOf(await loadDefectTable(path.join(corpusDir, DEFECTS_FILE))) };
+}
+
+export async function writeReport(runDir: string, options: WriteReportOptions = {}): Promise<WrittenReport> {
+  const shownAs = options.shownAs ?? runDir;
+  const run = await readRecordedRun(runDir, shownAs);
+  const truth = await defectsFor(run, options.simCorpusDir ?? CORPUS_DIR);
+  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth });
+  const files: Array<[string, string]> = [
+    ['report.json', reportJson(report)],
+    ['report.md', renderMarkdown(report)],
+  ];
+  const warnings: string[] = [];
+  for (const { name, spec } of chartSpecs(report)) {
+    // Rendered from the spec file's own text, so re-rendering NAME.vl.json gives NAME.svg.
+    const text = reportJson(spec);
+    const rendered = await renderSvg(JSON.parse(text) as typeof spec);
+    warnings.push(...rendered.warnings.map((w) => `${name}: ${w}`));
+    files.push([`charts/${name}.vl.json`, text], [`charts/${name}.svg`, rendered.svg]);
+  }
+  const target = runPaths(runDir).report;
+  const fresh = `${target}.new-${process.pid}`;
+  const old = `${target}.old-${process.pid}`;
+  await rm(fresh, { recursive: true, force: true });
+  await mkdir(path.join(fresh, 'charts'), { recursive: true });
+  for (const [name, text] of files) await writeFile(path.join(fresh, name), text);
+  await rename(target, old).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await rename(fresh, target);
+  await rm(old, { recursive: true, force: true });
+  const names = files.map(([name]) => name);
+  return { report, files: names, summary: renderSummary(report, { report: path.join(shownAs, 'report'), files: names }), warnings };
+}

@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, SQLCSV_REQUIREMENTS, bufferIo, cellId, expectedTree, isolatedDefects, learnCostModel, runCli } from '../../../harness/index.js';
+import { simRun } from '../report/run-fixture.js';
+import { simCells, type SimDesign } from '../report/sim-sweep.js';
+
+/** `harness plan MANIFEST --from runs/NAME`: the learned forecast beside the declared scenario, and power from the run's spread. */
+
+async function run(...argv: string[]) {
+  const io = bufferIo();
+  const code = await runCli(argv, io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
+
+/** A simulated run of caps 1-2, 3 pairs each: the cheap end of the recursion-depth sweep. */
+const DESIGN: SimDesign = { params: { seed: 9 }, caps: [1, 2], repetitions: 3, mergeAttempts: 2, defects: isolatedDefects(SQLCSV_REQUIREMENTS) };
+
+describe('harness plan --from', () => {
+  it('forecasts the cells still to record from the run, beside the declared scenario, and sizes power with the run’s spread', async () => {
+    const { dir } = await simRun(DESIGN, simCells(DESIGN));
+    const { code, stdout, stderr } = await run('plan', path.join(REPO_ROOT, 'manifests/recursion-depth.yaml'), '--from', dir);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const tail = stdout.slice(stdout.indexOf('Forecast learned from')).replaceAll(dir, '<run>');
+    expect(tail).toMatchInlineSnapshot(`
+      "Forecast learned from <run>:
+        12 measured cells at caps 1, 2; 8 of this plan's cells already measured.
+        NOTE: that run recorded another manifest; the forecast assumes the same agents and spec.
+        shape    measured: level 0 split 100% of 3 nodes, 3.00 children; deeper levels take level 0's
+        room     nodes may split at level <= cap - 2 (measured)
+        per node sessions: leaf 3.0; planning 1.0; merges gated 4.0; ungated 4.0
+
+        cap  cells to record  declared sessions (b = 4, full trees)  forecast sessions  forecast tokens (in / out)  forecast cost
+        3                  8                                  1,352                252                5.04M / 504k          $0.00
+        4                  8                                  5,448                792               15.8M / 1.58M          $0.00
+        all               16                                  6,800              1,044               20.9M / 2.09M          $0.00
+
+        declared = the manifest's scenario; forecast = learned from the run (expected shape x measured sessions per node x
+        measured spend per session; a pair's planning and leaves once under shared pairing). Both are estimates.
+
+      Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
+        alpha 0.05, 80% power, exact noncentral t).
+        SD of pair differences 0.063: measured in <run> (cap
+        2: 3 pairs, SD 0.063).
+        cap 1  2 pairs  minimum detectable difference 0.73 (the normal approximation would say 0.13)
+        cap 2  2 pairs  minimum detectable difference 0.73 (the normal approximation would say 0.13)
+        cap 3  4 pairs  minimum detectable difference 0.13 (the normal approximation would say 0.09)
+        cap 4  4 pairs  minimum detectable difference 0.13 (the normal approximation would say 0.09)
+      "
+    `);
+  });
+
+  it('says when the run recorded this very manifest, and gives the forecast as JSON', async () => {
+    const smoke = await readFile(path.join(REPO_ROOT, 'manifests/smoke.yaml'), 'utf8');
+    const design: SimDesign = { ...DESIGN, repetitions: 1, name: 'smoke' };
+    const cells = simCells(design).filter((c) => !(c.cap === 2 && c.arm === 'ungated'));
+    const { dir } = await simRun(design, cells, { manifestYaml: smoke });
+    const { code, stdout } = await run('plan', path.join(REPO_ROOT, 'manifests/smoke.yaml'), '--from', dir, '--json');
+    expect(code).toBe(0);
+    const plan = JSON.parse(stdout);
+    expect(plan.forecast).toMatchObject({ sameManifest: true, recorded: 3, caps: [{ cap: 2, cells: 1 }], total: { cells: 1 } });
+    // The one cell left shares its pair's planning and leaves with the gated cell already recorded: only its merges are to pay.
+    const model = learnCostModel(cells, { declaredBranching: 2, mergeAttempts: 2 });
+    expect(plan.forecast.total.forecast.sessions).toBeCloseTo(expectedTree(model, 2).assembling * model.merge.ungated.sessionsPerNode, 5);
+    // One pair per cap: no spread to learn, so the manifest's SD is used, and the plan says why.
+    expect(plan.power).toMatchObject({ source: { kind: 'manifest', named: false }, fallback: expect.stringContaining('no cap with 2 complete pairs') });
+  });
+
+  it('refuses a run it cannot learn from, in one line (exit 2)', async () => {
+    const missing = await run('plan', path.join(REPO_ROOT, 'manifests/smoke.yaml'), '--from', '/nonexistent/run');
+    expect(missing).toMatchObject({ code: 2, stderr: 'harness: /nonexistent/run does not exist; point at a run folder written by harness record (runs/NAME)\n' });
+    const cells = simCells(DESIGN);
+    const outcomes = Object.fromEntries(cells.map((c) => [cellId(c), { status: 'unmeasured' as const, reason: 'ceiling' as const }]));
+    const { dir } = await simRun(DESIGN, cells, { outcomes });
+    const nothing = await run('plan', path.join(REPO_ROOT, 'manifests/smoke.yaml'), '--from', dir);
+    expect({ code: nothing.code, stderr: nothing.stderr.replaceAll(dir, '<run>') }).toMatchInlineSnapshot(`
+      {
+        "code": 2,
+        "stderr": "harness: <run>: no cell was measured yet, so there is nothing to learn a forecast from; record some cells first (e.g. harness record --depths 1,2)
+      ",
+      }
+    `);
+  });
+});

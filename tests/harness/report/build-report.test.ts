@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { SQLCSV_REQUIREMENTS, buildReport, cellId, chartSpecs, faceLines, isolatedDefects, renderMarkdown, reportJson, type CellMeasurement, type SweepEventInput } from '../../../harness/index.js';
+import { simCells, simJournal, simManifest, stampEvents, unstamp, type SimDesign } from './sim-sweep.js';
+
+/** The pure report: journal in, report out. The golden and simulated tests cover whole sweeps; these pin one mechanism each. */
+
+const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
+const DESIGN: SimDesign = { params: { seed: 5 }, caps: [1, 2], repetitions: 3, mergeAttempts: 2, defects };
+
+const build = (cells: readonly CellMeasurement[], options: Parameters<typeof simJournal>[2] = {}, design = DESIGN, manifestOver: Record<string, unknown> = {}) =>
+  buildReport({ runName: 'run', events: simJournal(design, cells, options), manifest: simManifest(design, manifestOver), defects });
+
+describe('buildReport', () => {
+  it('refuses a sweep where nothing was measured rather than publishing zeros', () => {
+    const cells = simCells(DESIGN);
+    const outcomes = Object.fromEntries(cells.map((c) => [cellId(c), { status: 'unavailable' as const, reason: 'provider' as const, detail: 'no answer' }]));
+    expect(() => build(cells, { outcomes })).toThrowErrorMatchingInlineSnapshot(
+      `[UsageError: run: no cell was measured (12 unavailable, 0 unmeasured, 0 interrupted, 0 not recorded); a sweep where nothing was measured is not published as a curve of zeros]`,
+    );
+  });
+
+  it('bins on the level a leaf reached: a cap-3 tree that stopped at level 1 adds to level 1, never to level 2', () => {
+    const design = { ...DESIGN, caps: [3], repetitions: 2 };
+    const cells = simCells(design).map((c) => ({ ...c, leaves: c.leaves.map((l) => ({ ...l, level: Math.min(l.level, 1) })), merges: c.merges.filter((m) => m.level === 0) }));
+    const report = build(cells, {}, design);
+    expect(report.survival.byCap.map((r) => `cap ${r.cap} level ${r.level}`)).toEqual(['cap 3 level 1']);
+    expect(report.depth.filter((b) => b.cells > 0).map((b) => b.deepestLevel)).toEqual([1, 1]);
+  });
+
+  it('gives a cell with no resolved claim no survival, never NaN, and says so', () => {
+    // Both arms of the pair: under shared pairing they grade one tree with the same leaves.
+    const cells = simCells(DESIGN).map((c) => (c.cap === 1 && c.repetition === 1 ? { ...c, leaves: c.leaves.map((l) => ({ ...l, delivered: false })) } : c));
+    const report = build(cells);
+    expect(report.cells[0]!.result).toMatchObject({ claimed: 0, surviving: 0, survival: null });
+    const text = reportJson(report) + renderMarkdown(report) + chartSpecs(report).map((c) => reportJson(c.spec)).join('');
+    expect(text).not.toMatch(/\bNaN\b|Infinity/);
+    expect(renderMarkdown(report)).toContain('| cap1-rep1-gated | measured | no claims |');
+    expect(() => reportJson({ estimate: Number.NaN })).toThrow(/estimate is NaN/);
+  });
+
+  it('prints the planted truth beside each figure, the pooled truth weighted as the estimate is', () => {
+    const report = build(simCells(DESIGN));
+    const level1 = report.survival.pooled.find((r) => r.level === 1)!;
+    const cap2 = report.survival.byCap.find((r) => r.cap === 2 && r.level === 1)!;
+    // Level 1 exists only at cap 2, so its pooled truth is cap 2's.
+    expect(level1.gated!.truth).toBeCloseTo(cap2.gated!.truth!, 12);
+    expect(cap2.difference!.truth).toBeCloseTo(cap2.gated!.truth! - cap2.ungated!.truth!, 12);
+    expect(report.survival.capCurve.find((r) => r.cap === 1)!.difference!.truth).toBe(0);
+    // No defect model: a real sweep, no truth.
+    const real = buildReport({ runName: 'run', events: simJournal(DESIGN, simCells(DESIGN)), manifest: simManifest(DESIGN) });
+    expect(real.survival.byCap.every((r) => r.gated?.truth === null)).toBe(true);
+  });
+
+  it('refuses cells that disagree on pairing', () => {
+    const cells = simCells(DESIGN);
+    cells[1] = { ...cells[1]!, pairing: 'independent' };
+    expect(() => build(cells)).toThrow(/disagree on pairing/);
+  });
+});
+
+describe('the cost panel', () => {
+  it('counts a pair’s shared planning and leaves once, and keeps what unmeasured cells spent', () => {
+    const cells = simCells(DESIGN);
+    const report = build(cells);
+    const cap2 = cells.filter((c) => c.cap === 2);
+    const shared = cap2.filter((c) => c.arm === 'gated').reduce((n, c) => n + c.spend.leaf.sessions + c.spend.planning.sessions, 0);
+    const merges = cap2.reduce((n, c) => n + c.spend.merge.sessions, 0);
+    expect(report.cost.caps.find((c) => c.cap === 2)!.actual.sessions).toBe(shared + merges);
+    // The forecast for cap 2 learns from cap 1; cap 1 has nothing below it.
+    expect(report.cost.caps.map((c) => [c.cap, c.forecast?.fromCaps ?? null])).toEqual([
+      [1, null],
+      [2, [1]],
+    ]);
+  });
+
+  it('reports sessions that served no measured cell as spent without a measurement', () => {
+    const cells = simCells(DESIGN).filter((c) => !(c.cap === 2 && c.repetition === 3));
+    const who = { cellIds: ['cap2-rep3-gated', 'cap2-rep3-ungated'], sessionId: 's1', role: 'worker' as const, nodePath: 'root.0', attempt: 1 };
+    const extra: SweepEventInput[] = [
+      { type: 'session_started', ...who, reopened: false },
+      { type: 'session_finished', ...who, turns: 3, tokens: { input: 100, cached: 0, output: 10 }, costUsd: null, stop: 'provider', detail: '503' },
+    ];
+    const base = simJournal(DESIGN, cells, { stop: { type: 'sweep_stopped', reason: 'interrupted', detail: 'Ctrl-C', unmeasured: [] } });
+    const events = stampEvents([...base.slice(0, -1).map(unstamp), ...extra, unstamp(base.at(-1)!)]);
+    const report = buildReport({ runName: 'run', events, manifest: simManifest(DESIGN), defects });
+    expect(report.cost.caps.find((c) => c.cap === 2)!.unmeasured).toEqual({ sessions: 1, tokens: { input: 100, cached: 0, output: 10 }, costUsd: null, unpricedSessions: 1 });
+    expect(report.counts.cells).toMatchObject({ measured: 10, interrupted: 2 });
+    expect(report.caveats.map((c) => c.kind)).toEqual(['simulated', 'interrupted', 'unpriced', 'uncalibrated']);
+  });
+});
+
+describe('caveats on the face of every artifact', () => {
+  it('lists same_family, a code change, a recorded caveat, a quota stop and staged caps, and every chart carries them', () => {
+    const design = { ...DESIGN, caps: [1, 2, 3] };
+    const cells = simCells({ ...design, caps: [1, 2] });
+    const journal = simJournal(design, cells, { stop: { type: 'sweep_stopped', reason: 'quota', detail: 'insufficient_quota', unmeasured: [] } }).map(unstamp);
+    const run = journal.find((e) => e.type === 'run_started')!;
+    Object.assign(run, { depths: [1, 2] });
+    journal.splice(2, 0, { ...(run as Extract<SweepEventInput, { type: 'run_started' }>), resume: true, code: { state: 'git', commit: '1234567890abcdef1234567890abcdef12345678', dirty: true, changes: 'e'.repeat(64) }, caveats: ['CODE CHANGED: resumed with --allow-code-change'] });
+    const manifestOver = { independence: 'same_family', reviewer: { provider: 'sim', model: 'sim-reviewer', family: 'sim-alpha', rung: 1 } };
+    const report = buildReport({ runName: 'run', events: stampEvents(journal), manifest: simManifest(design, manifestOver), defects });
+    expect(report.caveats.map((c) => c.kind)).toEqual(['simulated', 'same_family', 'code_changed', 'recorded', 'quota', 'incomplete', 'uncalibrated']);
+    const face = faceLines(report).join('\n');
+    for (const tag of ['SIMULATED', 'SAME FAMILY', 'CODE CHANGED', 'QUOTA STOP', 'cells measured']) expect(face).toContain(tag);
+    for (const { name, spec } of chartSpecs(report)) {
+      const subtitle = JSON.stringify((spec.title as { subtitle: string[] }).subtitle);
+      for (const tag of ['SIMULATED', 'SAME FAMILY', 'QUOTA STOP']) expect({ name, tag, shown: subtitle.includes(tag) }).toEqual({ name, tag, shown: true });
+    }
+    expect(renderMarkdown(report).split('\n').slice(0, 20).join('\n')).toContain('SAME FAMILY: executor and reviewer are both from family "sim-alpha"');
+  });
+});
