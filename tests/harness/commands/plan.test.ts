@@ -30,7 +30,7 @@ describe('harness plan: the shipped manifests', () => {
         0.25, repair_rate 0.8, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
         0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest b299bb001e39)
+        manifest      manifests/smoke.yaml (digest 6b36eb7f9b66)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -57,7 +57,7 @@ describe('harness plan: the shipped manifests', () => {
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
-      Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
+      Ceiling: max_sessions 400 (from the manifest), the number the run enforces.
         The projection of 42 sessions fits.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
@@ -80,7 +80,7 @@ describe('harness plan: the shipped manifests', () => {
         0.25, repair_rate 0.8, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
         0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest b299bb001e39)
+        manifest      manifests/smoke.yaml (digest 6b36eb7f9b66)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -106,7 +106,7 @@ describe('harness plan: the shipped manifests', () => {
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
-      Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
+      Ceiling: max_sessions 400 (from the manifest), the number the run enforces.
         The projection of 11 sessions fits.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
@@ -291,7 +291,7 @@ describe('harness plan: the shipped manifests', () => {
     const { code, stdout } = await run('plan', 'manifests/smoke.yaml', '--depths', '2', '--max-sessions', '30');
     expect(code).toBe(0);
     expect(stdout.slice(stdout.indexOf('Ceiling:'))).toMatchInlineSnapshot(`
-      "Ceiling: max_sessions 30 (--max-sessions; the manifest says 100), the number the run enforces.
+      "Ceiling: max_sessions 30 (--max-sessions; the manifest says 400), the number the run enforces.
         The projection of 31 sessions exceeds it by 1; 1 of 2 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 2: 1 of 2 cells, from cap2-rep1-ungated on
@@ -333,7 +333,7 @@ describe('harness plan: the shipped manifests', () => {
         },
         "independence": "cross_family",
         "manifest": {
-          "digest": "b299bb001e3901c5e013683a807a054edafbcdf1aa4a42d49b768b40858e6e54",
+          "digest": "6b36eb7f9b669237f5877bae4370ccd33e64af64fe0be1e0307b233f4f0c9fd5",
           "file": "manifests/smoke.yaml",
           "name": "smoke",
           "spec": "../spec/sqlcsv",
@@ -342,7 +342,7 @@ describe('harness plan: the shipped manifests', () => {
         "maxSessions": {
           "enforced": 30,
           "lowered": true,
-          "manifest": 100,
+          "manifest": 400,
         },
         "otherPairing": {
           "costBoundUsd": 38,
