@@ -24,7 +24,7 @@ import { positiveInt } from '../internal/cli-parsers.js';
 import type { CliIo } from '../io.js';
 import { loadManifest } from '../manifest/manifest-loader.js';
 import { REPO_ROOT } from '../paths.js';
-import { plantedText } from '../plan/plan-report.js';
+import { plantedText } from '../sim/sim-params.js';
 import { clientsFromConfig, configuredKeys, rosterFromConfig, type SimPairName } from '../providers/engine-roster.js';
 import { loadProviderConfig, locateProviderConfig } from '../providers/provider-config.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';

@@ -9,10 +9,8 @@ import { learnedForecast, type LearnedForecast } from './plan-learned.js';
 import { learnedLines, powerLines } from './plan-learned-text.js';
 import { planPower, type PlanPower } from './plan-power.js';
 import type { CellMeasurement } from '../sweep/cell-measurement.js';
+import { plantedText } from '../sim/sim-params.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
-import { plantedText } from '../report/build-report.js';
-
-export { plantedText };
 
 /**
  * Input tokens assumed per output token when pricing a session at its token ceiling. An
@@ -131,6 +129,7 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
   };
 }
+
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const pairText = (pair: ModelPair) => `${pair.provider} ${pair.model}, family ${pair.family ?? '(not declared)'}, rung ${pair.rung}`;

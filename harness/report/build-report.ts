@@ -2,7 +2,7 @@ import { UsageError } from '../exit-codes.js';
 import { plain } from '../internal/figures.js';
 import { ARMS, repetitionsAt, type Manifest } from '../manifest/manifest.js';
 import { SQLCSV_REQUIREMENTS, type DefectModel } from '../sim/defect-model.js';
-import { SimParams } from '../sim/sim-params.js';
+import { SimParams, plantedText } from '../sim/sim-params.js';
 import { cellCounts, survivalTally, totalSpend, type CellMeasurement } from '../sweep/cell-measurement.js';
 import type { SweepEvent, SweepEventOf } from '../sweep/sweep-events.js';
 import { caveatsOf } from './caveats.js';
@@ -35,24 +35,6 @@ export interface ReportInput {
   confidence?: number;
 }
 
-/** The planted parameters in one line, as every artifact of a simulated sweep shows them. */
-export function plantedText(p: SimParams): string {
-  const branching = Object.entries(p.branching)
-    .map(([k, v]) => `${k}: ${plain(v)}`)
-    .join(', ');
-  return [
-    `seed ${p.seed}`,
-    `leaf_defect_rate ${plain(p.leaf_defect_rate)}`,
-    `seam_defect_rate ${plain(p.seam_defect_rate)}`,
-    `judge_recall ${plain(p.judge_recall)}`,
-    `self_review_recall ${plain(p.self_review_recall)}`,
-    `repair_rate ${plain(p.repair_rate)}`,
-    `branching {${branching}}`,
-    `early_leaf_rate ${plain(p.early_leaf_rate)}`,
-    `unresolved_claim_rate ${plain(p.unresolved_claim_rate)}`,
-    `non_delivery_rate ${plain(p.non_delivery_rate)}`,
-  ].join(', ');
-}
 
 function planted(header: SweepEventOf<'header'>, manifest: Manifest): SimParams | null {
   const { executor, reviewer, simulated } = header.pins;

@@ -3,7 +3,7 @@
  * report.md and the terminal summary are functions of data) and a thin IO shell (writeReport).
  */
 export * from './schemas.js';
-export { buildReport, plantedText, type ReportInput } from './build-report.js';
+export { buildReport, type ReportInput } from './build-report.js';
 export { CHARTS, chartSpecs } from './chart-list.js';
 export { plantedTruth, pooledTruth, type PlantedTruth, type TruthOptions } from './planted-truth.js';
 export { renderMarkdown } from './report-markdown.js';

@@ -3,7 +3,7 @@
  * tree-shape and decision model shared by the pure sampler and the sim ModelClient, and the
  * exact closed-form truth the harness must recover.
  */
-export { SimParams, DEFAULT_BRANCHING, branchingTable } from './sim-params.js';
+export { SimParams, DEFAULT_BRANCHING, branchingTable, plantedText } from './sim-params.js';
 export { draw, drawKeyText, identityDraws, streamDraws, type DrawKey, type DecisionKey, type DrawSource, type SimCell, type SimRole } from './draw.js';
 export { planNode, hasRoom, childPath, chunkSizes, splitChunks, pickBranching, type SimPlan, type SimNodeInput, type SimLeafReason } from './tree-shape.js';
 export {

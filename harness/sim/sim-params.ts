@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plain } from '../internal/figures.js';
 
 /**
  * The planted parameters of the SIMULATED agent population: the manifest's `simulated:` block.
@@ -88,4 +89,23 @@ export function branchingTable(params: Pick<SimParams, 'branching'>): { k: numbe
     .map(([k, p]) => ({ k: Number(k), p }))
     .filter((e) => e.p > 0)
     .sort((a, b) => a.k - b.k);
+}
+
+/** Every planted parameter in one line, as every artifact of a simulated run shows them (plan, solve, report). */
+export function plantedText(p: SimParams): string {
+  const branching = Object.entries(p.branching)
+    .map(([k, v]) => `${k}: ${plain(v)}`)
+    .join(', ');
+  return [
+    `seed ${p.seed}`,
+    `leaf_defect_rate ${plain(p.leaf_defect_rate)}`,
+    `seam_defect_rate ${plain(p.seam_defect_rate)}`,
+    `judge_recall ${plain(p.judge_recall)}`,
+    `self_review_recall ${plain(p.self_review_recall)}`,
+    `repair_rate ${plain(p.repair_rate)}`,
+    `branching {${branching}}`,
+    `early_leaf_rate ${plain(p.early_leaf_rate)}`,
+    `unresolved_claim_rate ${plain(p.unresolved_claim_rate)}`,
+    `non_delivery_rate ${plain(p.non_delivery_rate)}`,
+  ].join(', ');
 }
