@@ -122,7 +122,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     const ids = pair.arms.map((a) => cells[a]);
     if (ids.every((id) => done.has(id))) return;
     if (o.gate.closed) return;
-    for (const id of ids) await append({ type: 'cell_started', cellId: id });
+    for (const id of ids) if (!done.has(id)) await append({ type: 'cell_started', cellId: id });
     const cellPaths = Object.fromEntries(pair.arms.map((arm) => [arm, paths.cell(cells[arm])])) as Record<Arm, ReturnType<RunPaths['cell']>>;
     const recorded = await readTranscripts(pair.arms.map((a) => cellPaths[a].transcripts));
     const writers = Object.fromEntries(pair.arms.map((a) => [a, new TranscriptWriter(cellPaths[a].transcripts)])) as Record<Arm, TranscriptWriter>;
@@ -221,7 +221,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       await finishSessions(() => true, 'error');
       if (error instanceof ModelQuotaExhaustedError) {
         o.gate.close({ reason: 'quota', detail: error.message });
-        for (const id of ids) await finishCell(id, { status: 'unavailable', reason: 'quota', detail: error.message });
+        for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'quota', detail: error.message });
         throw new QuotaStop(error.message);
       }
       if (error instanceof SessionRefusedError || o.gate.closed) return settleRefused(ids);
@@ -231,7 +231,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
         throw new FatalStop(gone);
       }
       const detail = (error as Error).message ?? String(error);
-      for (const id of ids) await finishCell(id, { status: 'unavailable', reason: 'error', detail });
+      for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'error', detail });
       return;
     }
 
@@ -240,6 +240,8 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
 
     for (const arm of pair.arms) {
       const id = cells[arm];
+      // A cell that finished before a kill keeps its outcome; only its partner is finished now.
+      if (done.has(id)) continue;
       const run = runs[arm]!;
       const cp = cellPaths[arm];
       await mkdir(cp.root, { recursive: true });
@@ -287,7 +289,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     const closure = o.gate.closed;
     // A ceiling leaves the cells unmeasured (a later invocation with room may start them); a stop leaves them to the resume.
     if (closure?.reason === 'ceiling') {
-      for (const id of ids) {
+      for (const id of ids.filter((i) => !done.has(i))) {
         await append({ type: 'cell_finished', cellId: id, outcome: { status: 'unmeasured', reason: 'ceiling' } });
         finished.set(id, { status: 'unmeasured', reason: 'ceiling' });
       }
