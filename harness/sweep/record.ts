@@ -282,8 +282,13 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     if (outcome.reason === 'quota') return { exit: EXIT.quotaExhausted, runDir, summary };
     throw new NothingMeasuredError(`no cell was measured (${outcome.detail}), so there is nothing to summarise; ${outcome.reason === 'ceiling' ? 'raise --max-sessions (up to the manifest’s max_sessions) or max_sessions in the manifest' : 'see the journal for each cell’s reason'} (${shownRun})`);
   }
-  const report = await writeReport(runDir, { shownAs: shownRun });
-  if (!flags.json) io.out(`\nReport: ${path.join(shownRun, 'report')} (${report.files.length} files)\nRun folder: ${shownRun}\n`);
+  // The report is rebuilt from the journal at any time (`harness report`): a failure to write it never loses the sweep.
+  try {
+    const report = await writeReport(runDir, { shownAs: shownRun });
+    if (!flags.json) io.out(`\nReport: ${path.join(shownRun, 'report')} (${report.files.length} files)\nRun folder: ${shownRun}\n`);
+  } catch (error) {
+    io.err(`harness: the sweep is recorded, but its report could not be written: ${(error as Error).message}\n  Run harness report ${shownRun} once that is fixed.\n`);
+  }
   const exit = outcome.reason === 'interrupted' ? EXIT.interrupted : outcome.reason === 'quota' ? EXIT.quotaExhausted : EXIT.ok;
   return { exit, runDir, summary };
 }

@@ -51,6 +51,17 @@ let baseline: { dir: string; result: RecordResult; count: string };
 let ungradable: { dir: string; result: RecordResult };
 let quota: { dir: string; result: RecordResult; io: ReturnType<typeof bufferIo> };
 let killed: Killed[];
+let interrupted: { dir: string; first: RecordResult; resumed: RecordResult };
+
+/** Ctrl-C (the signal the command listens to) after the 5th session started, then the same command again. */
+async function interruptThenResume(): Promise<typeof interrupted> {
+  const dir = path.join(tmp, 'interrupted');
+  const stop = new AbortController();
+  let sessions = 0;
+  const first = await recordSim(dir, { depths: [1] }, { signal: stop.signal, onEvent: (e) => void (e.type === 'session_started' && ++sessions === 5 && stop.abort()) });
+  const resumed = await recordSim(dir, { depths: [1] });
+  return { dir, first, resumed };
+}
 
 async function killThenResume(point: (typeof KILL_POINTS)[number], i: number): Promise<Killed> {
   const dir = path.join(tmp, `killed-${i}`);
@@ -72,12 +83,14 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'rdh-record-'));
   const count = path.join(tmp, 'baseline.calls');
   const quotaIo = bufferIo();
-  const [b, u, q, k] = await Promise.all([
+  const [b, u, q, k, i] = await Promise.all([
     recordSim(path.join(tmp, 'baseline'), { depths: [1] }, { countFile: count }),
     recordSim(path.join(tmp, 'ungradable'), { depths: [1] }, { ungradable: 'cap1-rep1-gated' }),
     recordSim(path.join(tmp, 'quota'), { depths: [1] }, { quotaAt: 10 }, quotaIo),
     Promise.all(KILL_POINTS.map(killThenResume)),
+    interruptThenResume(),
   ]);
+  interrupted = i;
   baseline = { dir: path.join(tmp, 'baseline'), result: b, count };
   ungradable = { dir: path.join(tmp, 'ungradable'), result: u };
   quota = { dir: path.join(tmp, 'quota'), result: q, io: quotaIo };
@@ -116,6 +129,19 @@ describe('harness record on the simulated population (cap 1)', () => {
       expect(events.filter((e) => e.type === 'run_started').map((e) => (e as { resume: boolean }).resume)).toEqual([false, true]);
     });
   }
+
+  it('on Ctrl-C stops dispatching, lets in-flight sessions finish, journals the stop and exits 130; the same command completes it', async () => {
+    expect(interrupted.first.exit).toBe(130);
+    const events = await journalOf(interrupted.dir);
+    const firstRun = events.slice(0, events.findIndex((e) => e.type === 'sweep_stopped') + 1);
+    expect(firstRun.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'interrupted' });
+    // Nothing was dispatched after the stop: every session the first invocation started, it finished.
+    const started = firstRun.filter((e) => e.type === 'session_started').length;
+    expect(started).toBeLessThan(12);
+    expect(firstRun.filter((e) => e.type === 'session_finished')).toHaveLength(started);
+    expect(interrupted.resumed.exit).toBe(0);
+    expect(await finalOutcomes(interrupted.dir)).toEqual(await finalOutcomes(baseline.dir));
+  });
 
   it('marks a cell whose tree cannot be graded unavailable, and measures the rest', () => {
     expect(ungradable.result.exit).toBe(0);
