@@ -28,6 +28,17 @@ export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type Engin
 // adapters
 export { OpenAIModelClient, type OpenAIModelClientOptions } from './adapters/openai-client.js';
 export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './adapters/docker-sandbox.js';
+export { resolveTransport, type WorkspaceTransportChoice, type WorkspaceTransportKind } from './adapters/workspace-transport.js';
+export { DockerHostSpec, dockerClientFor } from './adapters/docker-host.js';
+export {
+  DockerHostPool,
+  isRetryableSandboxError,
+  openDockerHostPool,
+  withHostRetry,
+  type DockerHostPoolOptions,
+  type HostPreflight,
+  type HostStatus,
+} from './adapters/docker-host-pool.js';
 export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabels } from './adapters/docker-daemon.js';
 export { pruneSandboxes, type PruneOptions, type PruneResult } from './adapters/sandbox-prune.js';
 export { JsonlFile, JsonlDirectory, type JsonlFileOptions } from './adapters/jsonl-file.js';

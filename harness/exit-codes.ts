@@ -51,6 +51,7 @@ type HarnessErrorCode =
   | 'survival_data_invalid'
   | 'sim_defect_model'
   | 'sim_defect_table'
+  | 'sim_population'
   | 'oracle_invalid'
   | 'spec_invalid'
   | 'sandbox_build_failed'
@@ -67,6 +68,8 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   // engine
   docker_unavailable: EXIT.environment,
   sandbox_image_missing: EXIT.environment,
+  sandbox_host_lost: EXIT.environment,
+  no_sandbox_host: EXIT.environment,
   workspace_path: EXIT.usage,
   sandbox_disposed: EXIT.internal,
   budget_exhausted: EXIT.internal,
@@ -91,6 +94,7 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   survival_data_invalid: EXIT.usage,
   sim_defect_model: EXIT.internal,
   sim_defect_table: EXIT.internal,
+  sim_population: EXIT.internal,
   oracle_invalid: EXIT.gradingRefused,
   spec_invalid: EXIT.usage,
   sandbox_build_failed: EXIT.environment,
@@ -105,7 +109,7 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
  * they keep exit 1, by name, so every other class is held to a documented input or
  * environment code.
  */
-export const BUG_CODES: ReadonlySet<string> = new Set(['sandbox_disposed', 'budget_exhausted', 'contract_missing', 'journal_event_invalid', 'sim_defect_model', 'sim_defect_table']);
+export const BUG_CODES: ReadonlySet<string> = new Set(['sandbox_disposed', 'budget_exhausted', 'contract_missing', 'journal_event_invalid', 'sim_defect_model', 'sim_defect_table', 'sim_population']);
 
 export function exitCodeFor(error: unknown): ExitCode {
   if (!(error instanceof RdhError)) return EXIT.internal;

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SOURCE_FOLDERS = ['engine', 'harness', 'site/src', 'tests'];
+const SOURCE_FOLDERS = ['engine', 'harness', 'site/src', 'site/scripts', 'tests'];
+/** The one module of harness/ and engine/ the site may import: the run-file schemas (pure, no IO). */
+const SITE_MAY_IMPORT = path.join('harness', 'run-files.ts');
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -12,7 +14,7 @@ async function sourceFiles(dir: string): Promise<string[]> {
     const rel = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) out.push(...(await sourceFiles(rel)));
-    } else if (/\.(ts|tsx|mts|js|astro)$/.test(entry.name)) out.push(rel);
+    } else if (/\.(ts|tsx|mts|js|mjs|astro)$/.test(entry.name)) out.push(rel);
   }
   return out;
 }
@@ -48,11 +50,13 @@ export function violations(edges: ImportEdge[]): string[] {
   for (const e of edges) {
     const [from, to] = [top(e.from), top(e.to)];
     if (from === 'engine' && (to === 'harness' || to === 'site')) bad.push(`${e.from} -> ${e.to}: engine/ must not import ${to}/`);
-    if (from === 'site' && (to === 'engine' || to === 'harness') && !e.typeOnly) {
-      bad.push(`${e.from} -> ${e.to}: site/ may only import types from ${to}/`);
+    if (from === 'harness' && to === 'site') bad.push(`${e.from} -> ${e.to}: harness/ must not import site/`);
+    // The site reads exported run files only: of harness/ and engine/ it imports the run-file schemas and nothing else, not even a type.
+    if (from === 'site' && (to === 'engine' || to === 'harness') && e.to !== SITE_MAY_IMPORT) {
+      bad.push(`${e.from} -> ${e.to}: site/ imports nothing from harness/ or engine/ but ${SITE_MAY_IMPORT}`);
     }
-    // Crossing into another top folder goes through its one public entry.
-    if (from !== to && (to === 'engine' || to === 'harness') && e.to !== path.join(to, 'index.ts')) {
+    // Crossing into another top folder goes through its one public entry (the site's one module excepted).
+    if (from !== to && (to === 'engine' || to === 'harness') && e.to !== path.join(to, 'index.ts') && !(from === 'site' && e.to === SITE_MAY_IMPORT)) {
       bad.push(`${e.from} -> ${e.to}: import ${to}/index.ts, not its internals`);
     }
     // internal/ is private to the folder that holds it.
@@ -72,12 +76,23 @@ describe('architecture', () => {
     expect(violations(edges)).toEqual([]);
   });
 
+  it('keeps the run-file module pure: it only re-exports (no code of its own, no IO)', async () => {
+    const text = await readFile(path.join(ROOT, SITE_MAY_IMPORT), 'utf8');
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const statements = code.split(';').map((s) => s.trim()).filter(Boolean);
+    expect(statements.length).toBeGreaterThan(3);
+    expect(statements.filter((s) => !/^export\s+(\*|\{[\s\S]*\})(\s+as\s+\w+)?\s+from\s+'\.{1,2}\/[^']+'$/.test(s))).toEqual([]);
+  });
+
   it('would catch the violations it exists for', () => {
     expect(
       violations([
         { from: 'engine/solve.ts', to: 'harness/journal.ts', typeOnly: false },
         { from: 'site/src/pages/index.astro', to: 'engine/index.ts', typeOnly: false },
         { from: 'site/src/pages/run.astro', to: 'harness/index.ts', typeOnly: true },
+        { from: 'site/scripts/make-site.ts', to: 'harness/report/report-schema.ts', typeOnly: false },
+        { from: 'site/src/lib/site-data.ts', to: 'harness/run-files.ts', typeOnly: false },
+        { from: 'harness/report/write-report.ts', to: 'site/src/lib/urls.ts', typeOnly: false },
         { from: 'harness/cli.ts', to: 'engine/internal/output-cap.ts', typeOnly: false },
         { from: 'harness/cli.ts', to: 'harness/internal/x.ts', typeOnly: false },
       ]),
@@ -85,7 +100,11 @@ describe('architecture', () => {
       [
         "engine/solve.ts -> harness/journal.ts: engine/ must not import harness/",
         "engine/solve.ts -> harness/journal.ts: import harness/index.ts, not its internals",
-        "site/src/pages/index.astro -> engine/index.ts: site/ may only import types from engine/",
+        "site/src/pages/index.astro -> engine/index.ts: site/ imports nothing from harness/ or engine/ but harness/run-files.ts",
+        "site/src/pages/run.astro -> harness/index.ts: site/ imports nothing from harness/ or engine/ but harness/run-files.ts",
+        "site/scripts/make-site.ts -> harness/report/report-schema.ts: site/ imports nothing from harness/ or engine/ but harness/run-files.ts",
+        "site/scripts/make-site.ts -> harness/report/report-schema.ts: import harness/index.ts, not its internals",
+        "harness/report/write-report.ts -> site/src/lib/urls.ts: harness/ must not import site/",
         "harness/cli.ts -> engine/internal/output-cap.ts: import engine/index.ts, not its internals",
         "harness/cli.ts -> engine/internal/output-cap.ts: engine/internal is private",
       ]

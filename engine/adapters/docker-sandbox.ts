@@ -5,7 +5,15 @@ import Docker from 'dockerode';
 import { assertDockerReachable, sandboxLabels } from './docker-daemon.js';
 import { SandboxDisposedError, SandboxImageMissingError } from '../base/errors.js';
 import { CappedSink } from './internal/output-cap.js';
-import { WorkspaceFs, resolveInside } from './internal/workspace-fs.js';
+import { resolveInside } from './internal/workspace-fs.js';
+import {
+  archiveTransport,
+  bindTransport,
+  resolveTransport,
+  type WorkspaceTransport,
+  type WorkspaceTransportChoice,
+  type WorkspaceTransportKind,
+} from './workspace-transport.js';
 import {
   WORKSPACE_MOUNT,
   type ExecOptions,
@@ -52,6 +60,11 @@ export interface DockerSandboxProviderOptions {
   limits?: Partial<SandboxLimits>;
   /** Per-stream output cap for `exec`. Default 1 MiB. */
   outputCapBytes?: number;
+  /**
+   * How the workspace reaches the container (see {@link WorkspaceTransportChoice}). Default
+   * `auto`: a bind mount for a daemon on a local unix socket, tar streams into a volume otherwise.
+   */
+  transport?: WorkspaceTransportChoice;
 }
 
 /**
@@ -69,12 +82,15 @@ export class DockerSandboxProvider implements SandboxProvider {
   readonly docker: Docker;
   private readonly limits: SandboxLimits;
   private readonly outputCapBytes: number;
+  /** The workspace transport in force, `auto` resolved. */
+  readonly transport: WorkspaceTransportKind;
   private imageChecked = false;
 
   constructor(private readonly options: DockerSandboxProviderOptions) {
     this.docker = options.docker ?? new Docker();
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.outputCapBytes = options.outputCapBytes ?? 1024 ** 2;
+    this.transport = resolveTransport(this.docker, options.transport);
   }
 
   /** Fails fast with an actionable error when the daemon or the image is missing. */
@@ -92,6 +108,8 @@ export class DockerSandboxProvider implements SandboxProvider {
   async create(options: SandboxCreateOptions): Promise<Sandbox> {
     await this.ensureReady();
     const owner = sandboxOwner();
+    // Only a bind mount shares host files with the sandbox user; an archive carries its owner in the tar.
+    if (this.transport === 'archive') owner.chown = false;
     const workspaceDir = path.resolve(options.workspaceDir);
     if (options.copyFrom) await rm(workspaceDir, { recursive: true, force: true });
     await mkdir(workspaceDir, { recursive: true });
@@ -103,6 +121,11 @@ export class DockerSandboxProvider implements SandboxProvider {
     if (owner.chown) await chown(workspaceDir, owner.uid, owner.gid);
     const safeRun = options.runId.replace(/[^a-zA-Z0-9_.-]/g, '-').slice(0, 40);
     const name = `rdh-${safeRun}-${randomBytes(4).toString('hex')}`;
+    const transport =
+      this.transport === 'bind'
+        ? bindTransport(workspaceDir, owner.chown ? owner : null)
+        : archiveTransport(this.docker, workspaceDir, owner, name, sandboxLabels(options.runId, options.purpose));
+    await transport.prepare();
     const container = await this.docker.createContainer({
       name,
       Image: this.options.image,
@@ -117,7 +140,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       Labels: sandboxLabels(options.runId, options.purpose),
       HostConfig: {
         NetworkMode: 'none',
-        Binds: [`${workspaceDir}:${WORKSPACE_MOUNT}:rw`],
+        ...transport.hostConfig(),
         ReadonlyRootfs: true,
         Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${this.limits.tmpBytes},mode=1777` },
         Memory: this.limits.memoryBytes,
@@ -129,19 +152,23 @@ export class DockerSandboxProvider implements SandboxProvider {
         IpcMode: 'private',
         Ulimits: [{ Name: 'nofile', Soft: 1024, Hard: 1024 }],
       },
+    }).catch(async (error: unknown) => {
+      await transport.dispose().catch(() => undefined);
+      throw error;
     });
     try {
       await container.start();
+      await transport.started(container);
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined);
+      await transport.dispose().catch(() => undefined);
       throw error;
     }
-    return new DockerSandbox(name, container, workspaceDir, owner, this.outputCapBytes);
+    return new DockerSandbox(name, container, workspaceDir, owner, this.outputCapBytes, transport);
   }
 }
 
 class DockerSandbox implements Sandbox {
-  private readonly fs: WorkspaceFs;
   private disposed = false;
   /** Set when the container had to be killed to stop a command; the next exec restarts it. */
   private needsRestart = false;
@@ -152,9 +179,8 @@ class DockerSandbox implements Sandbox {
     readonly workspaceDir: string,
     private readonly owner: { uid: number; gid: number; chown: boolean },
     private readonly outputCapBytes: number,
-  ) {
-    this.fs = new WorkspaceFs(workspaceDir, owner.chown ? owner : null);
-  }
+    private readonly transport: WorkspaceTransport,
+  ) {}
 
   private live(): void {
     if (this.disposed) throw new SandboxDisposedError(this.id);
@@ -208,6 +234,7 @@ class DockerSandbox implements Sandbox {
       stream.destroy();
     }
     const exitCode = timedOut ? null : await exitCodeOf(exec);
+    await this.transport.commandDone(this.container);
     return {
       exitCode,
       stdout: stdout.text(),
@@ -242,22 +269,22 @@ class DockerSandbox implements Sandbox {
 
   async readFile(p: string): Promise<string> {
     this.live();
-    return this.fs.read(p);
+    return this.transport.fs.read(p);
   }
 
   async writeFile(p: string, content: string): Promise<void> {
     this.live();
-    return this.fs.write(p, content);
+    return this.transport.write(this.container, p, content);
   }
 
   async listFiles(dir = '.'): Promise<string[]> {
     this.live();
-    return this.fs.list(dir);
+    return this.transport.fs.list(dir);
   }
 
   async snapshot(): Promise<WorkspaceSnapshot> {
     this.live();
-    return this.fs.snapshot();
+    return this.transport.fs.snapshot();
   }
 
   async dispose(): Promise<void> {
@@ -266,6 +293,7 @@ class DockerSandbox implements Sandbox {
     await this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
       if (error.statusCode !== 404) throw error;
     });
+    await this.transport.dispose();
   }
 }
 

@@ -10,8 +10,12 @@ export interface PruneOptions {
 }
 
 export interface PruneResult {
+  /** Containers removed. */
   removed: string[];
+  /** Containers left because their owner still runs. */
   kept: string[];
+  /** Workspace volumes (archive transport) removed. */
+  volumes: string[];
 }
 
 /**
@@ -23,7 +27,7 @@ export async function pruneSandboxes(docker: Docker, options: PruneOptions = {})
   await assertDockerReachable(docker);
   const filters = { label: [options.runId ? `${SANDBOX_LABELS.run}=${options.runId}` : SANDBOX_LABELS.sandbox] };
   const containers = await docker.listContainers({ all: true, filters });
-  const result: PruneResult = { removed: [], kept: [] };
+  const result: PruneResult = { removed: [], kept: [], volumes: [] };
   for (const info of containers) {
     if (info.Labels[SANDBOX_LABELS.sandbox] !== '1') continue;
     const name = info.Names[0]?.replace(/^\//, '') ?? info.Id;
@@ -33,6 +37,16 @@ export async function pruneSandboxes(docker: Docker, options: PruneOptions = {})
     }
     await docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined);
     result.removed.push(name);
+  }
+  // Archive-transport workspaces: a volume outlives its container when the harness died.
+  // One still mounted (its container kept above) cannot be removed, and is left.
+  const { Volumes: volumes } = await docker.listVolumes({ filters: { label: filters.label } });
+  for (const volume of volumes ?? []) {
+    const labels = volume.Labels ?? {};
+    if (labels[SANDBOX_LABELS.sandbox] !== '1') continue;
+    if (!options.all && ownerAlive(labels)) continue;
+    const gone = await docker.getVolume(volume.Name).remove().then(() => true, () => false);
+    if (gone) result.volumes.push(volume.Name);
   }
   return result;
 }

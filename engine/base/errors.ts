@@ -50,6 +50,27 @@ export class SandboxDisposedError extends RdhError {
   }
 }
 
+/**
+ * A Docker host of the pool stopped answering while this work used it. The host is drained;
+ * the work is `retryable`: re-run it and the pool places it on a host that still answers.
+ */
+export class SandboxHostLostError extends RdhError {
+  readonly code = 'sandbox_host_lost';
+  readonly retryable = true;
+  constructor(readonly host: string, options?: { cause?: unknown }) {
+    const why = options?.cause instanceof Error ? ` (${options.cause.message})` : '';
+    super(`Docker host ${host} stopped answering${why}; it is drained and the work can be re-run on another host.`, options);
+  }
+}
+
+/** No Docker host of the pool answers (or none has the sandbox image). Fatal: nothing can run. */
+export class NoSandboxHostError extends RdhError {
+  readonly code = 'no_sandbox_host';
+  constructor(readonly reasons: string[]) {
+    super(`no Docker host can run sandboxes: ${reasons.join('; ')}. Start a daemon, fix --docker-host/docker_hosts, or build the image with \`harness sandbox build\`.`);
+  }
+}
+
 /** A node (or an ancestor) has spent its allocation; the call was refused before it was made. */
 export class BudgetExhaustedError extends RdhError {
   readonly code = 'budget_exhausted';
@@ -141,6 +162,8 @@ export const ENGINE_ERRORS = [
   SandboxImageMissingError,
   WorkspacePathError,
   SandboxDisposedError,
+  SandboxHostLostError,
+  NoSandboxHostError,
   BudgetExhaustedError,
   ModelRateLimitedError,
   ModelUnavailableError,

@@ -65,17 +65,18 @@ const SHAPES: Shape[] = [
   // A server's masked echo of a key ("sk-abc1****wxyz") is still part of one.
   { kind: 'openai_key', pattern: /\bsk-[A-Za-z0-9_-]{0,16}\*{3,}[A-Za-z0-9_-]{0,8}/g },
   { kind: 'aws_access_key_id', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
-  { kind: 'aws_secret_key', pattern: /aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi },
+  // Quotes may come escaped (`\"`, `\\\"`): a transcript or event line holds text JSON-encoded once or twice.
+  { kind: 'aws_secret_key', pattern: /aws_?secret_?(?:access_?)?key(?:\\{0,3}["'])?\s*[:=]\s*(?:\\{0,3}["'])?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi },
   { kind: 'github_token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
   { kind: 'google_api_key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { kind: 'slack_token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: 'bearer_token', pattern: /Authorization["']?\s*[:=]\s*["']?Bearer\s+([^\s"',;]{4,})/gi },
+  { kind: 'bearer_token', pattern: /Authorization(?:\\{0,3}["'])?\s*[:=]\s*(?:\\{0,3}["'])?Bearer\s+([^\s"',;\\]{4,})/gi },
   { kind: 'bearer_token', pattern: /\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, accept: tokenLike },
   {
     kind: 'generic_secret',
     // Bounded name parts keep a long run of word characters from costing quadratic time.
-    pattern: /(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:key|secret|token|passw(?:or)?d|pwd|credential)[A-Za-z0-9_.-]{0,40}["']?\s*[:=]\s*["']?([^\s"'`,;)}\]]{16,})/gi,
+    pattern: /(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:key|secret|token|passw(?:or)?d|pwd|credential)[A-Za-z0-9_.-]{0,40}(?:\\{0,3}["'])?\s*[:=]\s*(?:\\{0,3}["'])?([^\s"'`,;)}\]\\]{16,})/gi,
     accept: highEntropy,
   },
 ];

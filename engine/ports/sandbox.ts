@@ -4,7 +4,10 @@
  * real Docker daemon, and tests may inject their own.
  *
  * One sandbox serves one unit of work: a container with the unit's host workspace
- * directory mounted read-write at {@link WORKSPACE_MOUNT}, and nothing else of the host.
+ * directory available read-write at {@link WORKSPACE_MOUNT}, and nothing else of the host.
+ * How the directory gets there is the adapter's business (a bind mount, or a volume filled
+ * and mirrored by tar streams for a daemon on another machine); either way the directory
+ * shows what the sandbox made once a command or a write has returned.
  */
 
 /** Where the workspace appears inside the sandbox. Fixed so checks and prompts can name it. */
@@ -40,7 +43,7 @@ export interface ExecResult {
 export interface Sandbox {
   /** Stable id of this sandbox (also the container name). */
   readonly id: string;
-  /** Host directory backing {@link WORKSPACE_MOUNT}. */
+  /** Host directory backing {@link WORKSPACE_MOUNT} (the mount itself, or a mirror kept in step after every command and write). */
   readonly workspaceDir: string;
   /** Run `command` with `sh -c` inside the sandbox. */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;

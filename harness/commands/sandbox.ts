@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import Docker from 'dockerode';
-import { pruneSandboxes } from '../../engine/index.js';
+import { openDockerHostPool, pruneSandboxes } from '../../engine/index.js';
+import { loadProviderConfig, locateProviderConfig } from '../providers/provider-config.js';
+import { collectDockerHost, dockerHostsFrom } from '../sandbox/docker-hosts.js';
 import type { CliIo } from '../io.js';
-import { BuildMethod, buildSandboxImage, sandboxImageStatus } from '../sandbox/sandbox-image.js';
+import { BuildMethod, buildSandboxImage, sandboxImageStatus, sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { UsageError } from '../exit-codes.js';
 
 export function sandboxCommand(io: CliIo): Command {
@@ -56,7 +58,31 @@ export function sandboxCommand(io: CliIo): Command {
     .action(async (opts: { all: boolean; run?: string; json: boolean }) => {
       const result = await pruneSandboxes(new Docker(), { all: opts.all, runId: opts.run });
       if (opts.json) io.out(`${JSON.stringify(result)}\n`);
-      else io.out(`removed ${result.removed.length} container(s)${result.kept.length ? `, kept ${result.kept.length} owned by a live process` : ''}\n`);
+      else io.out(`removed ${result.removed.length} container(s)${result.volumes.length ? ` and ${result.volumes.length} workspace volume(s)` : ''}${result.kept.length ? `, kept ${result.kept.length} owned by a live process` : ''}\n`);
+    });
+
+  sandbox
+    .command('hosts')
+    .description('preflight the Docker hosts a sweep would use: each must answer, and gets the sandbox image copied over (save/load) if it lacks it')
+    .option('--docker-host <spec>', 'a host: URL[,capacity=N][,tls=DIR | ,ca=FILE,cert=FILE,key=FILE]; repeat for more (replaces docker_hosts)', collectDockerHost, [])
+    .option('--providers <file>', 'provider configuration whose docker_hosts to check (default: $RDH_PROVIDERS)')
+    .option('--json', 'print the preflight as JSON', false)
+    .action(async (opts: { dockerHost: string[]; providers?: string; json: boolean }) => {
+      const location = opts.dockerHost.length ? undefined : locateProviderConfig(opts.providers);
+      const loaded = location ? await loadProviderConfig(location.file, { via: location.via }) : undefined;
+      const hosts = dockerHostsFrom(opts.dockerHost, loaded ? { hosts: loaded.config.docker_hosts, file: loaded.file } : undefined);
+      if (!hosts.length) throw new UsageError('--docker-host: name at least one host (e.g. --docker-host unix:///var/run/docker.sock,capacity=2), or list docker_hosts in the provider configuration');
+      const { pool, preflight } = await openDockerHostPool({ hosts, image: sandboxImageTag() });
+      pool.close();
+      if (opts.json) {
+        io.out(`${JSON.stringify(preflight)}\n`);
+        return;
+      }
+      for (const [i, p] of preflight.entries()) {
+        const state = p.problem ? `DRAINED: ${p.problem}` : `ready, image ${p.image}, workspace by ${p.transport}`;
+        io.out(`${p.url}  capacity ${hosts[i]!.capacity}  ${state}\n`);
+      }
+      io.out(`${pool.capacity} sandbox(es) at once over ${preflight.filter((p) => !p.problem).length} host(s)\n`);
     });
 
   return sandbox;

@@ -97,7 +97,7 @@ export function renderPair(report: PairReport): string {
     lines.push(`           models: ${report.simulated.models.join('; ')}`);
   }
   lines.push(`GOAL       ${report.goal}`);
-  if (report.pairing === 'shared') lines.push(`PAIRING    shared: planning and ${plural(report.build.leaves, 'leaf')} built once; the arms diverge at the first merge`);
+  if (report.pairing === 'shared') lines.push(`PAIRING    shared: planning and ${report.build.leaves} ${report.build.leaves === 1 ? 'leaf' : 'leaves'} built once; the arms diverge at the first merge`);
   lines.push('', row('TREE', arms.map((a) => a.arm)));
   const byArm = arms.map((a) => new Map(flatten(a.root).map((n) => [n.id, n])));
   for (const node of flatten(arms[0]!.root)) {

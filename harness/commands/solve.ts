@@ -13,13 +13,14 @@ import {
   type EngineEvent,
   type ModelClient,
   type ModelSpec,
+  type NodeResult,
   type SessionCeilings,
+  assemble,
+  build,
 } from '../../engine/index.js';
-import { runPair } from '../cell/pair-run.js';
+import { oracleGrader, runPair } from '../cell/pair-run.js';
 import { specObjective, type SpecObjective } from '../cell/spec-objective.js';
 import { UsageError } from '../exit-codes.js';
-import { gradeTree } from '../grading/grader.js';
-import type { GradeResult } from '../grading/grading-report.js';
 import { positiveInt } from '../internal/cli-parsers.js';
 import type { CliIo } from '../io.js';
 import { loadManifest } from '../manifest/manifest-loader.js';
@@ -53,7 +54,7 @@ const DEFAULT_BUDGET = { real: 300_000, sim: 20_000_000 };
  * Grading limits for one solve: more generous than a sweep's, because one interactive tree is
  * graded while the machine may be busy; a correct program must never fail a case for waiting.
  */
-const SOLVE_GRADING = { caseTimeoutMs: 10_000, deadlineMs: 600_000 };
+const SOLVE_GRADING = { caseTimeoutMs: 10_000 };
 
 function armChoice(value: string): Arm | 'both' {
   if (value === 'gated' || value === 'ungated' || value === 'both') return value;
@@ -150,37 +151,46 @@ export function solveCommand(io: CliIo): Command {
       const arms: Arm[] = flags.arm === 'both' ? ['gated', 'ungated'] : [flags.arm];
       const redact = (value: unknown) => new SecretCatalogue(models.keys).redactDeep(value);
       try {
-        const pair = await runPair({
-          arms,
-          engine: {
-            goal, budget: flags.budget ?? (flags.sim ? DEFAULT_BUDGET.sim : DEFAULT_BUDGET.real), maxDepth: flags.maxDepth, concurrency: flags.concurrency,
-            mergeAttempts: models.mergeAttempts, roster: models.roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: models.keys,
-            ...(models.sessionCeilings ? { sessionCeilings: models.sessionCeilings } : {}), ...(models.maxTurns ? { maxTurns: models.maxTurns } : {}),
-            ...(objective ? { objective: { context: objective.context, criteria: objective.criteria } } : {}),
-          },
-        });
-        const roots = arms.map((arm) => redact(pair.runs[arm]!.root) as ArmReport['root']);
-        if (!objective && arms.length === 1) {
-          await writeFile(path.join(out, 'result.json'), `${JSON.stringify(roots[0], null, 2)}\n`);
-          io.out(flags.json ? `${JSON.stringify(roots[0], null, 2)}\n` : renderSolve(roots[0]!, { goal, trace: path.relative(process.cwd(), out) || '.' }));
+        const engine = {
+          goal, budget: flags.budget ?? (flags.sim ? DEFAULT_BUDGET.sim : DEFAULT_BUDGET.real), concurrency: flags.concurrency,
+          mergeAttempts: models.mergeAttempts, roster: models.roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: models.keys,
+          ...(models.sessionCeilings ? { sessionCeilings: models.sessionCeilings } : {}), ...(models.maxTurns ? { maxTurns: models.maxTurns } : {}),
+          ...(objective ? { objective: { context: objective.context, criteria: objective.criteria } } : {}),
+        };
+        if (!objective) {
+          // A free goal has no oracle: build once, assemble per arm, print without a grade.
+          const built = await build({ ...engine, maxDepth: flags.maxDepth });
+          const runs = await Promise.all(arms.map((arm) => assemble(built, arm)));
+          const roots = runs.map((r) => redact(r.root) as NodeResult);
+          if (arms.length === 1) {
+            await writeFile(path.join(out, 'result.json'), `${JSON.stringify(roots[0], null, 2)}\n`);
+            io.out(flags.json ? `${JSON.stringify(roots[0], null, 2)}\n` : renderSolve(roots[0]!, { goal, trace: path.relative(process.cwd(), out) || '.' }));
+            return;
+          }
+          const charges = memory.ofType('charge');
+          const sessionsOf = (arm: Arm | undefined) => new Set(charges.filter((c) => c.arm === arm).map((c) => c.sessionId)).size;
+          const reports = arms.map((arm, i) => ({ arm, root: roots[i]!, grade: null, sessions: sessionsOf(arm) }));
+          const report = { goal, simulated: models.simulated, pairing: 'shared' as const, build: { tokens: built.spend.tokens, costUsd: built.spend.costUsd, sessions: sessionsOf(undefined), leaves: built.leaves.length }, arms: reports, trace: path.relative(process.cwd(), out) || '.' };
+          io.out(flags.json ? `${JSON.stringify({ version: 1, ...report }, null, 2)}\n` : renderPair(report));
           return;
         }
-        // A root both arms share (it executed whole) is graded once.
-        const grades = new Map<string, GradeResult>();
-        const gradeOf = async (workspace: string) => {
-          if (!grades.has(workspace)) grades.set(workspace, await gradeTree({ tree: workspace, spec: path.basename(path.resolve(specDir!)), specDir: path.resolve(specDir!), runId: path.basename(out), ...SOLVE_GRADING }));
-          return grades.get(workspace)!;
-        };
+        const pair = await runPair({
+          cell: { cap: flags.maxDepth, repetition: 1 },
+          arms,
+          pairing: 'shared',
+          engine,
+          grade: oracleGrader({ specDir: specDir!, runId: path.basename(out), limits: SOLVE_GRADING }),
+        });
         const built = pair.builds[0]!;
         const charges = memory.ofType('charge');
         const sessionsOf = (arm: Arm | undefined) => new Set(charges.filter((c) => c.arm === arm).map((c) => c.sessionId)).size;
         const reports: ArmReport[] = [];
-        for (const [i, arm] of arms.entries()) {
-          const root = roots[i]!;
-          const grade = objective ? await gradeOf(root.workspace) : null;
-          reports.push({ arm, root, grade, sessions: sessionsOf(arm) });
-          await writeFile(path.join(out, `result-${arm}.json`), `${JSON.stringify(root, null, 2)}\n`);
-          if (grade) await writeFile(path.join(out, `grade-${arm}.json`), `${JSON.stringify(grade, null, 2)}\n`);
+        for (const outcome of pair.arms) {
+          const root = redact(outcome.root) as NodeResult;
+          reports.push({ arm: outcome.arm, root, grade: outcome.grade, sessions: sessionsOf(outcome.arm) });
+          await writeFile(path.join(out, `result-${outcome.arm}.json`), `${JSON.stringify(root, null, 2)}\n`);
+          await writeFile(path.join(out, `grade-${outcome.arm}.json`), `${JSON.stringify(outcome.grade, null, 2)}\n`);
+          await writeFile(path.join(out, `measurement-${outcome.arm}.json`), `${JSON.stringify(redact(outcome.measurement), null, 2)}\n`);
         }
         const report = {
           goal,

@@ -7,14 +7,24 @@ export function renderGrade(result: GradeResult): string {
     const why = r.failures[0] ? `  <- ${r.failures[0].case}: ${r.failures[0].reason}` : '';
     return `${r.id}  ${mark}  ${`${r.passed}/${r.total}`.padStart(5)}  ${r.title}${why}`;
   });
+  const notes: string[] = [];
+  if (result.undeliverable) notes.push(`tree not graded, scored 0: ${result.undeliverable}`);
+  if (result.skippedCount) {
+    notes.push(`left out of the graded copy: ${result.skippedCount} entr${result.skippedCount === 1 ? 'y' : 'ies'}`);
+    for (const s of result.skipped.slice(0, 10)) notes.push(`  ${s.path}: ${s.why}`);
+    if (result.skippedCount > 10) notes.push(`  ... and ${result.skippedCount - 10} more (see --json)`);
+  }
+  if (result.compile && !result.compile.ok) notes.push(`byte-compiling the tree: ${result.compile.note ?? 'failed'} (the cases ran without bytecode)`);
+  const integrity = result.undeliverable ? 'none needed (nothing ran)' : `${result.integrityChecks}, all clean`;
   return [
     `grading ${result.tree} against spec ${result.spec}`,
     '',
     ...lines,
     '',
+    ...(notes.length ? [...notes, ''] : []),
     `satisfied ${result.satisfied}/${result.total} requirements  (cases ${result.casesPassed}/${result.casesTotal})`,
     `test files carried by the tree: ${result.testFiles}`,
-    `integrity checks: ${result.integrityChecks}, all clean; ${(result.elapsedMs / 1000).toFixed(1)} s`,
+    `integrity checks: ${integrity}; ${(result.elapsedMs / 1000).toFixed(1)} s`,
     '',
   ].join('\n');
 }

@@ -2,8 +2,10 @@ import { z } from 'zod';
 
 /** The report the in-container runner writes. The harness reads a verdict from nothing else. */
 export const RunnerReport = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   spec: z.string(),
+  /** `fork`: cases forked from a pre-started interpreter; `exec`: one interpreter per case. */
+  mode: z.enum(['fork', 'exec']),
   cases: z.array(
     z.object({
       id: z.string(),
@@ -15,14 +17,25 @@ export const RunnerReport = z.object({
     }),
   ),
   requirements: z.record(z.string(), z.object({ pass: z.boolean(), passed: z.number().int(), total: z.number().int() })),
+  /** The byte-compile step, run as a user of its own after the expectations are gone. */
+  compile: z.object({ ok: z.boolean(), ms: z.number().int(), note: z.string().nullable() }).nullable(),
+  /** Only with --reveal: the programs' own output of failing cases, for a terminal diff. */
+  revealed: z.record(z.string(), z.object({ stdout: z.string(), stderr: z.string() })).nullable(),
   integrity: z.object({ expectations_deleted: z.boolean(), checks: z.number().int(), violation: z.string().nullable() }),
   elapsed_ms: z.number().int(),
 });
 export type RunnerReport = z.infer<typeof RunnerReport>;
 
-/** A graded tree, as `harness grade --json` prints it and as sweeps record it. */
+/**
+ * A graded tree, as `harness grade --json` prints it and as sweeps record it (`grade.json`).
+ * It is published, so it never quotes the oracle: a failure reason names the kind of
+ * difference only (see oracle/<spec>/runner.py), never expected output or case arguments.
+ *
+ * Version 2 adds `skipped`, `skippedCount`, `undeliverable`, `mode` and `compile` to the
+ * fields of version 1, whose meaning is unchanged (failure reasons no longer quote output).
+ */
 export const GradeResult = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   spec: z.string(),
   tree: z.string(),
   /** Requirements whose every case passed. */
@@ -42,6 +55,15 @@ export const GradeResult = z.object({
       failures: z.array(z.object({ case: z.string(), reason: z.string() })),
     }),
   ),
+  /** Entries of the tree left out of the graded copy, and why (at most 50 listed). */
+  skipped: z.array(z.object({ path: z.string(), why: z.string() })),
+  skippedCount: z.number().int(),
+  /** Why the tree was not graded at all (past a size limit); it then scores 0. */
+  undeliverable: z.string().nullable(),
+  /** How cases were started: `fork` (the fast path) or `exec` (one interpreter each); null when not graded. */
+  mode: z.enum(['fork', 'exec']).nullable(),
+  /** The byte-compile step: a failure is the tree's, noted here, and costs only speed. */
+  compile: z.object({ ok: z.boolean(), note: z.string().nullable() }).nullable(),
   /** Integrity checks the runner made (one before every spawn) plus the harness's own afterwards. */
   integrityChecks: z.number().int(),
   elapsedMs: z.number().int(),

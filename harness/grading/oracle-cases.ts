@@ -21,12 +21,20 @@ export const OracleCase = z
     expect: z
       .object({
         exit: z.number().int().min(0).max(255),
-        /** Exact stdout. */
+        /** Exact stdout: only for the requirements that own rendering (and the usage line). */
         stdout: z.string().optional(),
-        /** Order-insensitive result, parsed from csv or json stdout. */
-        rows: z.object({ header: z.array(z.string()), rows: z.array(z.array(z.unknown())) }).strict().optional(),
-        /** Default: nonempty when exit != 0, any otherwise. */
-        stderr: z.enum(['nonempty', 'any']).optional(),
+        /**
+         * The result as data, parsed from csv or json stdout: rows, values as rendered, in
+         * order unless `ordered: false`; the header (output names) only when given, for
+         * the requirements about names. A rendering or naming bug then fails the
+         * requirements that own rendering or naming, not every requirement whose cases print.
+         */
+        result: z
+          .object({ header: z.array(z.string()).optional(), rows: z.array(z.array(z.unknown())), ordered: z.boolean().optional() })
+          .strict()
+          .optional(),
+        /** Default: nonempty when exit != 0, any otherwise. `empty`: the positive twin of an error case. */
+        stderr: z.enum(['nonempty', 'empty', 'any']).optional(),
       })
       .strict(),
     /** Whether SQLite on the same data must agree (a cross-check run by the tests). */
@@ -68,6 +76,10 @@ export async function loadOracle(dir: string, requirements: Requirement[]): Prom
         const issue = parsed.error.issues[0]!;
         throw new OracleInvalidError(`${file}[${i}]: ${issue.path.join('.')}: ${issue.message}`);
       }
+      const format = formatOf(parsed.data.args);
+      if (parsed.data.expect.result && format !== 'csv' && format !== 'json') {
+        throw new OracleInvalidError(`${file}[${i}]: case ${parsed.data.id} compares a result as data, which needs --format csv or json`);
+      }
       if (!parsed.data.id.startsWith(`${parsed.data.req}-`)) {
         throw new OracleInvalidError(`${file}[${i}]: id ${parsed.data.id} must begin with its requirement ${parsed.data.req}`);
       }
@@ -91,4 +103,13 @@ export async function loadOracle(dir: string, requirements: Requirement[]): Prom
     if (!ok) throw new OracleInvalidError(`data set ${name} is used by a case but oracle data/${name} does not exist`);
   }
   return { name: path.basename(dir), dir, cases, requirementMap, datasets };
+}
+
+/** The --format a case's arguments ask for (the first one; giving it twice is an argument error). */
+export function formatOf(args: string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--format' && i + 1 < args.length) return args[i + 1]!;
+    if (args[i]!.startsWith('--format=')) return args[i]!.slice('--format='.length);
+  }
+  return 'table';
 }

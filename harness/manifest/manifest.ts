@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ARMS as ENGINE_ARMS } from '../../engine/index.js';
+import type { Arm as EngineArm } from '../../engine/index.js';
 import { SimParams } from '../sim/sim-params.js';
 import { looksLikeSecret } from '../internal/secret-shape.js';
 import { TEXT_LIMITS, tooLong } from '../internal/text-limits.js';
@@ -12,7 +12,13 @@ import { TEXT_LIMITS, tooLong } from '../internal/text-limits.js';
  */
 
 /** The two arms: merges judged by an independent reviewer, or by the merging agent itself. */
-export const ARMS = ENGINE_ARMS;
+/**
+ * The engine's arms, restated so the manifest (which the report's data-only schemas reach) never
+ * imports the engine at run time; the type check below keeps the two lists equal.
+ */
+export const ARMS = ['gated', 'ungated'] as const;
+const sameArms: [EngineArm, (typeof ARMS)[number]] extends [(typeof ARMS)[number], EngineArm] ? true : never = true;
+void sameArms;
 export const Arm = z.enum(ARMS).describe('`gated`: an independent reviewer judges every merge and a rejection feeds a repair attempt. `ungated`: the merging agent reviews itself and its verdict is not used (the control).');
 export type Arm = z.infer<typeof Arm>;
 

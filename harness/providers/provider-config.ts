@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { Role, Tier } from '../../engine/index.js';
+import { DockerHostSpec, Role, Tier } from '../../engine/index.js';
 import { problemLine, readDataFile, shownPath } from '../internal/data-file.js';
 import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { looksLikeSecret } from '../internal/secret-shape.js';
@@ -119,6 +119,12 @@ export const ProviderConfig = z
       .record(z.string().min(1).max(TEXT_LIMITS.id, tooLong(TEXT_LIMITS.id)), ModelEntry)
       .describe("Models by the id a manifest uses (placeholder or real): who serves each, the real id, its family and prices. No default.")
       .meta({ examples: [{ 'executor-model': { provider: 'gateway', model: 'vendor-a/model-name', family: 'vendor-a' } }] }),
+    docker_hosts: z
+      .array(DockerHostSpec)
+      .min(1)
+      .optional()
+      .describe('Docker daemons to spread sandboxes over, each with a url and a capacity; `--docker-host` flags replace this list. Default: the one daemon DOCKER_HOST names.')
+      .meta({ examples: [[{ url: 'unix:///var/run/docker.sock', capacity: 4 }, { url: 'tcp://10.0.0.7:2376', capacity: 8, tls: { ca: 'certs/ca.pem', cert: 'certs/cert.pem', key: 'certs/key.pem' } }]] }),
   })
   .strict()
   .superRefine((config, ctx) => {

@@ -40,8 +40,8 @@ export function plantedTruth(params: SimParams, options: TruthOptions): PlantedT
     difference: (cap, level) => minus(survival(cap, level, 'gated'), survival(cap, level, 'ungated')),
     capCurve,
     capDifference: (cap) => minus(capCurve(cap, 'gated'), capCurve(cap, 'ungated')),
-    // The sim counts achieved depth as 1 + the deepest leaf's level.
-    depthProbability: (cap, deepestLevel) => depth.get(cap)?.find((d) => d.depth === deepestLevel + 1)?.probability ?? 0,
+    // Achieved depth is the deepest leaf's level, as the engine counts it.
+    depthProbability: (cap, deepestLevel) => depth.get(cap)?.find((d) => d.depth === deepestLevel)?.probability ?? 0,
     specFraction: (cap, arm) => curves[arm][cap]?.specFraction ?? 0,
   };
 }

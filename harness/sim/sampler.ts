@@ -32,7 +32,7 @@ export interface SimSharedPhase {
   root: SimTreeNode;
   /** In depth-first order. */
   leaves: SimLeafRecord[];
-  /** 1 + the deepest leaf's level (a cap of N fully used reports N). */
+  /** The deepest leaf's level, as the engine counts planning levels (a cap of N fully used reports N; a root that executes reports 0). */
   achievedDepth: number;
 }
 
@@ -85,7 +85,7 @@ export function sampleShared(params: SimParams, draws: DrawSource, defects: Defe
     return { path, level, requirements: [...owned], children: plan.chunks.map((chunk, i) => grow(childPath(path, i), level + 1, chunk)) };
   };
   const root = grow('root', 0, requirements);
-  return { root, leaves, achievedDepth: deepest + 1 };
+  return { root, leaves, achievedDepth: deepest };
 }
 
 /** Assembles the shared tree deepest first under one arm and grades it by the defect model. */

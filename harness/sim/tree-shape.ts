@@ -18,9 +18,15 @@ export type SimPlan =
   | { kind: 'execute'; reason: SimLeafReason }
   | { kind: 'split'; chunks: string[][] };
 
-/** `has_room`: a node at `level` may split only if its children (level + 1) stay under the cap. */
+/**
+ * Whether the depth cap lets a node at `level` (root 0) split: the engine's rule
+ * (`maySplitAtDepth`: level < cap), so a cap of N fully used puts leaves at level N, as in the
+ * engine and in the plan's arithmetic (b^N leaves at cap N). Restated rather than imported so
+ * this pure core (which the report's schemas reach) stays free of the engine's IO; a test
+ * holds the two equal at every level and cap.
+ */
 export function hasRoom(level: number, cap: number): boolean {
-  return level + 1 < cap;
+  return level < cap;
 }
 
 /** The path of child `index` of the node at `path`. */

@@ -51,7 +51,7 @@ export interface SimArmTruth {
   cap: number;
   arm: Arm;
   mergeAttempts: number;
-  /** Every level 0..cap-1, including unreachable ones (expectedClaims 0, survival null). */
+  /** Every level 0..cap (a leaf sits at most at level cap), including unreachable ones (expectedClaims 0, survival null). */
   levels: SimLevelTruth[];
   /** The cap curve: all levels pooled (sum of numerators over sum of denominators). */
   survival: number | null;
@@ -68,8 +68,8 @@ export function expectedSurvival(params: SimParams, options: SimTruthOptions): S
   if (!Number.isInteger(mergeAttempts) || mergeAttempts < 1) throw new RangeError(`mergeAttempts must be a positive whole number, got ${mergeAttempts}`);
   const n = requirements.length;
   const counted = (1 - params.unresolved_claim_rate) * (1 - params.non_delivery_rate);
-  const claims = new Array<number>(cap).fill(0);
-  const passing = new Array<number>(cap).fill(0);
+  const claims = new Array<number>(cap + 1).fill(0);
+  const passing = new Array<number>(cap + 1).fill(0);
   const passProbability: Record<string, number> = {};
   const untracked = new Map<string, JointDist>();
 
@@ -202,7 +202,10 @@ class SubtreeModel {
   }
 }
 
-/** P(achieved depth = d) for d = 1..cap: achieved depth is 1 + the deepest leaf's level. */
+/**
+ * P(achieved depth = d) for d = 0..cap: achieved depth is the deepest leaf's level, as the
+ * engine counts planning levels (`achievedLevels`); 0 when the root executes itself.
+ */
 export function achievedDepthDistribution(params: SimParams, cap: number, requirementCount: number): { depth: number; probability: number }[] {
   // within[d](n, level): P(every leaf of a subtree of n requirements at `level` sits at level <= d).
   const within = (d: number) => {
@@ -224,8 +227,8 @@ export function achievedDepthDistribution(params: SimParams, cap: number, requir
     };
     return go(requirementCount, 0);
   };
-  const cdf = Array.from({ length: cap }, (_, d) => within(d));
-  return cdf.map((c, d) => ({ depth: d + 1, probability: c - (d === 0 ? 0 : cdf[d - 1]!) }));
+  const cdf = Array.from({ length: cap + 1 }, (_, d) => within(d));
+  return cdf.map((c, d) => ({ depth: d, probability: c - (d === 0 ? 0 : cdf[d - 1]!) }));
 }
 
 /** The closed-form truth of both arms at every cap: what a simulated sweep must recover. */

@@ -13,7 +13,8 @@ export { SessionTokens };
 
 /**
  * The sweep journal's vocabulary: one event per durable step of `harness record`. Every
- * event is version 1 except `cell_finished` (2: its measured result got a schema); changing a
+ * event is version 1 except `cell_finished` (2: its measured result got a schema) and
+ * `grading_recorded` (2: GradeResult version 2); changing a
  * payload means a new version number, so an older harness refuses a journal it would misread.
  *
  * Payloads marked OPAQUE are produced by the engine or the cell runner and are not yet
@@ -137,7 +138,8 @@ const ReplaySwitch = journalEvent('replay_switch', 1, {
   reason: z.string(),
 });
 
-const GradingRecorded = journalEvent('grading_recorded', 1, { cellId: CellId, grade: GradeResult });
+/** Version 2: the grade is a GradeResult version 2 (skipped entries, undeliverable, mode, compile; reasons never quote the oracle). */
+const GradingRecorded = journalEvent('grading_recorded', 2, { cellId: CellId, grade: GradeResult });
 
 /** How a cell ended. `unmeasured` is final only for this invocation: a later one with room under the ceiling may start the cell again. */
 export const CellOutcome = z.discriminatedUnion('status', [

@@ -4,21 +4,31 @@ Started by the harness as root with `python3 -I -S -B` (isolated: no script dir,
 site, no site module, so nothing in the graded tree can be imported into this process, not
 even a sitecustomize.py or a .pth file; no bytecode is written). The layout it is given:
 
-    /grade/oracle/   expectations.json + runner.py   (root only, 0700)
-    /grade/data/     the data sets the cases query      (read-only for the program)
-    /grade/tree/     a scratch copy of the tree graded  (read-only for the program)
+    /grade/oracle/   expectations.json, runner.py, fork_server.py   (root only, 0700)
+    /grade/data/     the data sets the cases query      (read-only for the programs)
+    /grade/tree/     a scratch copy of the tree graded  (read-only for the programs; the
+                     harness staged it without any link that leaves it)
     /grade/out/      where report.json is written       (root only, 0700)
 
 Order matters and is the whole point of this file:
-  1. take ownership of the layout, so the program's user can read the tree and data and
-     nothing else;
-  2. load the expectations into memory and delete them from disk, then check that only
+  1. take ownership of the layout, so programs can read the tree and data and nothing else,
+     and close the shared scratch places (/tmp, /dev/shm) to them;
+  2. start fork_server.py, a fresh interpreter that will start every program, before
+     anything held out is read: no process forked from it can hold the expectations;
+  3. load the expectations into memory and delete them from disk, then check that only
      the allowlisted files remain;
-  3. run every case as an unprivileged user with its own session, re-checking the
-     allowlist before every spawn;
-  4. kill every process the program left behind, then write the machine-readable report.
+  4. byte-compile the tree's package as a user of its own (never root, never before the
+     expectations are gone), within a time and memory limit; a failure is noted, not fatal;
+  5. run every case as a uid of its own, in its own session, re-checking the allowlist
+     before every start, and kill every process of that uid when the case ends;
+  6. kill every process left, then write the machine-readable report.
 
-The verdict is that report. The harness never reads a grade from an exit code.
+Nothing a tree does can stop the report from being written: each case has its own time
+limit, so slowness is charged to that case alone, and there is no whole-grading deadline.
+
+The verdict is that report. The harness never reads a grade from an exit code. Failure
+reasons name the kind of difference only, never the expected output or the case's
+arguments: reports are published.
 """
 
 import argparse
@@ -26,17 +36,39 @@ import csv
 import io
 import json
 import os
-import selectors
+import select
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-REPORT_VERSION = 1
-ORACLE_ALLOWLIST = {"runner.py"}
+REPORT_VERSION = 2
+ORACLE_ALLOWLIST = {"runner.py", "fork_server.py"}
 OUTPUT_CAP = 1024 * 1024
+REVEAL_CAP = 8192
+MODULE = "sqlcsv"
+COMPILE_TIMEOUT = 10.0
+# Per program: address space, processes of its uid, open files, no core files, no queues.
+CASE_LIMITS = {"as": 512 << 20, "nproc": 32, "nofile": 256, "core": 0, "msgqueue": 0}
+# One file at a time, so a file the compiler cannot digest costs that file only; os.walk does
+# not follow links, so a link loop in the tree cannot make it recurse.
+COMPILE_SOURCE = """
+import os, py_compile, sys
+bad = 0
+for root, dirs, files in os.walk(sys.argv[1]):
+    dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+    for name in sorted(files):
+        if name.endswith(".py"):
+            try:
+                py_compile.compile(os.path.join(root, name), doraise=True)
+            except BaseException:
+                bad += 1
+sys.exit(1 if bad else 0)
+"""
 
 
 class IntegrityError(Exception):
@@ -46,12 +78,14 @@ class IntegrityError(Exception):
 def parse_args():
     p = argparse.ArgumentParser()
     p.add_argument("--grade", default="/grade")
-    p.add_argument("--uid", type=int, default=1000)
-    p.add_argument("--gid", type=int, default=1000)
+    p.add_argument("--uid-base", type=int, default=200000,
+                   help="the compile step runs as this uid, case i as uid-base + 1 + i")
     p.add_argument("--owner", default=None, help="uid:gid to hand the scratch back to at the end")
-    p.add_argument("--workers", type=int, default=4)
+    p.add_argument("--workers", type=int, default=2)
     p.add_argument("--case-timeout", type=float, default=3.0)
-    p.add_argument("--deadline", type=float, default=90.0)
+    p.add_argument("--mode", choices=("fork", "exec"), default="fork")
+    p.add_argument("--reveal", action="store_true",
+                   help="keep the programs' output of failing cases for the harness to diff")
     return p.parse_args()
 
 
@@ -65,7 +99,7 @@ def walk_chown(root, uid, gid, dir_mode, file_mode):
             os.chown(full, uid, gid, follow_symlinks=False)
             if os.path.islink(full) or os.path.isdir(full):
                 continue
-            mode = os.stat(full).st_mode
+            mode = os.lstat(full).st_mode
             os.chmod(full, file_mode | (0o111 if mode & 0o100 and file_mode != 0o600 else 0))
 
 
@@ -97,75 +131,26 @@ class Integrity:
                 raise IntegrityError(f"data dir changed: {sorted(now ^ self.data_staged)[:5]}")
 
 
-def capped_run(argv, cwd, env, stdin_text, uid, gid, timeout):
-    """Run one program; keep at most OUTPUT_CAP bytes of each stream; kill its session on exit."""
-    started = time.monotonic()
-    try:
-        proc = subprocess.Popen(
-            argv, cwd=cwd, env=env,
-            stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            user=uid, group=gid, extra_groups=[], start_new_session=True, close_fds=True,
-        )
-    except OSError as exc:
-        return {"exit": None, "stdout": b"", "stderr": b"", "timed_out": False,
-                "spawn_error": f"{type(exc).__name__}: {exc}", "ms": 0}
-    try:
-        # Make the program, not this runner, the memory ceiling's first victim.
-        with open(f"/proc/{proc.pid}/oom_score_adj", "w") as f:
-            f.write("1000")
-    except OSError:
-        pass
-    if stdin_text is not None:
+def processes_of(uid):
+    """Pids of live processes whose real or effective uid is `uid`."""
+    found = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
         try:
-            proc.stdin.write(stdin_text.encode())
-            proc.stdin.close()
+            with open(f"/proc/{p}/status") as f:
+                status = f.read()
         except OSError:
-            pass
-    bufs = {proc.stdout: bytearray(), proc.stderr: bytearray()}
-    sel = selectors.DefaultSelector()
-    for stream in bufs:
-        os.set_blocking(stream.fileno(), False)
-        sel.register(stream, selectors.EVENT_READ)
-    timed_out = False
-    deadline = started + timeout
-    open_streams = 2
-    while open_streams:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            timed_out = True
-            break
-        for key, _ in sel.select(remaining):
-            chunk = os.read(key.fileobj.fileno(), 65536)
-            if not chunk:
-                sel.unregister(key.fileobj)
-                open_streams -= 1
-                continue
-            buf = bufs[key.fileobj]
-            if len(buf) < OUTPUT_CAP + 1:
-                buf.extend(chunk[: OUTPUT_CAP + 1 - len(buf)])
-    sel.close()
-    exit_code = None
-    if not timed_out:
-        try:
-            exit_code = proc.wait(timeout=max(0.05, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            timed_out = True
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        pass
-    if exit_code is None:
-        try:
-            proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            pass
-    for stream in bufs:
-        stream.close()
-    return {
-        "exit": exit_code, "stdout": bytes(bufs[proc.stdout]), "stderr": bytes(bufs[proc.stderr]),
-        "timed_out": timed_out, "spawn_error": None, "ms": int((time.monotonic() - started) * 1000),
-    }
+            continue
+        for line in status.splitlines():
+            if line.startswith("State:") and "Z" in line.split()[1]:
+                break
+            if line.startswith("Uid:"):
+                real, effective = line.split()[1:3]
+                if uid in (int(real), int(effective)):
+                    found.append(int(p))
+                break
+    return found
 
 
 def kill_everything_else():
@@ -193,19 +178,178 @@ def kill_everything_else():
     raise IntegrityError("processes of the graded program survived repeated SIGKILL")
 
 
-def parse_rows(text, fmt):
-    """Header and rows of a csv or json result, for order-insensitive comparison."""
-    if fmt == "csv":
-        rows = list(csv.reader(io.StringIO(text, newline="")))
-        if not rows:
-            raise ValueError("no header row")
-        return rows[0], sorted(json.dumps(r) for r in rows[1:])
-    data = json.loads(text)
-    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
-        raise ValueError("not a JSON array of objects")
-    header = list(data[0].keys()) if data else None
-    return header, sorted(json.dumps(list(r.items())) for r in data)
+class Launcher:
+    """The runner's side of fork_server.py: one socket per worker, one program at a time each."""
 
+    def __init__(self, workers, env):
+        self.free = []
+        self.lock = threading.Lock()
+        ours, theirs = [], []
+        for _ in range(workers):
+            a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            ours.append(a)
+            theirs.append(b)
+        here = os.path.dirname(os.path.abspath(__file__))
+        self.server = subprocess.Popen(
+            [sys.executable, os.path.join(here, "fork_server.py"), *[str(s.fileno()) for s in theirs]],
+            pass_fds=[s.fileno() for s in theirs], env=env, cwd="/",
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        )
+        for s in theirs:
+            s.close()
+        ready = json.loads(ours[0].recv(4096) or b"{}")
+        if not ready.get("ready"):
+            raise RuntimeError("the fork server did not start")
+        self.free = ours
+
+    def take(self):
+        with self.lock:
+            return self.free.pop()
+
+    def give(self, sock):
+        with self.lock:
+            self.free.append(sock)
+
+    def close(self):
+        for s in self.free:
+            s.close()
+        try:
+            self.server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.server.kill()
+
+
+class Replies:
+    """The fork server's answers on one socket: {"pid"} when forked, {"pid", "status"} when reaped."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.forked = []
+        self.statuses = {}
+        self.error = None
+
+    def read(self):
+        raw = self.sock.recv(4096)
+        reply = json.loads(raw) if raw else {"error": "the fork server is gone"}
+        if "error" in reply:
+            self.error = reply["error"]
+        elif "status" in reply:
+            self.statuses[reply["pid"]] = reply["status"]
+        else:
+            self.forked.append(reply["pid"])
+
+    def wait(self, predicate, seconds):
+        """Read replies until predicate() holds; False if it did not within `seconds`."""
+        end = time.monotonic() + seconds
+        while not predicate() and self.error is None:
+            remaining = end - time.monotonic()
+            if remaining <= 0 or not select.select([self.sock], [], [], remaining)[0]:
+                return False
+            self.read()
+        return predicate()
+
+
+def end_uid(replies, uid):
+    """Kill every process of `uid`, through the fork server (kill(-1) as that uid, which no
+    fork escapes), until /proc shows none left. A uid is one case's alone."""
+    for _ in range(20):
+        # Only a process of uid can make another: none now means none ever again.
+        if not processes_of(uid):
+            return True
+        sent = len(replies.forked)
+        replies.sock.send(json.dumps({"mode": "kill", "uid": uid}).encode())
+        if not replies.wait(lambda: len(replies.forked) > sent, 5):
+            return False
+        killer = replies.forked[sent]
+        replies.wait(lambda: killer in replies.statuses, 5)
+    return not processes_of(uid)
+
+
+def run_program(launcher, request, stdin_text, timeout):
+    """Start one program through the fork server; keep at most OUTPUT_CAP bytes of each
+    stream; kill everything of its uid when it ends or its time is up."""
+    started = time.monotonic()
+    sock = launcher.take()
+    replies = Replies(sock)
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    # The cases hold small queries: written whole before the start, never blocking.
+    data = (stdin_text or "").encode()[:60000]
+    if data:
+        os.write(in_w, data)
+    os.close(in_w)
+    try:
+        socket.send_fds(sock, [json.dumps(request).encode()], [in_r, out_w, err_w])
+    finally:
+        for fd in (in_r, out_w, err_w):
+            os.close(fd)
+    bufs = {out_r: bytearray(), err_r: bytearray()}
+    open_fds = set(bufs)
+    for fd in bufs:
+        os.set_blocking(fd, False)
+    deadline = started + timeout
+    timed_out = False
+    case_pid = lambda: replies.forked[0] if replies.forked else None  # noqa: E731
+    finished = lambda: case_pid() is not None and case_pid() in replies.statuses  # noqa: E731
+    try:
+        while not finished() and replies.error is None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                timed_out = True
+                break
+            ready = select.select([sock, *open_fds], [], [], remaining)[0]
+            if sock in ready:
+                replies.read()
+            for fd in ready:
+                if fd is not sock and drain(fd, bufs[fd]):
+                    open_fds.discard(fd)
+        if replies.error is None:
+            replies.wait(lambda: case_pid() is not None, 5)
+            end_uid(replies, request["uid"])
+            replies.wait(finished, 5)
+        # What the program wrote before it died is in the pipes; read it, bounded in time,
+        # since nothing of its uid is left to hold a pipe open (or, if something is, we stop).
+        end = time.monotonic() + 1.0
+        while open_fds and time.monotonic() < end:
+            for fd in select.select(list(open_fds), [], [], max(0.0, end - time.monotonic()))[0]:
+                if drain(fd, bufs[fd]):
+                    open_fds.discard(fd)
+    finally:
+        os.close(out_r)
+        os.close(err_r)
+        launcher.give(sock)
+    status = replies.statuses.get(case_pid()) if case_pid() is not None else None
+    exit_code = None
+    if status is not None and not timed_out:
+        exit_code = os.waitstatus_to_exitcode(status)
+        if exit_code < 0:
+            exit_code = None  # killed by a signal
+    return {
+        "exit": exit_code, "stdout": bytes(bufs[out_r]), "stderr": bytes(bufs[err_r]),
+        "timed_out": timed_out, "spawn_error": replies.error, "ms": int((time.monotonic() - started) * 1000),
+    }
+
+
+def drain(fd, buf):
+    """Read what is there (a bounded amount, so a flood cannot starve the deadline check);
+    True at end of stream. Keeps at most OUTPUT_CAP + 1 bytes."""
+    for _ in range(16):
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return False
+        if not chunk:
+            return True
+        if len(buf) < OUTPUT_CAP + 1:
+            buf.extend(chunk[: OUTPUT_CAP + 1 - len(buf)])
+    return False
+
+
+# -- judging -------------------------------------------------------------------------------
+#
+# Reasons are a closed set of templates holding only numbers: never the expected output,
+# never the case's arguments, never the program's output.
 
 def output_format(args):
     for i, a in enumerate(args):
@@ -216,15 +360,71 @@ def output_format(args):
     return "table"
 
 
+def first_different_line(got, want):
+    a, b = got.split("\n"), want.split("\n")
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i + 1
+    return min(len(a), len(b)) + 1
+
+
+def rendered(value):
+    """A JSON value as its canonical text: 3 and 3.0 stay apart, as they print apart."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def parse_result(text, fmt):
+    """(header, rows) of a csv or json result, values as rendered."""
+    if fmt == "csv":
+        records = list(csv.reader(io.StringIO(text, newline="")))
+        if not records:
+            raise ValueError("empty")
+        return records[0], records[1:]
+    pairs = json.loads(text, object_pairs_hook=lambda items: items)
+    if not isinstance(pairs, list) or not all(isinstance(r, list) for r in pairs):
+        raise ValueError("not an array of objects")
+    header = [k for k, _ in pairs[0]] if pairs else None
+    for r in pairs:
+        if [k for k, _ in r] != header:
+            raise ValueError("objects with different keys")
+    return header, [[rendered(v) for _, v in r] for r in pairs]
+
+
+def judge_result(out, fmt, want):
+    try:
+        header, rows = parse_result(out, fmt)
+    except (ValueError, csv.Error):
+        return f"stdout is not a valid {fmt} result"
+    want_header = want.get("header")
+    if want_header is not None and header is not None and header != want_header:
+        return "header differs"
+    if fmt == "json":
+        want_rows = [[rendered(v) for v in r] for r in want["rows"]]
+    else:
+        want_rows = [["" if v is None else str(v) for v in r] for r in want["rows"]]
+    if len(rows) != len(want_rows):
+        return f"{len(rows)} rows, a different number was expected"
+    if want.get("ordered", True):
+        for i, (a, b) in enumerate(zip(rows, want_rows)):
+            if a != b:
+                return f"row {i + 1} differs"
+        return None
+    if sorted(map(json.dumps, rows)) != sorted(map(json.dumps, want_rows)):
+        return "rows differ (compared in any order)"
+    return None
+
+
 def judge(case, run):
-    """Why the case failed, or None when it passed."""
+    """Why the case failed (a template, see above), or None when it passed."""
     exp = case["expect"]
     if run["spawn_error"]:
-        return f"could not start the program: {run['spawn_error']}"
+        return "the program could not be started"
     if run["timed_out"]:
         return "timed out"
+    if run["exit"] is None:
+        return "killed by a signal"
     if run["exit"] != exp["exit"]:
-        return f"exit code {run['exit']}, expected {exp['exit']}"
+        return f"exit status {run['exit']} is not the expected one"
     if len(run["stdout"]) > OUTPUT_CAP or len(run["stderr"]) > OUTPUT_CAP:
         return "output exceeded the 1 MiB cap"
     try:
@@ -233,26 +433,83 @@ def judge(case, run):
         return "stdout is not UTF-8"
     stderr_rule = exp.get("stderr") or ("nonempty" if exp["exit"] != 0 else "any")
     if stderr_rule == "nonempty" and not run["stderr"].strip():
-        return "stderr was empty, expected a diagnostic"
+        return "stderr is empty, a diagnostic was expected"
+    if stderr_rule == "empty" and run["stderr"]:
+        return "stderr is not empty"
+    if exp["exit"] != 0 and out:
+        return "stdout is not empty on an error exit"
     if "stdout" in exp and out != exp["stdout"]:
-        return f"stdout differs: got {out[:200]!r}, expected {exp['stdout'][:200]!r}"
-    if "rows" in exp:
-        fmt = output_format(case["args"])
-        try:
-            header, rows = parse_rows(out, fmt)
-        except (ValueError, csv.Error) as exc:
-            return f"stdout is not valid {fmt}: {exc}"
-        want_header = exp["rows"]["header"]
-        if fmt == "csv" or header is not None:
-            if header != want_header:
-                return f"header {header}, expected {want_header}"
-        if fmt == "csv":
-            want = sorted(json.dumps(r) for r in exp["rows"]["rows"])
-        else:
-            want = sorted(json.dumps(list(zip(want_header, r))) for r in exp["rows"]["rows"])
-        if rows != want:
-            return f"rows differ: got {len(rows)} row(s), expected {len(want)}; the multisets are not equal"
+        return f"stdout differs at line {first_different_line(out, exp['stdout'])}"
+    if "result" in exp:
+        return judge_result(out, output_format(case["args"]), exp["result"])
     return None
+
+
+# -- the grading ---------------------------------------------------------------------------
+
+def lock_down(grade, uid_base):
+    os.chown(grade, 0, 0)
+    os.chmod(grade, 0o755)
+    walk_chown(os.path.join(grade, "oracle"), 0, 0, 0o700, 0o600)
+    walk_chown(os.path.join(grade, "out"), 0, 0, 0o700, 0o600)
+    walk_chown(os.path.join(grade, "tree"), 0, 0, 0o755, 0o644)
+    walk_chown(os.path.join(grade, "data"), 0, 0, 0o755, 0o644)
+    # Shared scratch places would let one case leave something for another.
+    for shared in ("/tmp", "/dev/shm", "/dev/mqueue"):
+        try:
+            os.chmod(shared, 0o711)
+        except OSError:
+            pass
+
+
+def case_env(home):
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "TMPDIR": home,
+        "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
+    }
+
+
+def with_home(uid, fn):
+    """Give a program a private, empty home (its only writable place); remove it after."""
+    home = f"/tmp/u{uid}"
+    os.mkdir(home, 0o700)
+    os.chown(home, uid, uid)
+    try:
+        return fn(home)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def compile_tree(launcher, tree_dir, uid):
+    """Byte-compile the package beside its sources, so that no case compiles it again.
+
+    Only after the expectations are gone, and as a uid of its own that owns the tree for
+    the while: root never compiles (or reads) a file of the tree, and a file that exhausts
+    the compiler's time or memory costs this step only. The tree is root's again after."""
+    package = os.path.join(tree_dir, MODULE)
+    if not os.path.isdir(package) or os.path.islink(package):
+        return {"ok": False, "ms": 0, "note": "no package to compile"}
+    walk_chown(tree_dir, uid, uid, 0o755, 0o644)
+
+    def go(home):
+        request = {
+            "mode": "exec", "uid": uid, "gid": uid, "cwd": tree_dir, "env": case_env(home),
+            "argv": [sys.executable, "-I", "-S", "-c", COMPILE_SOURCE, package],
+            "limits": CASE_LIMITS,
+        }
+        return run_program(launcher, request, None, COMPILE_TIMEOUT)
+
+    try:
+        run = with_home(uid, go)
+    finally:
+        walk_chown(tree_dir, 0, 0, 0o755, 0o644)
+    if run["timed_out"]:
+        note = "timed out"
+    elif run["exit"] != 0:
+        note = "some files did not compile" if run["exit"] == 1 else "the compiler failed"
+    else:
+        note = None
+    return {"ok": note is None, "ms": run["ms"], "note": note}
 
 
 def main():
@@ -263,62 +520,71 @@ def main():
     out_dir = os.path.join(opts.grade, "out")
     started = time.monotonic()
 
-    # 1. Ownership: held-out material is root's alone; the program may read tree and data.
-    os.chown(opts.grade, 0, 0)
-    os.chmod(opts.grade, 0o755)
-    walk_chown(oracle_dir, 0, 0, 0o700, 0o600)
-    walk_chown(out_dir, 0, 0, 0o700, 0o600)
-    walk_chown(tree_dir, 0, 0, 0o755, 0o644)
-    walk_chown(data_dir, 0, 0, 0o755, 0o644)
+    # 1. Ownership and the shared places.
+    lock_down(opts.grade, opts.uid_base)
 
-    # Compile the delivered package once, here, as root: every case would otherwise compile it
-    # again (the tree is read-only to the program). Compiling executes none of its code.
-    package = os.path.join(tree_dir, "sqlcsv")
-    if os.path.isdir(package) and not os.path.islink(package):
-        import compileall
-        compileall.compile_dir(package, maxlevels=4, quiet=2, workers=1)
-        walk_chown(package, 0, 0, 0o755, 0o644)
+    # 2. The fork server starts before anything held out is read.
+    launcher = Launcher(max(1, opts.workers), case_env("/tmp"))
 
-    # 2. Load the expectations, then delete them before any delivered program exists.
+    # 3. Load the expectations, then delete them before any program exists.
     exp_path = os.path.join(oracle_dir, "expectations.json")
     with open(exp_path, encoding="utf-8") as f:
         bundle = json.load(f)
     os.remove(exp_path)
     integrity = Integrity(oracle_dir, data_dir)
     report = {
-        "version": REPORT_VERSION, "spec": bundle["spec"], "cases": [], "requirements": {},
+        "version": REPORT_VERSION, "spec": bundle["spec"], "mode": opts.mode, "cases": [],
+        "requirements": {}, "compile": None, "revealed": {} if opts.reveal else None,
         "integrity": {"expectations_deleted": not os.path.exists(exp_path), "checks": 0, "violation": None},
     }
-    env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
-        "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
-    }
     abort = threading.Event()
-    deadline = started + opts.deadline
 
-    def run_one(case):
+    # 4. Compile, as a user of its own.
+    try:
+        integrity.check()
+        report["compile"] = compile_tree(launcher, tree_dir, opts.uid_base)
+    except IntegrityError as exc:
+        abort.set()
+        report["integrity"]["violation"] = str(exc)
+
+    # 5. The cases, each as a uid of its own.
+    def run_one(item):
+        index, case = item
+        row = {"id": case["id"], "req": case["req"], "pass": False, "reason": None, "exit": None, "ms": 0}
         if abort.is_set():
-            return {"id": case["id"], "req": case["req"], "pass": False, "reason": "not run: grading aborted", "exit": None, "ms": 0}
-        if time.monotonic() > deadline:
-            return {"id": case["id"], "req": case["req"], "pass": False, "reason": "not run: grading deadline passed", "exit": None, "ms": 0}
+            row["reason"] = "not run: grading aborted"
+            return row
         try:
             integrity.check()
         except IntegrityError as exc:
             abort.set()
             report["integrity"]["violation"] = str(exc)
-            return {"id": case["id"], "req": case["req"], "pass": False, "reason": "not run: integrity violation", "exit": None, "ms": 0}
+            row["reason"] = "not run: integrity violation"
+            return row
+        uid = opts.uid_base + 1 + index
         data = os.path.join(data_dir, case["data"]) if case.get("data") else data_dir
         args = [a.replace("{data}", data) for a in case["args"]]
-        run = capped_run([sys.executable, "-m", "sqlcsv", *args], tree_dir, env, case.get("stdin"),
-                         opts.uid, opts.gid, opts.case_timeout)
+
+        def go(home):
+            request = {"mode": opts.mode, "uid": uid, "gid": uid, "cwd": tree_dir, "env": case_env(home),
+                       "module": MODULE, "args": args, "limits": CASE_LIMITS}
+            return run_program(launcher, request, case.get("stdin"), opts.case_timeout)
+
+        run = with_home(uid, go)
         reason = judge(case, run)
-        return {"id": case["id"], "req": case["req"], "pass": reason is None, "reason": reason, "exit": run["exit"], "ms": run["ms"]}
+        row.update({"pass": reason is None, "reason": reason, "exit": run["exit"], "ms": run["ms"]})
+        if opts.reveal and reason is not None:
+            report["revealed"][case["id"]] = {
+                "stdout": run["stdout"][:REVEAL_CAP].decode("utf-8", "replace"),
+                "stderr": run["stderr"][:REVEAL_CAP].decode("utf-8", "replace"),
+            }
+        return row
 
-    # 3. Run the cases.
     with ThreadPoolExecutor(max_workers=max(1, opts.workers)) as pool:
-        report["cases"] = list(pool.map(run_one, bundle["cases"]))
+        report["cases"] = list(pool.map(run_one, enumerate(bundle["cases"])))
+    launcher.close()
 
-    # 4. Nothing the program started may outlive the grading (tini, PID 1, is exempt).
+    # 6. Nothing the programs started may outlive the grading (tini, PID 1, is exempt).
     try:
         kill_everything_else()
         integrity.check()

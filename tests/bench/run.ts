@@ -1,20 +1,36 @@
 // `npm run bench`: prints measured figures. Targets live here as printed ratios, never as
 // timed assertions in the unit tests, because these machines are noisy.
 import { cpus } from 'node:os';
-import { gradeBench } from './grade.bench.js';
+import { floorOnly, gradeBench } from './grade.bench.js';
 import { journalBench } from './journal.bench.js';
 import { recordBench } from './record.bench.js';
 import { reportBench } from './report.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
+import { workspaceTransportBench } from './workspace-transport.bench.js';
+import { siteBench } from './site.bench.js';
+import { simBench } from './sim.bench.js';
 import { table, type Figure } from './stats.js';
 
+// `npm run bench -- grade` measures grading against the floor only, skipping the sandbox figures.
+const only = process.argv[2];
 const figures: Figure[] = [];
-figures.push(...(await journalBench()));
-figures.push(...(await reportBench()));
-const sandbox = await sandboxBench();
+if (only !== 'grade') {
+  figures.push(...(await journalBench()));
+  figures.push(...(await reportBench()));
+}
+const sandbox = only === 'grade' ? await floorOnly() : await sandboxBench();
 figures.push(...sandbox.figures);
-figures.push(...(await gradeBench(sandbox.floorMs)));
-figures.push(...(await recordBench()));
+const grading = await gradeBench(sandbox.floorMs);
+figures.push(...grading.figures);
+const site = only === 'grade' ? undefined : await siteBench();
+if (only !== 'grade') {
+  figures.push(...(await workspaceTransportBench(5)));
+  figures.push(...site!.figures);
+}
+if (only !== 'grade') figures.push(...(await simBench()));
+if (only !== 'grade') figures.push(...(await recordBench()));
 console.log(`\nbench on ${process.platform}/${process.arch}, ${cpus().length} cores, node ${process.version}, ${new Date().toISOString()}`);
 console.log(`ratios are to the floor: the median of \`docker run --rm <image> true\` (${sandbox.floorMs} ms) in this same run\n`);
 console.log(table(figures));
+console.log(`\n${grading.summary}`);
+if (site) console.log(`\n${site.lines.join('\n')}`);

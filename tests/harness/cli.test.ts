@@ -92,8 +92,9 @@ describe('messages speak to users (item 13)', () => {
       command.commands.forEach(collect);
     };
     collect(buildProgram(bufferIo()));
-    // Flags of other programs, written into their command lines (a Dockerfile's RUN line).
-    const otherPrograms = new Set(['--no-install-recommends']);
+    // Flags of other programs, written into their command lines: a Dockerfile's RUN line, grep in
+    // the SIMULATED merger's listing, and the sqlcsv program under grading (the spec's own CLI).
+    const otherPrograms = new Set(['--no-install-recommends', '--include', '--format']);
     const unknown: string[] = [];
     for (const file of [...(await sources('harness')), ...(await sources('engine'))]) {
       const text = await readFile(file, 'utf8');
@@ -181,13 +182,17 @@ describe('exit codes (item 15)', () => {
         "model_response_invalid": 3,
         "model_unavailable": 3,
         "no_eligible_model": 6,
+        "no_sandbox_host": 3,
         "oracle_invalid": 4,
         "provider_config_invalid": 2,
+        "replay_diverged": 7,
         "sandbox_build_failed": 3,
         "sandbox_disposed": 1,
+        "sandbox_host_lost": 3,
         "sandbox_image_missing": 3,
         "sim_defect_model": 1,
         "sim_defect_table": 1,
+        "sim_population": 1,
         "spec_invalid": 2,
         "structured_output_unreadable": 6,
         "survival_data_invalid": 2,

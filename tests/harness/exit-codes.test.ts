@@ -21,7 +21,7 @@ describe('exit codes', () => {
     expect(exitCodeFor(new TypeError('undefined is not a function'))).toBe(1);
     // Only codes that can escape a solve by a bug alone exit 1.
     expect(Object.entries(EXIT_BY_CODE).filter(([, code]) => code === EXIT.internal).map(([name]) => name)).toEqual([...BUG_CODES]);
-    expect([...BUG_CODES]).toEqual(['sandbox_disposed', 'budget_exhausted', 'contract_missing', 'journal_event_invalid', 'sim_defect_model', 'sim_defect_table']);
+    expect([...BUG_CODES]).toEqual(['sandbox_disposed', 'budget_exhausted', 'contract_missing', 'journal_event_invalid', 'sim_defect_model', 'sim_defect_table', 'sim_population']);
     expect([EXIT.ok, EXIT.usage, EXIT.environment, EXIT.gradingRefused, EXIT.quotaExhausted, EXIT.providerConfiguration, EXIT.replayDiverged, EXIT.interrupted]).toEqual([0, 2, 3, 4, 5, 6, 7, 130]);
   });
 

@@ -29,3 +29,6 @@ export const HAS_DOCKER = await dockerReady();
 export function testProvider(options: Partial<ConstructorParameters<typeof DockerSandboxProvider>[0]> = {}): DockerSandboxProvider {
   return new DockerSandboxProvider({ image: sandboxImageTag(), ...options });
 }
+
+/** Both workspace transports, for tests that must hold under each. */
+export const TRANSPORTS = ['bind', 'archive'] as const;

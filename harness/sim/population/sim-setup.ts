@@ -4,7 +4,7 @@ import { SIM_ENDPOINT, simRoster, type SimPairName } from '../../providers/engin
 import { readCorpus, type SimCorpus } from '../corpus-files.js';
 import type { SimParams } from '../sim-params.js';
 import { SIMULATED_TAG, SimPopulation } from './sim-population.js';
-import { SimWorld, simCapOf, type Pairing } from './sim-world.js';
+import { SimWorld, type Pairing } from './sim-world.js';
 
 /** The two simulated pairs when a manifest does not name them. */
 export const DEFAULT_SIM_PAIRS: { executor: SimPairName; reviewer: SimPairName } = {
@@ -16,7 +16,7 @@ export interface SimSetupOptions {
   /** The planted parameters; `seed` below overrides `params.seed`. */
   params: SimParams;
   seed?: number;
-  /** The ENGINE's depth cap (the sim's cap is one more; see simCapOf). */
+  /** The engine's depth cap (maxDepth); the sim's tree model uses the same number and the same rule. */
   maxDepth: number;
   /** 1-based. Default 1. */
   repetition?: number;
@@ -41,7 +41,7 @@ export async function simSetup(o: SimSetupOptions): Promise<SimSetup> {
   const seed = o.seed ?? o.params.seed;
   const world = new SimWorld({
     params: { ...o.params, seed },
-    cell: { seed, cap: simCapOf(o.maxDepth), repetition: o.repetition ?? 1 },
+    cell: { seed, cap: o.maxDepth, repetition: o.repetition ?? 1 },
     corpus: o.corpus ?? (await readCorpus()),
     requirements: o.requirements,
     mergeAttempts: o.mergeAttempts,

@@ -6,25 +6,14 @@ import type { DefectModel } from '../defect-model.js';
 import { identityDraws, type DrawSource, type SimCell } from '../draw.js';
 import { sampleShared, type SimLeafRecord, type SimSharedPhase, type SimTreeNode } from '../sampler.js';
 import type { SimParams } from '../sim-params.js';
+import type { Pairing } from '../../manifest/manifest.js';
 
 /** The SIMULATED population was asked something its model cannot answer (a bug, never a result). */
 export class SimPopulationError extends RdhError {
   readonly code = 'sim_population';
 }
 
-/** How the arms of a pair relate: one shared build, or a build per arm. */
-export type Pairing = 'shared' | 'independent';
-
-/**
- * The sim's cap for an engine depth cap. The engine counts planning levels below the root (a cap
- * of N fully used puts leaves at depth N); the sim's tree model counts levels including the
- * root (`has_room = level + 1 < cap`, so its cap N puts leaves at level N - 1). Node levels are
- * the same numbers in both (the root is 0), so only the cap moves. Use this wherever the sim's
- * sampler or truth is asked about an engine run: `expectedSurvival({ cap: simCapOf(maxDepth) })`.
- */
-export function simCapOf(maxDepth: number): number {
-  return maxDepth + 1;
-}
+export type { Pairing };
 
 /** The sim path (`root.0.2`, children from 0) of an engine node id (`root.1.3`, children from 1). */
 export function simPathOf(nodeId: string): string {
@@ -35,7 +24,7 @@ export function simPathOf(nodeId: string): string {
 
 export interface SimWorldOptions {
   params: SimParams;
-  /** Seed, the SIM cap (see {@link simCapOf}) and the repetition: every draw is keyed by them. */
+  /** Seed, the depth cap (the engine's maxDepth: the sim splits a node at level k iff k < cap, as the engine does) and the repetition: every draw is keyed by them. */
   cell: SimCell;
   corpus: SimCorpus;
   /** The spec's requirements, in order; the root owns them all. */

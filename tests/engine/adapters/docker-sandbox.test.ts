@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import {
   type Sandbox,
 } from '../../../engine/index.js';
 import { bufferIo, runCli } from '../../../harness/index.js';
-import { HAS_DOCKER, testProvider } from '../../support/docker.js';
+import { HAS_DOCKER, TRANSPORTS, testProvider } from '../../support/docker.js';
 
 const RUN = `vitest-sandbox-${process.pid}`;
 
@@ -26,14 +26,15 @@ async function containersOf(runId: string): Promise<string[]> {
   return list.map((c) => c.Id);
 }
 
-describe.skipIf(!HAS_DOCKER)('DockerSandbox against a real daemon', () => {
+// The isolation and file-tool tests hold for both ways of getting the workspace into the container.
+describe.skipIf(!HAS_DOCKER).each(TRANSPORTS)('DockerSandbox against a real daemon (%s transport)', (transport) => {
   let sandbox: Sandbox;
   let hostSecretDir: string;
 
   beforeAll(async () => {
     hostSecretDir = await tempDir('rdh-host-secret-');
     await writeFile(path.join(hostSecretDir, 'secret.txt'), 'HOST-SECRET-7f3a91\n');
-    sandbox = await testProvider().create({ workspaceDir: await tempDir('rdh-ws-'), runId: RUN, purpose: 'isolation' });
+    sandbox = await testProvider({ transport }).create({ workspaceDir: await tempDir('rdh-ws-'), runId: RUN, purpose: 'isolation' });
   });
 
   afterAll(async () => {
@@ -144,13 +145,13 @@ for host in ['1.1.1.1', '172.17.0.1', '10.0.0.1', 'deb.debian.org']:
   });
 });
 
-describe.skipIf(!HAS_DOCKER)('detached copies and snapshots', () => {
+describe.skipIf(!HAS_DOCKER).each(TRANSPORTS)('detached copies and snapshots (%s transport)', (transport) => {
   it('mounts a copy the sandbox user can write, leaves the original as it was, and copies links without following them', async () => {
     const original = await tempDir('rdh-judged-');
-    const judged = await testProvider().create({ workspaceDir: original, runId: RUN, purpose: 'judged' });
+    const judged = await testProvider({ transport }).create({ workspaceDir: original, runId: RUN, purpose: 'judged' });
     await judged.exec('mkdir -p sub && echo v1 > sub/a.txt && ln -s /etc/hostname host-link');
     await judged.dispose();
-    const copy = await testProvider().create({ workspaceDir: await tempDir('rdh-copy-'), copyFrom: original, runId: RUN, purpose: 'copy' });
+    const copy = await testProvider({ transport }).create({ workspaceDir: await tempDir('rdh-copy-'), copyFrom: original, runId: RUN, purpose: 'copy' });
     try {
       const wrote = await copy.exec('echo v2 > sub/a.txt && echo new > sub/b.txt && readlink host-link');
       expect([wrote.exitCode, wrote.stdout]).toEqual([0, '/etc/hostname\n']);
@@ -162,7 +163,7 @@ describe.skipIf(!HAS_DOCKER)('detached copies and snapshots', () => {
   });
 
   it('snapshots content by path, so a shell write shows and interpreter caches do not', async () => {
-    const box = await testProvider().create({ workspaceDir: await tempDir('rdh-snap-'), runId: RUN, purpose: 'snapshot' });
+    const box = await testProvider({ transport }).create({ workspaceDir: await tempDir('rdh-snap-'), runId: RUN, purpose: 'snapshot' });
     try {
       await box.writeFile('m.py', 'X = 1\n');
       const before = await box.snapshot();
@@ -177,6 +178,33 @@ describe.skipIf(!HAS_DOCKER)('detached copies and snapshots', () => {
     }
   });
 });
+
+describe.skipIf(!HAS_DOCKER)('archive transport: the host folder mirrors the volume', () => {
+  it('shows what a command made, drops what it deleted, keeps links as links, and never mounts the host folder', async () => {
+    const dir = await tempDir('rdh-mirror-');
+    await writeFile(path.join(dir, 'seed.txt'), 'seed\n');
+    const box = await testProvider({ transport: 'archive' }).create({ workspaceDir: dir, runId: RUN, purpose: 'mirror' });
+    try {
+      const [info] = await new Docker().listContainers({ filters: { label: [`${SANDBOX_LABELS.purpose}=mirror`, `${SANDBOX_LABELS.run}=${RUN}`] } });
+      expect(info!.Mounts.map((m) => [m.Type, m.Destination])).toEqual([['volume', '/workspace']]);
+      const ran = await box.exec('cat seed.txt && rm seed.txt && mkdir -p d && echo made > d/new.txt && ln -s /etc/passwd d/leak');
+      expect(ran.stdout).toBe('seed\n');
+      expect(await readFile(path.join(dir, 'd/new.txt'), 'utf8')).toBe('made\n');
+      await expect(readFile(path.join(dir, 'seed.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(await readlink(path.join(dir, 'd/leak'))).toBe('/etc/passwd');
+      await expect(box.readFile('d/leak')).rejects.toBeInstanceOf(WorkspacePathError);
+    } finally {
+      await box.dispose();
+    }
+    const { Volumes: left } = await new Docker().listVolumes({ filters: { label: [`${SANDBOX_LABELS.purpose}=mirror`, `${SANDBOX_LABELS.run}=${RUN}`] } });
+    expect(left ?? []).toEqual([]);
+  });
+});
+
+async function volumesOf(runId: string): Promise<string[]> {
+  const { Volumes } = await new Docker().listVolumes({ filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } });
+  return (Volumes ?? []).map((v) => v.Name);
+}
 
 describe.skipIf(!HAS_DOCKER)('sandbox lifecycle', () => {
   it('leaves no container behind after creating and disposing 50 sandboxes', async () => {
@@ -195,9 +223,12 @@ describe.skipIf(!HAS_DOCKER)('sandbox lifecycle', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('a killed harness process leaves labelled containers that `harness sandbox prune` removes', async () => {
-    const runId = `${RUN}-orphans`;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/fixtures/orphan-maker.ts', runId], { stdio: ['ignore', 'pipe', 'inherit'] });
+  it.each([
+    ['auto', 'removed 2 container(s)\n'],
+    ['archive', 'removed 2 container(s) and 2 workspace volume(s)\n'],
+  ])('a killed harness process leaves labelled containers that `harness sandbox prune` removes (%s transport)', async (transport, printed) => {
+    const runId = `${RUN}-orphans-${transport}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/fixtures/orphan-maker.ts', runId, transport], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (d: Buffer) => d.toString().includes('READY') && resolve());
@@ -212,8 +243,9 @@ describe.skipIf(!HAS_DOCKER)('sandbox lifecycle', () => {
       await new Promise((r) => child.once('exit', r));
       const io = bufferIo();
       expect(await runCli(['sandbox', 'prune', '--run', runId], io)).toBe(0);
-      expect(io.stdout()).toBe('removed 2 container(s)\n');
+      expect(io.stdout()).toBe(printed);
       expect(await containersOf(runId)).toEqual([]);
+      expect(await volumesOf(runId)).toEqual([]);
     } finally {
       // Never leave the fixture (or its containers) behind when an assertion above failed.
       child.kill('SIGKILL');

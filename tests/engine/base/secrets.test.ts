@@ -48,6 +48,38 @@ describe('the secret catalogue', () => {
     });
   }
 
+  it('finds every kind in text JSON-encoded once or twice, as a transcript line quotes a tool output (the quotes arrive escaped)', () => {
+    for (const kind of SECRET_KINDS) {
+      const once = JSON.stringify({ content: CASES[kind].positive });
+      const twice = JSON.stringify({ arguments: JSON.stringify({ command: CASES[kind].positive }) });
+      expect(catalogue.find(once).map((h) => h.kind), `${kind} once`).toEqual([kind]);
+      expect(catalogue.find(twice).map((h) => h.kind), `${kind} twice`).toEqual([kind]);
+      // Still no value: a redacted line keeps none of it.
+      expect(catalogue.redact(twice)).toContain(`[REDACTED ${kind}]`);
+      expect(catalogue.find(JSON.stringify({ content: CASES[kind].negative }))).toEqual([]);
+    }
+  });
+
+  it('knows each format the issue names in each of its variants', () => {
+    const variants: Array<[SecretKind, string]> = [
+      ['openai_key', `legacy ${SK}${rnd(48)}`],
+      ['openai_key', `project ${SK}proj-${rnd(60)}`],
+      ['openai_key', `service ${SK}svcacct-${rnd(40)}`],
+      ['anthropic_key', `${SK}ant-admin01-${rnd(40)}`],
+      ['aws_access_key_id', `temporary ${'AS' + 'IA'}${rnd(16, 'ABCDEFGHJKLMNPQRSTUVWXYZ234567')}`],
+      ['github_token', `${'gh' + 'o_'}${rnd(36)}`],
+      ['github_token', `${'gh' + 's_'}${rnd(36)}`],
+      ['github_token', `${'github' + '_pat_'}${rnd(22)}_${rnd(59)}`],
+      ['slack_token', `${'xo' + 'xp'}-${rnd(10, '0123456789')}-${rnd(10, '0123456789')}-${rnd(32)}`],
+      ['private_key', `-----BEGIN ${'OPENSSH '}PRIVATE KEY-----\nb3BlbnNzaC1rZXkt${rnd(40)}\n-----END OPENSSH PRIVATE KEY-----`],
+      ['private_key', `-----BEGIN ${'EC '}PRIVATE KEY-----\nMHcCAQEE${rnd(40)}`],
+      ['bearer_token', `"Authorization": "Bearer ${rnd(24)}"`],
+      ['generic_secret', `{"api_token": "${rnd(28)}"}`],
+      ['generic_secret', `SECRET_KEY='${rnd(40)}'`],
+    ];
+    for (const [kind, text] of variants) expect(catalogue.find(text).map((h) => h.kind), text.slice(0, 24)).toEqual([kind]);
+  });
+
   it('reports where, never what: kind, index, line and column only', () => {
     const text = `line one\nexport OPENAI_API_KEY=${SK}${rnd(40)}\n`;
     expect(SECRET_SHAPES.find(text)).toEqual([{ kind: 'openai_key', index: 31, line: 2, column: 23 }]);

@@ -26,26 +26,26 @@ describe('harness plan --from', () => {
       "Forecast learned from <run>:
         12 measured cells at caps 1, 2; 8 of this plan's cells already measured.
         NOTE: that run recorded another manifest; the forecast assumes the same agents and spec.
-        shape    measured: level 0 split 100% of 3 nodes, 3.00 children; deeper levels take level 0's
-        room     nodes may split at level <= cap - 2 (measured)
-        per node sessions: leaf 3.0; planning 1.0; merges gated 4.0; ungated 4.0
+        shape    measured: level 0 split 100% of 6 nodes, 2.67 children; level 1 split 100% of 9 nodes, 2.33 children; deeper levels take level 1's
+        room     nodes may split at level <= cap - 1 (measured)
+        per node sessions: leaf 3.0; planning 1.0; merges gated 3.9; ungated 4.0
 
         cap  cells to record  declared sessions (b = 4, full trees)  forecast sessions  forecast tokens (in / out)  forecast cost
-        3                  8                                  1,352                252                5.04M / 504k          $0.00
-        4                  8                                  5,448                792               15.8M / 1.58M          $0.00
-        all               16                                  6,800              1,044               20.9M / 2.09M          $0.00
+        3                  8                                  1,352                525               10.5M / 1.05M          $0.00
+        4                  8                                  5,448              1,272               25.4M / 2.54M          $0.00
+        all               16                                  6,800              1,797               35.9M / 3.59M          $0.00
 
         declared = the manifest's scenario; forecast = learned from the run (expected shape x measured sessions per node x
         measured spend per session; a pair's planning and leaves once under shared pairing). Both are estimates.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
-        SD of pair differences 0.063: measured in <run> (cap
-        2: 3 pairs, SD 0.063).
-        cap 1  2 pairs  minimum detectable difference 0.73 (the normal approximation would say 0.13)
-        cap 2  2 pairs  minimum detectable difference 0.73 (the normal approximation would say 0.13)
-        cap 3  4 pairs  minimum detectable difference 0.13 (the normal approximation would say 0.09)
-        cap 4  4 pairs  minimum detectable difference 0.13 (the normal approximation would say 0.09)
+        SD of pair differences 0.057: measured in <run> (cap
+        1: 3 pairs, SD 0.075; cap 2: 3 pairs, SD 0.027).
+        cap 1  2 pairs  minimum detectable difference 0.65 (the normal approximation would say 0.11)
+        cap 2  2 pairs  minimum detectable difference 0.65 (the normal approximation would say 0.11)
+        cap 3  4 pairs  minimum detectable difference 0.12 (the normal approximation would say 0.08)
+        cap 4  4 pairs  minimum detectable difference 0.12 (the normal approximation would say 0.08)
       "
     `);
   });

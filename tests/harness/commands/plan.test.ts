@@ -26,11 +26,11 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: smoke (nothing is spent)
       SIMULATED: both pairs use the built-in sim provider, a synthetic agent population planted with
-        seed 11, leaf_defect_rate 0.05, seam_defect_rate 0.5, judge_recall 0.85, self_review_recall
-        0.25, repair_rate 0.8, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
+        seed 11, leaf_defect_rate 0.05, seam_defect_rate 0.8, judge_recall 0.9, self_review_recall
+        0.1, repair_rate 0.9, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
         0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest 6b36eb7f9b66)
+        manifest      manifests/smoke.yaml (digest abacc38360d4)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -76,11 +76,11 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: smoke (nothing is spent)
       SIMULATED: both pairs use the built-in sim provider, a synthetic agent population planted with
-        seed 11, leaf_defect_rate 0.05, seam_defect_rate 0.5, judge_recall 0.85, self_review_recall
-        0.25, repair_rate 0.8, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
+        seed 11, leaf_defect_rate 0.05, seam_defect_rate 0.8, judge_recall 0.9, self_review_recall
+        0.1, repair_rate 0.9, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
         0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest 6b36eb7f9b66)
+        manifest      manifests/smoke.yaml (digest abacc38360d4)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -333,7 +333,7 @@ describe('harness plan: the shipped manifests', () => {
         },
         "independence": "cross_family",
         "manifest": {
-          "digest": "6b36eb7f9b669237f5877bae4370ccd33e64af64fe0be1e0307b233f4f0c9fd5",
+          "digest": "abacc38360d4ab5a205fb68646d56d5abafdd99b9d97039b8f604e6c1318a2b2",
           "file": "manifests/smoke.yaml",
           "name": "smoke",
           "spec": "../spec/sqlcsv",
@@ -473,13 +473,13 @@ describe('harness plan: the shipped manifests', () => {
             "3": 0.5,
           },
           "early_leaf_rate": 0.1,
-          "judge_recall": 0.85,
+          "judge_recall": 0.9,
           "leaf_defect_rate": 0.05,
           "non_delivery_rate": 0.05,
-          "repair_rate": 0.8,
-          "seam_defect_rate": 0.5,
+          "repair_rate": 0.9,
+          "seam_defect_rate": 0.8,
           "seed": 11,
-          "self_review_recall": 0.25,
+          "self_review_recall": 0.1,
           "unresolved_claim_rate": 0.05,
         },
         "unit": {

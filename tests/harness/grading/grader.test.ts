@@ -1,26 +1,26 @@
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { bufferIo, gradeTree, oracleDir, runCli, specDir } from '../../../harness/index.js';
+import {
+  GradeResult,
+  gradeTree,
+  loadSpecOracle,
+  oracleDir,
+  runGradingContainer,
+  sandboxImageTag,
+  specDir,
+  stageScratch,
+} from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
-
-const REFERENCE = path.join(oracleDir('sqlcsv'), 'reference');
-
-/** A tree made of the given files (path -> content). */
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'rdh-tree-'));
-  for (const [rel, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
-    await writeFile(path.join(dir, rel), content);
-  }
-  return dir;
-}
+import { ANSWER_FROM_LEAKED_BYTECODE, DOCKER_TIMEOUT, KILL_EVERY_OTHER_CASE, REFERENCE, SLACK, referenceWith, smallOracle, tree } from './hostile-trees.js';
 
 const FAKE_REPORT = `
 import json, os
 def fake():
-    report = {"version": 1, "spec": "sqlcsv", "cases": [], "requirements": {f"R{i:02d}": {"pass": True, "passed": 9, "total": 9} for i in range(1, 43)},
+    report = {"version": 2, "spec": "sqlcsv", "mode": "fork", "cases": [], "compile": None, "revealed": None,
+              "requirements": {f"R{i:02d}": {"pass": True, "passed": 9, "total": 9} for i in range(1, 43)},
               "integrity": {"expectations_deleted": True, "checks": 1, "violation": None}, "elapsed_ms": 1}
     for target in ["/grade/out/report.json", "../out/report.json", "/tmp/report.json", "report.json", "/grade/report.json"]:
         try:
@@ -30,13 +30,18 @@ def fake():
             pass
 `;
 
-describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh container', () => {
-  it('scores the reference implementation 42/42 and counts the tests it carries', async () => {
-    const result = await gradeTree({ tree: REFERENCE });
+const LEAK_LINKS: Array<[string, string]> = [
+  ['sqlcsv/leak_rel.py', '../../oracle/expectations.json'],
+  ['sqlcsv/leak_abs.py', '/grade/oracle/expectations.json'],
+  ['sqlcsv/up', '../..'],
+];
+
+describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh container', { timeout: DOCKER_TIMEOUT }, () => {
+  it('scores the reference implementation 42/42', async () => {
+    const result = await gradeTree({ tree: REFERENCE, ...SLACK });
     expect(result.requirements.filter((r) => !r.pass).map((r) => `${r.id}: ${r.failures[0]?.reason}`)).toEqual([]);
-    expect([result.satisfied, result.total]).toEqual([42, 42]);
+    expect([result.satisfied, result.total, result.version, result.mode, result.compile]).toEqual([42, 42, 2, 'fork', { ok: true, note: null }]);
     expect(result.casesPassed).toBe(result.casesTotal);
-    expect(result.casesTotal).toBeGreaterThanOrEqual(150);
   });
 
   it('scores an empty tree 0/42', async () => {
@@ -44,41 +49,71 @@ describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh cont
     expect([result.satisfied, result.casesPassed, result.testFiles]).toEqual([0, 0, 0]);
   });
 
-  it('prints per-requirement results and a summary, and --json for scripts', async () => {
-    const io = bufferIo();
-    expect(await runCli(['grade', await tree({ 'test_a.py': 'def test_a(): pass\n', 'pkg/b_test.py': '' })], io)).toBe(0);
-    const text = io.stdout();
-    expect(text).toMatch(/^R01  FAIL    0\/\d+  /m);
-    expect(text).toContain('satisfied 0/42 requirements');
-    expect(text).toContain('test files carried by the tree: 2');
-    const json = bufferIo();
-    expect(await runCli(['grade', REFERENCE, '--json'], json)).toBe(0);
-    expect(JSON.parse(json.stdout())).toMatchObject({ version: 1, spec: 'sqlcsv', satisfied: 42, total: 42 });
-  });
-
-  it('refuses a tree that is not a directory with exit code 4', async () => {
-    const io = bufferIo();
-    expect(await runCli(['grade', '/nonexistent/tree'], io)).toBe(4);
-    expect(io.stderr()).toMatchInlineSnapshot(`
-      "harness: /nonexistent/tree is not a directory; pass the root of the tree to grade.
-      "
-    `);
-  });
-
   it('refuses the measurement when the expectations were not deleted before the program ran', async () => {
     // An oracle whose runner "forgets" to delete: the harness's own re-check must refuse it.
     const leaky = await mkdtemp(path.join(tmpdir(), 'rdh-leaky-oracle-'));
     await cp(oracleDir('sqlcsv'), leaky, { recursive: true });
     const runner = await readFile(path.join(leaky, 'runner.py'), 'utf8');
-    await writeFile(path.join(leaky, 'runner.py'), runner.replace('os.remove(exp_path)', 'pass').replace('"expectations_deleted": not os.path.exists(exp_path)', '"expectations_deleted": True').replace('left = set(os.listdir(self.oracle_dir))', 'left = {"runner.py"}'));
-    await expect(gradeTree({ tree: REFERENCE, oracleDir: leaky, specDir: specDir('sqlcsv') })).rejects.toThrowErrorMatchingInlineSnapshot(
-      `[GradingRefusedError: oracle expectations were not deleted before grading: expectations.json, runner.py remain; measurement refused.]`,
+    await writeFile(
+      path.join(leaky, 'runner.py'),
+      runner
+        .replace('os.remove(exp_path)', 'pass')
+        .replace('"expectations_deleted": not os.path.exists(exp_path)', '"expectations_deleted": True')
+        .replace('left = set(os.listdir(self.oracle_dir))', 'left = set(ORACLE_ALLOWLIST)'),
+    );
+    await expect(gradeTree({ tree: REFERENCE, oracleDir: leaky, specDir: specDir('sqlcsv'), ...SLACK })).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[GradingRefusedError: oracle expectations were not deleted before grading: expectations.json, fork_server.py, runner.py remain; measurement refused.]`,
     );
   });
 });
 
-describe.skipIf(!HAS_DOCKER)('hostile trees are graded without credit for what they did not do, in bounded time', () => {
-  const quick = { caseTimeoutMs: 1500, deadlineMs: 20_000 };
+describe.skipIf(!HAS_DOCKER)('the grading\'s integrity: a tree scores what it earned, never more and never a refusal', { timeout: DOCKER_TIMEOUT }, () => {
+  it('0a: links to the expectations (absolute, relative, a parent folder) earn 0/42, are left out and noted', async () => {
+    const dir = await referenceWith({ 'sqlcsv/__main__.py': ANSWER_FROM_LEAKED_BYTECODE });
+    for (const [link, target] of LEAK_LINKS) await symlink(target, path.join(dir, link));
+    const result = await gradeTree({ tree: dir });
+    expect([result.satisfied, result.casesPassed]).toEqual([0, 0]);
+    expect(result.skipped.map((s) => `${s.path}: ${s.why}`).sort()).toEqual([
+      'sqlcsv/leak_abs.py: link leaves the tree',
+      'sqlcsv/leak_rel.py: link leaves the tree',
+      'sqlcsv/up: link leaves the tree',
+    ]);
+  });
+
+  it('0a: the runner holds on its own when the links reach it: nothing is compiled as root or before the expectations are gone', async () => {
+    // Bypass the harness's staging: plant the links in the staged scratch itself.
+    const { oracle, requirements } = await loadSpecOracle('sqlcsv');
+    const scratch = await mkdtemp(path.join(tmpdir(), 'rdh-grade-bypass-'));
+    await stageScratch(scratch, await referenceWith({ 'sqlcsv/__main__.py': ANSWER_FROM_LEAKED_BYTECODE }), oracle, requirements);
+    for (const [link, target] of LEAK_LINKS) await symlink(target, path.join(scratch, 'tree', link));
+    const report = await runGradingContainer(new Docker(), {
+      image: sandboxImageTag(), scratch, cases: oracle.cases.length, caseTimeoutMs: 3000, workers: 3, mode: 'fork', reveal: false, runId: 'grade-test',
+    });
+    expect(report.integrity.violation).toBeNull();
+    expect(report.cases.filter((c) => c.pass).map((c) => c.id)).toEqual([]);
+    expect((await readdir(path.join(scratch, 'oracle'))).sort()).toEqual(['fork_server.py', 'runner.py']);
+  });
+
+  it('0b: a file that exhausts the compiler\'s memory is the tree\'s own: the grading still reports, 42/42 for the rest', async () => {
+    const dir = await referenceWith({ 'sqlcsv/bomb.py': 'a = 1\n'.repeat(4_000_000) });
+    const result = await gradeTree({ tree: dir, ...SLACK });
+    // Out of memory, or out of time first on a loaded machine: either way the step's failure, noted.
+    expect(result.compile?.ok).toBe(false);
+    expect(['some files did not compile', 'timed out']).toContain(result.compile?.note);
+    expect([result.satisfied, result.total]).toEqual([42, 42]);
+  });
+
+  it('0e: one case cannot reach another: a program that SIGKILLs every process it may signal hurts only itself', async () => {
+    const init = await readFile(path.join(REFERENCE, 'sqlcsv', '__init__.py'), 'utf8');
+    const dir = await referenceWith({ 'sqlcsv/__init__.py': `${KILL_EVERY_OTHER_CASE}\n${init}` });
+    const result = await gradeTree({ tree: dir, ...SLACK });
+    expect(result.requirements.filter((r) => !r.pass).map((r) => `${r.id}: ${r.failures[0]?.reason}`)).toEqual([]);
+  });
+});
+
+describe.skipIf(!HAS_DOCKER)('hostile trees are graded without credit for what they did not do, in bounded time', { timeout: DOCKER_TIMEOUT }, () => {
+  // A few cases are enough to show a hostile tree earns nothing; all 326 would cost minutes each.
+  const quick = async () => ({ caseTimeoutMs: 1000, oracleDir: await smallOracle(), specDir: specDir('sqlcsv') });
 
   it.each([
     ['os._exit(0) in the package __init__', { 'sqlcsv/__init__.py': 'import os\nos._exit(0)\n', 'sqlcsv/__main__.py': 'print("never")\n' }],
@@ -114,7 +149,7 @@ sys.exit(1)
     ['a fake report written where the runner might read it', { 'sqlcsv/__init__.py': '', 'sqlcsv/__main__.py': `${FAKE_REPORT}\nfake()\nraise SystemExit(1)\n` }],
     ['a sitecustomize.py and usercustomize.py', { 'sitecustomize.py': `${FAKE_REPORT}\nfake()\nos._exit(0)\n`, 'usercustomize.py': 'import os\nos._exit(0)\n', 'sqlcsv/__init__.py': '', 'sqlcsv/__main__.py': 'raise SystemExit(1)\n' }],
   ])('%s', async (_name, files) => {
-    const result = await gradeTree({ tree: await tree(files), ...quick });
+    const result = await gradeTree({ tree: await tree(files), ...(await quick()) });
     expect([result.satisfied, result.casesPassed]).toEqual([0, 0]);
   });
 
@@ -123,10 +158,10 @@ sys.exit(1)
     ['100 MB of output', 'import sys\nsys.stdout.write("x" * 100_000_000)\n'],
     ['a fork bomb', 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n'],
     ['an unbounded allocation', 'x = []\nwhile True:\n    x.append(bytearray(50_000_000))\n'],
+    ['a daemon that outlives its case', 'import os, sys, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\nsys.exit(1)\n'],
   ])('%s', async (_name, main) => {
-    const started = Date.now();
-    const result = await gradeTree({ tree: await tree({ 'sqlcsv/__init__.py': '', 'sqlcsv/__main__.py': main }), ...quick });
-    expect([result.satisfied, result.casesPassed]).toEqual([0, 0]);
-    expect(Date.now() - started).toBeLessThan(quick.deadlineMs + 30_000);
+    const result = await gradeTree({ tree: await tree({ 'sqlcsv/__init__.py': '', 'sqlcsv/__main__.py': main }), ...(await quick()) });
+    expect(GradeResult.parse(result).casesPassed).toBe(0);
+    expect(result.satisfied).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadSpecOracle, oracleDir, type OracleCase } from '../../../harness/index.js';
+import { formatOf, loadSpecOracle, oracleDir, type OracleCase } from '../../../harness/index.js';
 import { parseCsv } from '../../support/csv.js';
 
 const run = promisify(execFile);
@@ -26,8 +26,12 @@ const sqlString = (v: string) => `'${v.replace(/'/g, "''").replace(/\r/g, "' || 
 async function loadScript(dataset: string): Promise<string> {
   const dir = path.join(DATA, dataset);
   const out: string[] = [];
-  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.csv'))) {
-    const [header, ...rows] = parseCsv(await readFile(path.join(dir, file), 'utf8'));
+  // Spec 2.1: only regular files directly inside, named *.csv in lower case, are tables.
+  for (const file of (await readdir(dir, { withFileTypes: true })).filter((f) => f.isFile() && f.name.endsWith('.csv')).map((f) => f.name)) {
+    // Spec 2.2: an empty line is not a record; a file with no record has no columns, and
+    // SQLite has no table without columns, so its cases are skipped.
+    const [header, ...rows] = parseCsv(await readFile(path.join(dir, file), 'utf8')).filter((r) => !(r.length === 1 && r[0] === ''));
+    if (!header) continue;
     const types = header!.map((_, i) => columnType(rows.map((r) => r[i] ?? '')));
     const table = `"${file.replace(/\.csv$/, '')}"`;
     out.push(`CREATE TABLE ${table} (${header!.map((h, i) => `"${h}" ${types[i]}`).join(', ')});`);
@@ -51,16 +55,12 @@ function sqlOf(c: OracleCase): string {
   return positional.at(-1)!;
 }
 
-function formatOf(c: OracleCase): string {
-  const i = c.args.indexOf('--format');
-  return i >= 0 ? c.args[i + 1]! : (c.args.find((a) => a.startsWith('--format='))?.split('=')[1] ?? 'table');
-}
 
 /** Expected header (when the format shows one) and rows, from the case in its own output format. */
 function expected(c: OracleCase): { header: Cell[] | null; rows: Cell[][]; ordered: boolean } {
-  if (c.expect.rows) return { header: c.expect.rows.header, rows: c.expect.rows.rows.map((r) => r.map(normal)), ordered: false };
+  if (c.expect.result) return { header: c.expect.result.header ?? null, rows: c.expect.result.rows.map((r) => r.map(normal)), ordered: c.expect.result.ordered ?? true };
   const text = c.expect.stdout!;
-  const fmt = formatOf(c);
+  const fmt = formatOf(c.args);
   if (fmt === 'csv') {
     const [header, ...rows] = parseCsv(text).map((r) => r.map(normal));
     return { header: header!, rows, ordered: true };

@@ -14,6 +14,9 @@ const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
 /** The manifest's declared scenario is deliberately off (b = 4), so only learning can come close. */
 const LEARN = { declaredBranching: 4, mergeAttempts: 2 };
 
+/** Trees whose root always executes whole: nothing split, so nothing about the shape can be learned. */
+const unsplit = (pairs: number) => simCells({ params: { seed: 1, early_leaf_rate: 1 }, caps: [1], repetitions: pairs, mergeAttempts: 2, defects });
+
 function sweep(seed: number, pairs: number): CellMeasurement[] {
   const design: SimDesign = { params: { seed }, caps: [1, 2, 3], repetitions: pairs, mergeAttempts: 2, defects };
   return simCells(design, { draws: (cap, rep) => streamDraws(hash('sha256', `forecast/${seed}/${cap}/${rep}`, 'buffer').readUInt32BE(0)) });
@@ -50,7 +53,7 @@ describe('forecast of an unrecorded cap from recorded cells', () => {
   it('is far outside ±25% if the shape is not learned (the declared scenario for the same cells)', () => {
     const cells = sweep(1, 20);
     const cap3 = cells.filter((c) => c.cap === 3);
-    const declaredOnly = learnCostModel(cells.filter((c) => c.cap === 1), LEARN);
+    const declaredOnly = learnCostModel(unsplit(20), LEARN);
     expect(declaredOnly.shape).toEqual({ source: 'declared', branching: 4 });
     expect(Math.abs(forecastCells(declaredOnly, cap3).sessions / measuredSpend(cap3).sessions - 1)).toBeGreaterThan(0.5);
   });
@@ -60,12 +63,13 @@ describe('what the forecast learns', () => {
   const cells = sweep(3, 6);
 
   it('learns which levels may split from where recorded nodes had room, and bounds it from where the cap stopped them', () => {
-    // The sim lets a node at level l split at cap c when l + 1 < c.
-    expect(learnCostModel(cells.filter((c) => c.cap <= 2), LEARN).room).toEqual({ offset: -2, source: 'measured' });
-    expect(learnCostModel(cells.filter((c) => c.cap === 1), LEARN).room).toEqual({ offset: -2, source: 'bounded' });
-    // The engine lets a node at depth d < cap split: a cap-1 root that split says so.
-    const engineCell: CellMeasurement = { ...cells.find((c) => c.cap === 2 && c.merges.length > 0)!, cap: 1 };
-    expect(learnCostModel([engineCell], LEARN).room).toEqual({ offset: -1, source: 'measured' });
+    // The sim, like the engine, lets a node at level l split at cap c when l < c.
+    expect(learnCostModel(cells.filter((c) => c.cap <= 2), LEARN).room).toEqual({ offset: -1, source: 'measured' });
+    expect(learnCostModel(cells.filter((c) => c.cap === 1), LEARN).room).toEqual({ offset: -1, source: 'measured' });
+    // Only leaves the cap stopped (level = cap, no room): the rule is bounded from there.
+    const full = cells.find((c) => c.cap === 1 && c.merges.length > 0)!;
+    const stoppedOnly: CellMeasurement = { ...full, merges: [], leaves: full.leaves.filter((l) => !l.room) };
+    expect(learnCostModel([stoppedOnly], LEARN).room).toEqual({ offset: -1, source: 'bounded' });
     expect(() => learnCostModel([], LEARN)).toThrow(/at least one recorded cell/);
   });
 
@@ -75,11 +79,11 @@ describe('what the forecast learns', () => {
     // Ungated spends every attempt; gated stops at an approval, so it can only spend less.
     expect(model.merge.ungated.sessionsPerNode).toBe(2 * SESSIONS.perMergeAttempt);
     expect(model.merge.gated.sessionsPerNode).toBeLessThanOrEqual(model.merge.ungated.sessionsPerNode);
-    const declared = learnCostModel(cells.filter((c) => c.cap === 1), LEARN);
+    const declared = learnCostModel(unsplit(6), LEARN);
     expect([declared.planning.source, declared.planning.sessionsPerNode, declared.merge.gated.sessionsPerNode]).toEqual(['declared', 1, 4]);
-    // A full tree at b = 4 under the sim's room rule: cap 3 splits at levels 0 and 1.
-    expect(expectedTree(declared, 3)).toEqual({ leaves: 16, assembling: 5 });
-    expect(expectedTree({ ...declared, room: { offset: -1, source: 'engine' } }, 3)).toEqual({ leaves: 64, assembling: 21 });
+    // A full tree at b = 4 under the engine's room rule: cap 3 splits at levels 0, 1 and 2.
+    expect(expectedTree(declared, 3)).toEqual({ leaves: 64, assembling: 21 });
+    expect(expectedTree({ ...declared, room: { offset: -2, source: 'bounded' } }, 3)).toEqual({ leaves: 16, assembling: 5 });
   });
 
   it('pays a pair’s shared phase once, not at all when already recorded, and never reads an unknown price as $0', () => {

@@ -27,7 +27,9 @@ describe('the simulated planner', () => {
   it('executes without room or with one requirement, early with early_leaf_rate, and splits by the branching draw', () => {
     const params = SimParams.parse({ early_leaf_rate: 0, branching: { 3: 1 } });
     const node = { path: 'root', level: 0, requirements: SQLCSV_REQUIREMENTS };
-    expect(planNode(params, draws, node, 1)).toEqual({ kind: 'execute', reason: 'no-room' });
+    // The engine's rule: a node at level k splits iff k < cap, so at cap 1 the root may split and its children may not.
+    expect(planNode(params, draws, { ...node, level: 1, path: 'root.0' }, 1)).toEqual({ kind: 'execute', reason: 'no-room' });
+    expect(planNode(params, draws, node, 0)).toEqual({ kind: 'execute', reason: 'no-room' });
     expect(planNode(params, draws, { ...node, level: 1, requirements: ['R01'] }, 3)).toEqual({ kind: 'execute', reason: 'single-requirement' });
     expect(planNode(SimParams.parse({ early_leaf_rate: 1 }), draws, node, 2)).toEqual({ kind: 'execute', reason: 'early-leaf' });
     const split = planNode(params, draws, node, 2);

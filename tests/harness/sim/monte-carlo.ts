@@ -24,7 +24,7 @@ function ratioOf(pairs: readonly [number, number][]): RatioEstimate {
 }
 
 export interface MonteCarlo {
-  /** arm -> level -> estimate (levels 0..cap-1). */
+  /** arm -> level -> estimate (levels 0..cap: a leaf sits at most at level cap). */
   levels: Record<Arm, RatioEstimate[]>;
   /** arm -> all levels pooled. */
   pooled: Record<Arm, RatioEstimate>;
@@ -38,11 +38,11 @@ export function monteCarlo(params: SimParams, options: { cap: number; mergeAttem
   const draws = streamDraws(options.stream);
   const perLevel: Record<Arm, [number, number][][]> = { gated: [], ungated: [] };
   const pooled: Record<Arm, [number, number][]> = { gated: [], ungated: [] };
-  for (const arm of ARMS) for (let l = 0; l < options.cap; l++) perLevel[arm].push([]);
+  for (const arm of ARMS) for (let l = 0; l <= options.cap; l++) perLevel[arm].push([]);
   for (let i = 0; i < options.cells; i++) {
     const pair = samplePair(params, { cap: options.cap, repetition: i, mergeAttempts: options.mergeAttempts, defects: options.defects, requirements: options.requirements, draws });
     for (const arm of ARMS) {
-      const counts = new Array(options.cap).fill(null).map((): [number, number] => [0, 0]);
+      const counts = new Array(options.cap + 1).fill(null).map((): [number, number] => [0, 0]);
       for (const l of pair.arms[arm].levels) counts[l.level] = [l.passing, l.claims];
       counts.forEach((c, l) => perLevel[arm][l]!.push(c));
       pooled[arm].push(counts.reduce<[number, number]>((a, c) => [a[0] + c[0], a[1] + c[1]], [0, 0]));

@@ -11,11 +11,12 @@ function internalNodes(node: SimTreeNode): SimTreeNode[] {
 describe('the pure sampler of a pair', () => {
   it('partitions the requirements over leaves, records each leaf, and assembles every internal node deepest first in both arms', () => {
     for (let repetition = 0; repetition < 20; repetition++) {
-      const pair = samplePair(PARAMS, { cap: 4, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
+      const pair = samplePair(PARAMS, { cap: 3, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
       const claimed = pair.shared.leaves.flatMap((l) => l.claims.map((c) => c.requirement));
       expect(claimed).toEqual([...SQLCSV_REQUIREMENTS]);
-      expect(pair.shared.achievedDepth).toBe(1 + Math.max(...pair.shared.leaves.map((l) => l.level)));
-      expect(pair.shared.achievedDepth).toBeLessThanOrEqual(4);
+      // Achieved depth is the deepest leaf's level, as the engine counts it; a cap of 3 puts leaves at level 3 at most.
+      expect(pair.shared.achievedDepth).toBe(Math.max(...pair.shared.leaves.map((l) => l.level)));
+      expect(pair.shared.achievedDepth).toBeLessThanOrEqual(3);
       const order = internalNodes(pair.shared.root).map((n) => n.path);
       for (const arm of ARMS) {
         expect(pair.arms[arm].merges.map((m) => m.path)).toEqual(order);
@@ -31,7 +32,7 @@ describe('the pure sampler of a pair', () => {
 
   it('differs between arms only at merges: a defect no merge touched is present in both graded trees', () => {
     const params = SimParams.parse({ seam_defect_rate: 0, judge_recall: 0, self_review_recall: 0 });
-    const pair = samplePair(params, { cap: 3, repetition: 3, mergeAttempts: 2, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
+    const pair = samplePair(params, { cap: 2, repetition: 3, mergeAttempts: 2, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
     const planted = pair.shared.leaves.flatMap((l) => l.claims.filter((c) => c.defect !== null).map((c) => c.requirement)).sort();
     expect(planted.length).toBeGreaterThan(0);
     for (const arm of ARMS) expect([...pair.arms[arm].present.keys()].sort()).toEqual(planted);
@@ -42,7 +43,7 @@ describe('the pure sampler of a pair', () => {
     const sums = { gated: [0, 0], ungated: [0, 0] };
     const perCell: Record<string, [number, number][]> = { gated: [], ungated: [] };
     for (let repetition = 0; repetition < 1000; repetition++) {
-      const pair = samplePair(params, { cap: 3, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
+      const pair = samplePair(params, { cap: 2, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
       for (const arm of ARMS) {
         const y = pair.arms[arm].levels.reduce((a, l) => a + l.passing, 0);
         const x = pair.arms[arm].levels.reduce((a, l) => a + l.claims, 0);
@@ -55,7 +56,7 @@ describe('the pure sampler of a pair', () => {
       const r = sums[arm][0]! / sums[arm][1]!;
       const xbar = sums[arm][1]! / 1000;
       const se = Math.sqrt(perCell[arm]!.reduce((a, [y, x]) => a + (y - r * x) ** 2, 0) / 999 / 1000) / xbar;
-      const truth = expectedSurvival(params, { cap: 3, arm, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS }).survival!;
+      const truth = expectedSurvival(params, { cap: 2, arm, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS }).survival!;
       expect(Math.abs(r - truth)).toBeLessThan(4 * se);
     }
   }, 60_000);

@@ -29,21 +29,21 @@ interface GridPoint {
 
 const GRID: GridPoint[] = [
   // About 10^6 requirement draws: the precision the issue asks for (4 SE near 0.003).
-  { name: 'defaults', rates: {}, cap: 3, mergeAttempts: 2, cells: 24_000, precision: 0.004 },
-  { name: 'heavy seams, 3 attempts', rates: { seam_defect_rate: 0.6, leaf_defect_rate: 0.3, judge_recall: 0.5, self_review_recall: 0.5 }, cap: 4, mergeAttempts: 3, cells: 8_000 },
+  { name: 'defaults', rates: {}, cap: 2, mergeAttempts: 2, cells: 24_000, precision: 0.004 },
+  { name: 'heavy seams, 3 attempts', rates: { seam_defect_rate: 0.6, leaf_defect_rate: 0.3, judge_recall: 0.5, self_review_recall: 0.5 }, cap: 3, mergeAttempts: 3, cells: 8_000 },
   {
     name: 'wide uneven branching, every nuisance rate high, 4 attempts',
     rates: { branching: { 2: 0.2, 4: 0.3, 6: 0.5 }, early_leaf_rate: 0.3, unresolved_claim_rate: 0.3, non_delivery_rate: 0.3, leaf_defect_rate: 0.35, seam_defect_rate: 0.9, judge_recall: 0.6, self_review_recall: 0.2, repair_rate: 0.7 },
-    cap: 4,
+    cap: 3,
     mergeAttempts: 4,
     cells: 6_000,
   },
-  { name: 'collateral breakage and two variants', rates: { leaf_defect_rate: 0.25, seam_defect_rate: 0.5 }, cap: 3, mergeAttempts: 3, defects: COLLATERAL, cells: 8_000 },
-  { name: 'rates 0', rates: { leaf_defect_rate: 0, seam_defect_rate: 0, judge_recall: 0, self_review_recall: 0, repair_rate: 0, early_leaf_rate: 0, unresolved_claim_rate: 0, non_delivery_rate: 0 }, cap: 3, mergeAttempts: 3, cells: 1_000 },
-  { name: 'rates 1: every defect found and none repaired', rates: { leaf_defect_rate: 1, seam_defect_rate: 1, judge_recall: 1, self_review_recall: 1, repair_rate: 0, early_leaf_rate: 0 }, cap: 3, mergeAttempts: 3, cells: 1_000 },
-  { name: 'rates 1: leaves all defective, repairs certain, seams and recall 1/2', rates: { leaf_defect_rate: 1, seam_defect_rate: 0.5, judge_recall: 1, self_review_recall: 0.5, repair_rate: 1, early_leaf_rate: 0 }, cap: 3, mergeAttempts: 4, cells: 4_000 },
-  { name: 'early_leaf_rate 1: the root executes', rates: { early_leaf_rate: 1 }, cap: 4, mergeAttempts: 2, cells: 4_000 },
-  { name: 'non_delivery_rate 1: nothing to count', rates: { non_delivery_rate: 1 }, cap: 2, mergeAttempts: 2, cells: 500 },
+  { name: 'collateral breakage and two variants', rates: { leaf_defect_rate: 0.25, seam_defect_rate: 0.5 }, cap: 2, mergeAttempts: 3, defects: COLLATERAL, cells: 8_000 },
+  { name: 'rates 0', rates: { leaf_defect_rate: 0, seam_defect_rate: 0, judge_recall: 0, self_review_recall: 0, repair_rate: 0, early_leaf_rate: 0, unresolved_claim_rate: 0, non_delivery_rate: 0 }, cap: 2, mergeAttempts: 3, cells: 1_000 },
+  { name: 'rates 1: every defect found and none repaired', rates: { leaf_defect_rate: 1, seam_defect_rate: 1, judge_recall: 1, self_review_recall: 1, repair_rate: 0, early_leaf_rate: 0 }, cap: 2, mergeAttempts: 3, cells: 1_000 },
+  { name: 'rates 1: leaves all defective, repairs certain, seams and recall 1/2', rates: { leaf_defect_rate: 1, seam_defect_rate: 0.5, judge_recall: 1, self_review_recall: 0.5, repair_rate: 1, early_leaf_rate: 0 }, cap: 2, mergeAttempts: 4, cells: 4_000 },
+  { name: 'early_leaf_rate 1: the root executes', rates: { early_leaf_rate: 1 }, cap: 3, mergeAttempts: 2, cells: 4_000 },
+  { name: 'non_delivery_rate 1: nothing to count', rates: { non_delivery_rate: 1 }, cap: 1, mergeAttempts: 2, cells: 500 },
 ];
 
 function agrees(truth: number | null, mc: RatioEstimate): string | null {
@@ -76,7 +76,7 @@ describe('the closed-form truth', () => {
 
   it('gives both arms equal survival with equal recalls and 2 merge attempts, at every cap and level', () => {
     const params = SimParams.parse({ judge_recall: 0.55, self_review_recall: 0.55, seam_defect_rate: 0.4 });
-    for (const cap of [1, 2, 3, 4]) {
+    for (const cap of [1, 2, 3]) {
       const [gated, ungated] = ARMS.map((arm) => expectedSurvival(params, { cap, arm, mergeAttempts: 2, defects: ISOLATED, requirements: REQS }));
       gated!.levels.forEach((level, l) => expect(Math.abs((level.survival ?? 0) - (ungated!.levels[l]!.survival ?? 0))).toBeLessThan(1e-12));
     }
@@ -86,7 +86,7 @@ describe('the closed-form truth', () => {
     const params = SimParams.parse({ judge_recall: 0.5, self_review_recall: 0.5, seam_defect_rate: 0.4 });
     const rows: string[] = [];
     for (const attempts of [2, 3, 4]) {
-      for (const cap of [2, 4]) {
+      for (const cap of [1, 3]) {
         const [gated, ungated] = ARMS.map((arm) => expectedSurvival(params, { cap, arm, mergeAttempts: attempts, defects: ISOLATED, requirements: REQS }));
         const diffs = gated!.levels.map((level, l) => ((level.survival ?? 0) - (ungated!.levels[l]!.survival ?? 0)).toFixed(4));
         rows.push(`attempts ${attempts} cap ${cap}: gated - ungated by level ${diffs.join(' ')}`);
@@ -94,12 +94,12 @@ describe('the closed-form truth', () => {
     }
     expect(rows).toMatchInlineSnapshot(`
       [
-        "attempts 2 cap 2: gated - ungated by level 0.0000 0.0000",
-        "attempts 2 cap 4: gated - ungated by level 0.0000 0.0000 0.0000 0.0000",
-        "attempts 3 cap 2: gated - ungated by level 0.0000 -0.0003",
-        "attempts 3 cap 4: gated - ungated by level 0.0000 -0.0008 -0.0035 -0.0074",
-        "attempts 4 cap 2: gated - ungated by level 0.0000 -0.0013",
-        "attempts 4 cap 4: gated - ungated by level 0.0000 -0.0039 -0.0103 -0.0140",
+        "attempts 2 cap 1: gated - ungated by level 0.0000 0.0000",
+        "attempts 2 cap 3: gated - ungated by level 0.0000 0.0000 0.0000 0.0000",
+        "attempts 3 cap 1: gated - ungated by level 0.0000 -0.0003",
+        "attempts 3 cap 3: gated - ungated by level 0.0000 -0.0008 -0.0035 -0.0074",
+        "attempts 4 cap 1: gated - ungated by level 0.0000 -0.0013",
+        "attempts 4 cap 3: gated - ungated by level 0.0000 -0.0039 -0.0103 -0.0140",
       ]
     `);
   });
@@ -108,28 +108,29 @@ describe('the closed-form truth', () => {
     const none = SimParams.parse({ leaf_defect_rate: 0, seam_defect_rate: 0 });
     expect(expectedSurvival(none, { cap: 4, arm: 'ungated', mergeAttempts: 3, defects: ISOLATED, requirements: REQS }).survival).toBe(1);
     const rootLeaf = SimParams.parse({ early_leaf_rate: 1, leaf_defect_rate: 0.3 });
-    const truth = expectedSurvival(rootLeaf, { cap: 4, arm: 'gated', mergeAttempts: 3, defects: ISOLATED, requirements: REQS });
+    const truth = expectedSurvival(rootLeaf, { cap: 3, arm: 'gated', mergeAttempts: 3, defects: ISOLATED, requirements: REQS });
     expect(truth.levels.map((l) => l.survival?.toFixed(12) ?? null)).toEqual(['0.700000000000', null, null, null]);
     expect(truth.specFraction).toBeCloseTo(0.7, 12);
   });
 
   it('counts collateral breakage: a variant that also breaks other requirements lowers their survival', () => {
     const params = SimParams.parse({});
-    const plain = expectedSurvival(params, { cap: 3, arm: 'ungated', mergeAttempts: 2, defects: ISOLATED, requirements: REQS });
-    const collateral = expectedSurvival(params, { cap: 3, arm: 'ungated', mergeAttempts: 2, defects: COLLATERAL, requirements: REQS });
+    const plain = expectedSurvival(params, { cap: 2, arm: 'ungated', mergeAttempts: 2, defects: ISOLATED, requirements: REQS });
+    const collateral = expectedSurvival(params, { cap: 2, arm: 'ungated', mergeAttempts: 2, defects: COLLATERAL, requirements: REQS });
     expect(collateral.specFraction).toBeLessThan(plain.specFraction - 0.05);
   });
 
   it('gives the achieved-depth distribution of the tree shape', () => {
     const params = SimParams.parse({ early_leaf_rate: 0.2 });
-    const dist = achievedDepthDistribution(params, 3, 42);
+    const dist = achievedDepthDistribution(params, 2, 42);
+    expect(dist.map((d) => d.depth)).toEqual([0, 1, 2]);
     expect(dist.reduce((a, d) => a + d.probability, 0)).toBeCloseTo(1, 12);
     const draws = streamDraws(11);
     const counts = [0, 0, 0];
     const cells = 4000;
-    for (let i = 0; i < cells; i++) counts[samplePair(params, { cap: 3, repetition: i, mergeAttempts: 2, defects: ISOLATED, requirements: REQS, draws }).shared.achievedDepth - 1]!++;
+    for (let i = 0; i < cells; i++) counts[samplePair(params, { cap: 2, repetition: i, mergeAttempts: 2, defects: ISOLATED, requirements: REQS, draws }).shared.achievedDepth]!++;
     dist.forEach((d, i) => expect(Math.abs(counts[i]! / cells - d.probability)).toBeLessThan(4 * Math.sqrt((d.probability * (1 - d.probability)) / cells) + 1e-9));
-    // The root leaf (0.2) and one sub-root node out of two or three executing early: P(depth 2) is small but not zero.
+    // The root executes (0.2): depth 0; a sub-root node out of two or three executing early makes depth 1 small but not zero.
     expect(dist[0]!.probability).toBeCloseTo(0.2, 12);
   });
 

@@ -3,7 +3,7 @@ import { coverage, coverageTable, drawSweep, plantedTruth, type CoverageRow, typ
 
 /**
  * Calibration of the survival intervals, shown rather than assumed (DESIGN.md section 4): 1,000
- * synthetic shared-pairing sweeps of caps 2 and 3 drawn from the SIMULATED population's pure
+ * synthetic shared-pairing sweeps of caps 1 and 2 drawn from the SIMULATED population's pure
  * generative model, each interval checked against the closed-form planted truth. The tables
  * printed below are the figures for the closing note.
  */
@@ -23,7 +23,7 @@ const PLANTED = {
   non_delivery_rate: 0.05,
 };
 
-const EFFECT: Design = { params: PLANTED, caps: [2, 3], mergeAttempts: 2, pairs: 10 };
+const EFFECT: Design = { params: PLANTED, caps: [1, 2], mergeAttempts: 2, pairs: 10 };
 /** Equal recalls and 2 merge attempts: the closed form gives the arms equal survival. */
 const NULL: Design = { ...EFFECT, params: { ...PLANTED, self_review_recall: PLANTED.judge_recall } };
 
@@ -56,12 +56,12 @@ describe('calibration against the planted truth (no Docker)', () => {
     const asserted = wellPopulated(rows);
     // Both caps' main level, each with both arms and the difference, plus the pooled rows.
     expect(asserted.filter((r) => r.key.startsWith('cap')).map((r) => r.key)).toEqual([
-      'cap 2 level 1 difference',
-      'cap 2 level 1 gated',
-      'cap 2 level 1 ungated',
-      'cap 3 level 2 difference',
-      'cap 3 level 2 gated',
-      'cap 3 level 2 ungated',
+      'cap 1 level 1 difference',
+      'cap 1 level 1 gated',
+      'cap 1 level 1 ungated',
+      'cap 2 level 2 difference',
+      'cap 2 level 2 gated',
+      'cap 2 level 2 ungated',
     ]);
     for (const row of asserted) expect({ key: row.key, calibrated: calibrated(row) }).toEqual({ key: row.key, calibrated: true });
   });
@@ -72,7 +72,7 @@ describe('calibration against the planted truth (no Docker)', () => {
       console.log(coverageTable(`Coverage at ${pairs} pairs per cap (${SWEEPS} sweeps, planted effect)`, rows));
       if (pairs < 5) for (const row of rows) expect({ key: row.key, calibrated: row.calibrated }).toEqual({ key: row.key, calibrated: 0 });
       // Every main level still gets an interval in most sweeps (1-pair sweeps get none).
-      const main = rows.filter((r) => ['cap 2 level 1 gated', 'cap 3 level 2 gated'].includes(r.key));
+      const main = rows.filter((r) => ['cap 1 level 1 gated', 'cap 2 level 2 gated'].includes(r.key));
       for (const row of main) expect(row.intervals).toBeGreaterThan(SWEEPS / 2);
     }
   });

@@ -8,7 +8,7 @@ import { everyEventType, header, runStarted, stamped } from './sweep-fixtures.js
 const journalFile = async () => path.join(await mkdtemp(path.join(tmpdir(), 'rdh-sweep-events-')), 'journal.jsonl');
 
 describe('sweep events', () => {
-  it('round-trips one event of every type through the journal, each at its version (cell_finished 2, the rest 1)', async () => {
+  it('round-trips one event of every type through the journal, each at its version (cell_finished and grading_recorded 2, the rest 1)', async () => {
     const file = await journalFile();
     const journal = await openJournal(await readSweepJournal(file));
     const inputs = everyEventType();
@@ -16,7 +16,7 @@ describe('sweep events', () => {
     await journal.close();
     const contents = await readSweepJournal(file);
     expect(contents.events.map((e) => e.type)).toEqual([...SWEEP_JOURNAL.versions.keys()]);
-    expect(contents.events.map((e) => e.version)).toEqual(inputs.map((e) => (e.type === 'cell_finished' ? 2 : 1)));
+    expect(contents.events.map((e) => e.version)).toEqual(inputs.map((e) => (e.type === 'cell_finished' || e.type === 'grading_recorded' ? 2 : 1)));
     expect(headerOf(contents)?.pins.manifest.sha256).toBe('a'.repeat(64));
   });
 

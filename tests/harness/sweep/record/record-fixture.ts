@@ -54,7 +54,7 @@ export async function fakeGrade(tree: string): Promise<GradeResult> {
     return { id: r.id, title: r.title, pass, passed: pass ? 1 : 0, total: 1, failures: pass ? [] : [{ case: `${r.id}-1`, reason: 'fake' }] };
   });
   const satisfied = rows.filter((r) => r.pass).length;
-  return { version: 1, spec: 'sqlcsv', tree, satisfied, total: rows.length, casesPassed: satisfied, casesTotal: rows.length, testFiles: 0, requirements: rows, integrityChecks: 1, elapsedMs: 1 };
+  return { version: 2, spec: 'sqlcsv', tree, satisfied, total: rows.length, casesPassed: satisfied, casesTotal: rows.length, testFiles: 0, requirements: rows, skipped: [], skippedCount: 0, undeliverable: null, mode: 'fork', compile: null, integrityChecks: 1, elapsedMs: 1 };
 }
 
 export interface SimRecordOptions {

@@ -1,0 +1,105 @@
+import { randomInt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import { RdhError, sandboxLabels } from '../../engine/index.js';
+import { RunnerReport } from './grading-report.js';
+
+/** The grading could not be shown to be honest, so no score is given (exit code 4). */
+export class GradingRefusedError extends RdhError {
+  readonly code = 'grading_refused';
+}
+
+export interface ContainerRun {
+  image: string;
+  /** Scratch folder holding oracle/, data/, tree/ and out/, mounted at /grade. */
+  scratch: string;
+  cases: number;
+  caseTimeoutMs: number;
+  workers: number;
+  mode: 'fork' | 'exec';
+  reveal: boolean;
+  runId: string;
+}
+
+/** Compile step limit inside the runner (COMPILE_TIMEOUT), plus start-up and tear-down. */
+const FIXED_ALLOWANCE_MS = 60_000;
+
+/**
+ * Runs oracle/<spec>/runner.py in a container made for this grading alone, and returns the
+ * report it wrote. The runner has no whole-grading deadline (a slow case is charged to that
+ * case only); the limit here is a safety net computed from the per-case limits, so a tree
+ * cannot reach it: if it fires, the runner itself misbehaved and the grading is refused.
+ */
+export async function runGradingContainer(docker: Docker, run: ContainerRun): Promise<RunnerReport> {
+  const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+  // Each grading draws its own uid range, so concurrent gradings never share a uid (rlimits
+  // such as RLIMIT_NPROC count per uid across the whole machine).
+  const uidBase = randomInt(1, 2_000_000) * 1024;
+  const safetyMs = FIXED_ALLOWANCE_MS + Math.ceil((run.cases * (run.caseTimeoutMs + 1000)) / run.workers);
+  const container = await docker.createContainer({
+    Image: run.image,
+    User: '0:0',
+    // -I -S -B: no script dir or user site on sys.path, no site module (so no sitecustomize
+    // or .pth from anywhere), no bytecode written.
+    Cmd: [
+      'python3', '-I', '-S', '-B', '/grade/oracle/runner.py',
+      '--owner', owner,
+      '--uid-base', String(uidBase),
+      '--case-timeout', String(run.caseTimeoutMs / 1000),
+      '--workers', String(run.workers),
+      '--mode', run.mode,
+      ...(run.reveal ? ['--reveal'] : []),
+    ],
+    WorkingDir: '/grade/oracle',
+    NetworkDisabled: true,
+    Labels: sandboxLabels(run.runId, 'grading'),
+    HostConfig: {
+      Init: true,
+      NetworkMode: 'none',
+      // No /dev/shm and a private IPC namespace: no shared scratch between cases.
+      IpcMode: 'none',
+      Binds: [`${run.scratch}:/grade:rw`],
+      ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=67108864,mode=0711' },
+      Memory: 1024 ** 3,
+      MemorySwap: 1024 ** 3,
+      NanoCpus: 2e9,
+      PidsLimit: 512,
+      CapDrop: ['ALL'],
+      // Root inside only to own the layout and give each case a uid of its own; no program gets any of these.
+      CapAdd: ['CHOWN', 'FOWNER', 'DAC_OVERRIDE', 'SETUID', 'SETGID', 'KILL'],
+      SecurityOpt: ['no-new-privileges'],
+    },
+  });
+  try {
+    const exited = container.wait({ condition: 'next-exit' });
+    await container.start();
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      exited.then((r: { StatusCode: number }) => r.StatusCode),
+      new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), safetyMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') await container.kill().catch(() => undefined);
+    const raw = await readFile(path.join(run.scratch, 'out', 'report.json'), 'utf8').catch(() => null);
+    if (raw === null) {
+      const logs = (await container.logs({ stdout: true, stderr: true, tail: 20 }).catch(() => Buffer.from(''))).toString('utf8');
+      const tail = logs.replace(/[\x00-\x08]/g, '').trim().split('\n').slice(-3).join(' | ');
+      throw new GradingRefusedError(`the oracle runner wrote no report (${outcome === 'timeout' ? 'killed after its safety limit' : `exit ${outcome}`}): ${tail || 'no output'}`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new GradingRefusedError('the oracle report is not JSON; measurement refused.');
+    }
+    const parsed = RunnerReport.safeParse(json);
+    if (!parsed.success) throw new GradingRefusedError(`the oracle report is malformed: ${parsed.error.issues[0]?.message}`);
+    return parsed.data;
+  } finally {
+    await container.remove({ force: true }).catch(() => undefined);
+  }
+}

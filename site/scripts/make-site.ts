@@ -1,0 +1,324 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SECRET_SHAPES } from '../../harness/run-files.js';
+import { admitted, skippedWhole, type FileKind } from './allowlist.js';
+import { SecretScanner, knownKeys, type SecretFinding } from './secret-scan.js';
+
+/**
+ * make_site.sh: stage the chosen runs through the allowlist, scan every staged file for
+ * secrets BEFORE anything is copied, then build the static site with `astro build`.
+ *
+ * Nothing is published unless everything passed: the data folder is replaced only after the
+ * scan found nothing, and the output folder only after the build succeeded, each by a rename,
+ * so a refused or failed build leaves the previous site (if any) as it was.
+ */
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SITE = path.join(REPO, 'site');
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** make_site's exit codes (README, "The results site"). */
+export const EXIT = { ok: 0, bug: 1, usage: 2, secret: 3, build: 4 } as const;
+
+export class MakeSiteError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface MakeSiteOptions {
+  /** Run folders to publish. Default: every folder under runs/ that holds a report. */
+  runs: string[];
+  /** Serve the site under this path (`/path/`). Default `/`. */
+  base: string;
+  /** Provider configurations whose api_key_env values are searched for, beside $RDH_PROVIDERS and manifests/*.yaml. */
+  providers: string[];
+  /** Where the site is written. Default site/dist. */
+  out: string;
+  /** Where the allowlisted files are staged for the build. Default site/data. */
+  data: string;
+  /** Stage and scan only; no `astro build`. */
+  stageOnly: boolean;
+}
+
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const USAGE = `usage: ./make_site.sh [--base /path/] [--providers FILE]... [--out DIR] [--stage-only] [runs/NAME ...]
+
+Builds the results site (default site/dist/) from the chosen runs (default: every run under
+runs/ that has a report). Only files on the allowlist are published: report/report.json,
+report/charts/*.svg, and each cell's result.json, grade.json, events.jsonl and transcripts.
+Every one of them is scanned for secrets first; on a hit nothing is published.
+
+  --base /path/      serve the site under a sub-path (default /)
+  --providers FILE   also search for the keys this provider configuration names in api_key_env
+                     (RDH_PROVIDERS and manifests/*.yaml are always read)
+  --out DIR          write the site here (default site/dist)
+  --data DIR         stage the run files here (default site/data)
+  --stage-only       stage and scan, do not build
+
+exit codes: 0 built, 1 a bug, 2 bad input (a flag, a run folder, a provider configuration),
+3 a secret was found (nothing published), 4 the site build failed (a run file does not match
+the harness's schemas; the message names it)`;
+
+export function parseArgs(argv: readonly string[]): MakeSiteOptions | 'help' {
+  const options: MakeSiteOptions = { runs: [], base: '/', providers: [], out: path.join(SITE, 'dist'), data: path.join(SITE, 'data'), stageOnly: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new MakeSiteError(`${arg} needs a value; see ./make_site.sh --help`, EXIT.usage);
+      return v;
+    };
+    if (arg === '--help' || arg === '-h') return 'help';
+    else if (arg === '--base') {
+      const base = value();
+      if (!/^\/(?:[A-Za-z0-9._~-]+\/)*$/.test(base)) throw new MakeSiteError(`--base ${JSON.stringify(base)}: give a path that starts and ends with "/", e.g. --base /results/`, EXIT.usage);
+      options.base = base;
+    } else if (arg === '--providers') options.providers.push(value());
+    else if (arg === '--out') options.out = path.resolve(value());
+    else if (arg === '--data') options.data = path.resolve(value());
+    else if (arg === '--stage-only') options.stageOnly = true;
+    else if (arg.startsWith('-')) throw new MakeSiteError(`unknown option ${arg}; see ./make_site.sh --help`, EXIT.usage);
+    else options.runs.push(arg);
+  }
+  return options;
+}
+
+interface StagedFile {
+  run: string;
+  relative: string;
+  source: string;
+  kind: FileKind;
+  sha256: string;
+}
+
+interface RunChoice {
+  name: string;
+  dir: string;
+  shownAs: string;
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  return lstat(p).then((s) => s.isDirectory(), () => false);
+}
+
+/** The runs to publish: the named ones (each must be a run with a report), or every run under runs/ that has one. */
+async function chooseRuns(named: readonly string[], io: Io): Promise<RunChoice[]> {
+  const choices: RunChoice[] = [];
+  const add = async (dir: string, shownAs: string, explicit: boolean): Promise<void> => {
+    const name = path.basename(path.resolve(dir));
+    if (!(await isDirectory(dir))) throw new MakeSiteError(`${shownAs}: not a folder; name run folders such as runs/NAME`, EXIT.usage);
+    if (!SAFE_NAME.test(name)) throw new MakeSiteError(`${shownAs}: the folder name is not safe in a URL (letters, digits, ".", "_" and "-", starting with a letter or digit); rename the folder`, EXIT.usage);
+    const hasReport = await lstat(path.join(dir, 'report', 'report.json')).then((s) => s.isFile(), () => false);
+    if (!hasReport) {
+      const fix = `build it with: npm run harness -- report ${shownAs}`;
+      if (explicit) throw new MakeSiteError(`${shownAs} has no report/report.json; ${fix}`, EXIT.usage);
+      io.err(`make_site: skipping ${shownAs}: it has no report/report.json (${fix})`);
+      return;
+    }
+    if (choices.some((c) => c.name === name)) throw new MakeSiteError(`${shownAs}: two runs are named ${name}; a site holds one run of each name`, EXIT.usage);
+    choices.push({ name, dir: path.resolve(dir), shownAs });
+  };
+  if (named.length > 0) {
+    for (const run of named) await add(run, run.replace(/\/+$/, ''), true);
+    return choices;
+  }
+  const runsDir = path.join(REPO, 'runs');
+  const entries = await readdir(runsDir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).sort((a, b) => a.name.localeCompare(b.name))) {
+    await add(path.join(runsDir, e.name), `runs/${e.name}`, false);
+  }
+  return choices;
+}
+
+/** Every file of a run, sorted: admitted ones with their kind, the rest reported as skipped. */
+async function walk(run: RunChoice, io: Io): Promise<Array<Omit<StagedFile, 'sha256'>>> {
+  const files: Array<Omit<StagedFile, 'sha256'>> = [];
+  const skipped: string[] = [];
+  const visit = async (relative: string): Promise<void> => {
+    const entries = await readdir(path.join(run.dir, relative), { withFileTypes: true });
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const rel = relative ? `${relative}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (skippedWhole(rel)) skipped.push(`${rel}/ (a graded tree)`);
+        else await visit(rel);
+      } else if (!e.isFile()) skipped.push(`${rel} (${e.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'})`);
+      else {
+        const kind = admitted(rel);
+        if (kind) files.push({ run: run.name, relative: rel, source: path.join(run.dir, rel), kind });
+        else skipped.push(rel);
+      }
+    }
+  };
+  await visit('');
+  if (skipped.length) io.out(`make_site: ${run.shownAs}: not on the allowlist, not published: ${skipped.join(', ')}`);
+  return files;
+}
+
+const FORMAT: Record<FileKind, 'json' | 'xml' | 'text'> = { report: 'json', chart: 'xml', result: 'json', grade: 'json', events: 'json', transcript: 'json' };
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads a file as text, refusing anything that is not UTF-8 without NUL bytes (a scan could not see into it). */
+function asText(bytes: Buffer, shownAs: string): string {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new MakeSiteError(`${shownAs}: not UTF-8 text, so it cannot be scanned for secrets; nothing was published`, EXIT.secret);
+  }
+  if (text.includes('\u0000')) throw new MakeSiteError(`${shownAs}: holds NUL bytes, so it cannot be scanned for secrets; nothing was published`, EXIT.secret);
+  return text;
+}
+
+/** Provider configurations to read key names from: the flags, $RDH_PROVIDERS, and manifests/*.yaml that name an api_key_env. */
+async function providerFiles(flags: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  const files: string[] = [];
+  for (const file of [...flags, ...(env.RDH_PROVIDERS ? [env.RDH_PROVIDERS] : [])]) {
+    const ok = await lstat(file).then((s) => s.isFile(), () => false);
+    if (!ok) throw new MakeSiteError(`provider configuration ${file}: not a readable file; fix the path (--providers or RDH_PROVIDERS)`, EXIT.usage);
+    files.push(file);
+  }
+  const manifests = path.join(REPO, 'manifests');
+  for (const name of (await readdir(manifests).catch(() => [] as string[])).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+    const file = path.join(manifests, name);
+    if ((await readFile(file, 'utf8')).includes('api_key_env')) files.push(file);
+  }
+  return files;
+}
+
+export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<{ runs: RunChoice[]; files: number }> {
+  const runs = await chooseRuns(options.runs, io);
+  const known = await knownKeys(await providerFiles(options.providers, env), env);
+  if (known.tooShort.length) io.err(`make_site: not searched for (shorter than 8 characters, it would match ordinary words): the values of ${known.tooShort.join(', ')}`);
+  io.out(`make_site: scanning for the values of ${known.keys.length ? known.keys.map((k) => k.name).join(', ') : 'no configured key (none is set here)'} and every known key format`);
+  const scanner = new SecretScanner(known.keys);
+  const files: StagedFile[] = [];
+  const hits: Array<{ shownAs: string; finding: SecretFinding }> = [];
+  for (const run of runs) {
+    for (const file of await walk(run, io)) {
+      const shownAs = `${run.shownAs}/${file.relative}`;
+      const bytes = await readFile(file.source);
+      for (const finding of scanner.scan(asText(bytes, shownAs), FORMAT[file.kind])) hits.push({ shownAs, finding });
+      files.push({ ...file, sha256: createHash('sha256').update(bytes).digest('hex') });
+    }
+  }
+  if (hits.length > 0) {
+    for (const { shownAs, finding } of hits) io.err(`make_site: ${shownAs} line ${finding.line}: ${finding.kind}${finding.variable ? ` (the value of ${finding.variable})` : ''}`);
+    const fileCount = new Set(hits.map((h) => h.shownAs)).size;
+    throw new MakeSiteError(
+      `make_site: refused: ${hits.length} ${hits.length === 1 ? 'secret' : 'secrets'} in ${fileCount} ${fileCount === 1 ? 'file' : 'files'} (values not shown); nothing was staged or published. Remove the secret from the run folder (or delete the file), revoke the key if it was real, and run make_site.sh again.`,
+      EXIT.secret,
+    );
+  }
+  // Only now is anything copied: each file read again and checked to be the bytes scanned.
+  const staging = `${options.data}.staging-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  try {
+    for (const file of files) {
+      const bytes = await readFile(file.source);
+      if (createHash('sha256').update(bytes).digest('hex') !== file.sha256) {
+        throw new MakeSiteError(`${file.run}/${file.relative} changed while the site was being staged; nothing was published. Run make_site.sh again once the run is not being written.`, EXIT.usage);
+      }
+      const target = path.join(staging, 'runs', file.run, ...file.relative.split('/'));
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, bytes);
+    }
+    await mkdir(path.join(staging, 'runs'), { recursive: true });
+    await swapIn(staging, options.data);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  io.out(`make_site: staged ${files.length} files of ${runs.length} ${runs.length === 1 ? 'run' : 'runs'} into ${path.relative(REPO, options.data) || options.data}`);
+  return { runs, files: files.length };
+}
+
+/**
+ * Replaces `target` with `fresh`: the old one is moved aside first and removed after. Across
+ * file systems (a rename cannot), `fresh` is first copied beside `target`, then renamed.
+ */
+async function swapIn(fresh: string, target: string): Promise<void> {
+  const old = `${target}.old-${process.pid}`;
+  const near = `${target}.new-${process.pid}`;
+  await rm(old, { recursive: true, force: true });
+  await mkdir(path.dirname(target), { recursive: true });
+  try {
+    await rename(fresh, near);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await cp(fresh, near, { recursive: true });
+  }
+  await rename(target, old).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await rename(near, target);
+  await rm(old, { recursive: true, force: true });
+}
+
+function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: REPO, env, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/** `astro build` of site/ from the staged data, into a fresh folder swapped in on success. */
+export async function buildSite(options: MakeSiteOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // Inside the working folder: astro build mishandles an output folder outside it.
+  const building = path.join(SITE, `.build-${process.pid}`);
+  const cache = await mkdtemp(path.join(tmpdir(), 'rdh-site-cache-'));
+  await rm(building, { recursive: true, force: true });
+  try {
+    const astro = path.join(REPO, 'node_modules', 'astro', 'astro.js');
+    const code = await run(process.execPath, [astro, 'build', '--root', SITE, '--outDir', building, '--silent'], {
+      ...env,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      RDH_SITE_DATA: options.data,
+      RDH_SITE_BASE: options.base,
+      RDH_SITE_CACHE: cache,
+    });
+    if (code !== 0) throw new MakeSiteError(`make_site: the site build failed (astro build exited ${code}); the message above names the file. Nothing was published${options.out ? `; ${path.relative(REPO, options.out) || options.out} is unchanged` : ''}.`, EXIT.build);
+    await swapIn(building, options.out);
+  } finally {
+    await rm(building, { recursive: true, force: true });
+    await rm(cache, { recursive: true, force: true });
+  }
+  io.out(`make_site: built ${path.relative(REPO, options.out) || options.out}${options.base !== '/' ? ` for ${options.base}` : ''}`);
+}
+
+export async function makeSite(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    const options = parseArgs(argv);
+    if (options === 'help') {
+      io.out(USAGE);
+      return EXIT.ok;
+    }
+    await stageRuns(options, io, env);
+    if (!options.stageOnly) await buildSite(options, io, env);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof MakeSiteError) {
+      io.err(error.message.startsWith('make_site:') ? error.message : `make_site: ${error.message}`);
+      return error.exitCode;
+    }
+    // Redacted on the way out: an unexpected error must not carry a secret it read into the terminal.
+    io.err(SECRET_SHAPES.redact(`make_site: a bug (please report it with the command and this output): ${(error as Error).stack ?? String(error)}`));
+    return EXIT.bug;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const io: Io = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
+  process.exitCode = await makeSite(process.argv.slice(2), io);
+}

@@ -1,0 +1,55 @@
+import { createServer, type Server } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * A static file server on 127.0.0.1 for the browser tests and the README picture, behaving like a plain static host:
+ * the site is served under `base`, a folder answers with its index.html, anything else 404s.
+ * Every request is recorded, so a test can see what a page asked for.
+ */
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json' };
+
+export interface StaticServer {
+  url: string;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function serveStatic(root: string, base = '/'): Promise<StaticServer> {
+  const requests: string[] = [];
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    requests.push(url.pathname);
+    const send = (code: number, body: string | Buffer, type = 'text/plain; charset=utf-8') => {
+      res.writeHead(code, { 'Content-Type': type });
+      res.end(body);
+    };
+    if (!url.pathname.startsWith(base)) return send(404, 'not under the base path');
+    let rel: string;
+    try {
+      rel = decodeURIComponent(url.pathname.slice(base.length));
+    } catch {
+      return send(400, 'bad path');
+    }
+    const file = path.resolve(root, rel);
+    if (file !== root && !file.startsWith(root + path.sep)) return send(403, 'outside the site');
+    const info = await stat(file).catch(() => undefined);
+    const target = info?.isDirectory() ? path.join(file, 'index.html') : file;
+    if (info?.isDirectory() && !url.pathname.endsWith('/')) {
+      res.writeHead(301, { Location: `${url.pathname}/` });
+      return res.end();
+    }
+    const body = await readFile(target).catch(() => undefined);
+    if (!body) return send(404, 'not found');
+    send(200, body, TYPES[path.extname(target)] ?? 'application/octet-stream');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the static server has no port');
+  return {
+    url: `http://127.0.0.1:${address.port}${base}`,
+    requests,
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}

@@ -1,0 +1,9 @@
+import path from 'node:path';
+
+/**
+ * The staged data folder the site is built from: `RDH_SITE_DATA` (make_site.sh sets it to an
+ * absolute path), else `site/data` under the working folder.
+ */
+export function dataDir(): string {
+  return path.resolve(process.env.RDH_SITE_DATA ?? path.join('site', 'data'));
+}

@@ -1,0 +1,15 @@
+/**
+ * Every internal link of the site, under the configured base path (`--base /path/`). Run
+ * names, cell ids and session slugs are already safe in a URL (make_site.sh refuses a run
+ * folder whose name is not), so nothing here escapes.
+ */
+import { pageSegment } from './slug.js';
+
+const raw = import.meta.env.BASE_URL;
+export const BASE = raw.endsWith('/') ? raw : `${raw}/`;
+
+export const home = (): string => BASE;
+export const runUrl = (run: string): string => `${BASE}runs/${run}/`;
+export const chartUrl = (run: string, name: string): string => `${BASE}runs/${run}/charts/${name}.svg`;
+export const cellUrl = (run: string, cell: string): string => `${BASE}runs/${run}/cells/${cell}/`;
+export const sessionUrl = (run: string, cell: string, slug: string, page = 1): string => `${cellUrl(run, cell)}sessions/${slug}/${page > 1 ? `${pageSegment(page)}/` : ''}`;

@@ -1,0 +1,40 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * What the content loader derives from the validated run files, kept as JSON beside the
+ * staged data (`<data>/.views/`) for the pages to read. Astro bundles its content store into
+ * the build as one JavaScript module, so the store holds only small index entries and each
+ * page reads its own view: a run's report as HTML, a cell's node tree, a session's pages.
+ * Written by this build's loader from files it validated, so read back without a schema.
+ */
+
+export const VIEWS = '.views';
+
+export const runView = (run: string): string => path.join(VIEWS, 'runs', `${run}.json`);
+export const cellView = (run: string, cell: string): string => path.join(VIEWS, 'cells', run, `${cell}.json`);
+/** Slugs hold `/` (one segment per part of the session id), so each session gets its own folder. */
+export const sessionView = (run: string, cell: string, slug: string): string => path.join(VIEWS, 'sessions', run, cell, slug, 'session.json');
+
+export async function clearViews(dataDir: string): Promise<void> {
+  await rm(path.join(dataDir, VIEWS), { recursive: true, force: true });
+}
+
+export async function writeView(dataDir: string, file: string, value: unknown): Promise<void> {
+  const target = path.join(dataDir, file);
+  await mkdir(path.dirname(target), { recursive: true });
+  await writeFile(target, JSON.stringify(value));
+}
+
+export async function readView<T>(dataDir: string, file: string): Promise<T> {
+  return JSON.parse(await readFile(path.join(dataDir, file), 'utf8')) as T;
+}
+
+let last: { key: string; value: unknown } | undefined;
+
+/** readView, keeping the last file read: the pages of one session are built one after another. */
+export async function readViewKept<T>(dataDir: string, file: string): Promise<T> {
+  const key = path.join(dataDir, file);
+  if (last?.key !== key) last = { key, value: await readView<T>(dataDir, file) };
+  return last.value as T;
+}

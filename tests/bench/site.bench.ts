@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { writeRunFixture } from '../support/run-fixture.js';
+import { figure, type Figure } from './stats.js';
+
+/** Goals: the site of 100 runs built in at most 60 s on 2 cores; a sweep page at most 500 KB, charts included. */
+export const SITE_BUILD_TARGET_MS = 60_000;
+export const SWEEP_PAGE_TARGET_BYTES = 500_000;
+const RUNS = 100;
+const REPO = path.resolve(import.meta.dirname, '..', '..');
+
+async function sizeOf(dir: string): Promise<{ files: number; bytes: number; pages: number }> {
+  let files = 0;
+  let bytes = 0;
+  let pages = 0;
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile()) continue;
+    files += 1;
+    bytes += (await stat(path.join(e.parentPath, e.name))).size;
+    if (e.name.endsWith('.html')) pages += 1;
+  }
+  return { files, bytes, pages };
+}
+
+/** What a browser fetches for a sweep page: its HTML and every chart image it names. */
+async function sweepPageWeight(dist: string, run: string): Promise<{ html: number; images: number }> {
+  const dir = path.join(dist, 'runs', run);
+  const html = await readFile(path.join(dir, 'index.html'), 'utf8');
+  let images = 0;
+  for (const m of html.matchAll(/<img [^>]*src="([^"]+)"/g)) images += (await stat(path.join(dir, m[1]!))).size;
+  return { html: Buffer.byteLength(html), images };
+}
+
+/**
+ * CPU seconds (user + system) of this process's waited-for children, from /proc (Linux): on a
+ * shared, loaded machine the wall time says more about the neighbours than about the build.
+ */
+async function childCpuSeconds(): Promise<number | null> {
+  const stat = await readFile('/proc/self/stat', 'utf8').catch(() => null);
+  if (!stat) return null;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the command name: state is field 3, so cutime (16) and cstime (17) sit at 13 and 14 here.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/**
+ * The whole of ./make_site.sh (stage, scan, astro build) over 100 synthetic copies of one run:
+ * the committed example when there is one, else the test fixture (said so in the note).
+ */
+export async function siteBench(): Promise<{ figures: Figure[]; lines: string[] }> {
+  const tmp = await mkdtemp(path.join(tmpdir(), 'rdh-site-bench-'));
+  try {
+    const example = path.join(REPO, 'runs', 'example-sim');
+    const hasExample = await stat(path.join(example, 'report', 'report.json')).then(() => true, () => false);
+    const source = hasExample ? example : path.join(tmp, 'fixture');
+    if (!hasExample) await writeRunFixture(source);
+    const runs: string[] = [];
+    for (let i = 1; i <= RUNS; i++) {
+      const dir = path.join(tmp, 'runs', `copy-${String(i).padStart(3, '0')}`);
+      await cp(source, dir, { recursive: true });
+      runs.push(dir);
+    }
+    const input = await sizeOf(source);
+    const dist = path.join(tmp, 'dist');
+    const cpuBefore = await childCpuSeconds();
+    const load = loadavg()[0]!;
+    const started = performance.now();
+    await promisify(execFile)(path.join(REPO, 'make_site.sh'), ['--out', dist, '--data', path.join(tmp, 'data'), ...runs], { cwd: REPO, env: { PATH: process.env.PATH, HOME: process.env.HOME }, maxBuffer: 256 * 1024 * 1024 });
+    const ms = performance.now() - started;
+    const cpuAfter = await childCpuSeconds();
+    const cpu = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
+    const cpuNote = cpu === null ? '' : `; ${cpu.toFixed(1)} CPU s (user + system), load average ${load.toFixed(1)} at the start`;
+    const out = await sizeOf(dist);
+    const weight = await sweepPageWeight(dist, 'copy-001');
+    const total = weight.html + weight.images;
+    const what = hasExample ? 'runs/example-sim' : 'the test FIXTURE run (no runs/example-sim yet)';
+    return {
+      figures: [figure(`site build, ${RUNS} runs (make_site.sh: stage, scan, astro build)`, [ms], undefined, `goal <= ${SITE_BUILD_TARGET_MS / 1000} s; ${out.pages} pages, ${(out.bytes / 1e6).toFixed(1)} MB out${cpuNote}`)],
+      lines: [
+        `site build: ${RUNS} copies of ${what} (${input.files} files, ${(input.bytes / 1e6).toFixed(2)} MB each) -> ${out.pages} pages, ${out.files} files, ${(out.bytes / 1e6).toFixed(1)} MB; ${(ms / 1000).toFixed(1)} s against the ${SITE_BUILD_TARGET_MS / 1000} s goal (${(ms / SITE_BUILD_TARGET_MS).toFixed(2)} of it)${cpuNote}`,
+        `sweep page weight: ${(total / 1000).toFixed(0)} KB (HTML ${(weight.html / 1000).toFixed(0)} KB with the linked cells chart inline, chart images ${(weight.images / 1000).toFixed(0)} KB) against the ${SWEEP_PAGE_TARGET_BYTES / 1000} KB goal (${(total / SWEEP_PAGE_TARGET_BYTES).toFixed(2)} of it)`,
+      ],
+    };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+// `npx tsx tests/bench/site.bench.ts` runs this one alone.
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const { figures, lines } = await siteBench();
+  console.log(figures.map((f) => `${f.name}: ${(f.medianMs / 1000).toFixed(1)} s (${f.note})`).join('\n'));
+  console.log(lines.join('\n'));
+}

@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DockerHostPool,
+  DockerHostSpec,
+  NoSandboxHostError,
+  SANDBOX_LABELS,
+  openDockerHostPool,
+  withHostRetry,
+  type Sandbox,
+} from '../../../engine/index.js';
+import { sandboxImageTag } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
+import { startSecondDockerd, type SecondDockerd } from '../../support/second-dockerd.js';
+
+const RUN = `vitest-pool-${process.pid}`;
+const FIRST = DockerHostSpec.parse({ url: 'unix:///var/run/docker.sock', capacity: 2 });
+const ITEMS = Array.from({ length: 10 }, (_, i) => i);
+
+/** One unit of sandbox work with a result that depends only on its input. */
+async function work(pool: DockerHostPool, root: string, item: number, onPlaced: (host: string) => void): Promise<string> {
+  const box = (await pool.create({ workspaceDir: await mkdtemp(path.join(root, `w${item}-`)), runId: RUN, purpose: `item-${item}` })) as Sandbox & { hostUrl: string };
+  try {
+    onPlaced(box.hostUrl);
+    await box.writeFile('in.txt', `item ${item}\n`);
+    const ran = await box.exec('python3 -c "import hashlib; print(hashlib.sha256(open(\'in.txt\',\'rb\').read()).hexdigest()[:16])" > out.txt && sleep 1.5 && cat out.txt');
+    if (ran.exitCode !== 0) throw new Error(`item ${item} failed: ${ran.stderr}`);
+    return `${item}:${(await box.readFile('out.txt')).trim()}`;
+  } finally {
+    await box.dispose();
+  }
+}
+
+/** Runs every item, `concurrency` at a time, each retried elsewhere if its host is lost. */
+async function sweep(pool: DockerHostPool, root: string, concurrency: number, hooks: { placed?: (item: number, host: string, attempt: number) => void } = {}) {
+  const queue = [...ITEMS];
+  const results: string[] = [];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+        const n = item;
+        results.push(await withHostRetry(pool, (attempt) => work(pool, root, n, (host) => hooks.placed?.(n, host, attempt))));
+      }
+    }),
+  );
+  return results.sort();
+}
+
+// Killed: the lost host refuses connections. Hung: it accepts and never answers, so only the
+// pool's health pings can tell, and work waiting on it must be released, not left to hang.
+describe.skipIf(!HAS_DOCKER).each([
+  ['killed', 'SIGKILL'],
+  ['hung', 'SIGSTOP'],
+] as const)('a sweep over two Docker daemons, the second %s mid-run', (_how, signal) => {
+  let second: SecondDockerd;
+  let root: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'rdh-pool-'));
+    second = await startSecondDockerd();
+  }, 60_000);
+
+  afterAll(async () => {
+    await second?.cleanup();
+    await rm(root, { recursive: true, force: true });
+    const left = await new Docker().listContainers({ all: true, filters: { label: [`${SANDBOX_LABELS.run}=${RUN}`] } });
+    expect(left).toEqual([]);
+  }, 60_000);
+
+  it('loads the image onto the new host, spreads work over both, drains the lost one and finishes on the first with the one-host results', async () => {
+    const secondSpec = DockerHostSpec.parse({ url: second.tcpUrl, capacity: 2, tls: second.tls });
+    expect(await new Docker({ socketPath: second.socket }).getImage(sandboxImageTag()).inspect().then(() => true, () => false)).toBe(false);
+
+    const { pool, preflight } = await openDockerHostPool({ hosts: [FIRST, secondSpec], image: sandboxImageTag(), healthIntervalMs: 500, pingTimeoutMs: 2000 });
+    expect(preflight.map((p) => [p.reachable, p.image, p.transport])).toEqual([
+      [true, 'present', 'bind'],
+      [true, 'loaded', 'archive'],
+    ]);
+    // The copy went through save/load over TLS; the unix socket of the same daemon sees it.
+    await new Docker({ socketPath: second.socket }).getImage(sandboxImageTag()).inspect();
+
+    const placements: Array<{ item: number; host: string; attempt: number }> = [];
+    let killedAt = -1;
+    const results = await sweep(pool, root, 4, {
+      placed(item, host, attempt) {
+        placements.push({ item, host, attempt });
+        // Kill the second daemon once it has work in flight and has finished some.
+        const onSecond = placements.filter((p) => p.host === second.tcpUrl).length;
+        if (killedAt < 0 && host === second.tcpUrl && onSecond >= 3) {
+          killedAt = placements.length;
+          setTimeout(() => second.kill(signal), 300);
+        }
+      },
+    });
+
+    const status = pool.status();
+    expect(status.map((s) => [s.url, s.drained])).toEqual([
+      [FIRST.url, false],
+      [second.tcpUrl, true],
+    ]);
+    expect(status.every((s) => s.created > 0)).toBe(true);
+    const retried = placements.filter((p) => p.attempt > 1);
+    expect(retried.length).toBeGreaterThan(0);
+    expect(retried.every((p) => p.host === FIRST.url)).toBe(true);
+    expect(placements.slice(killedAt + 1).filter((p) => p.attempt === 1).every((p) => p.host === FIRST.url)).toBe(true);
+    pool.close();
+
+    const { pool: onlyFirst } = await openDockerHostPool({ hosts: [FIRST], image: sandboxImageTag() });
+    expect(results).toEqual(await sweep(onlyFirst, root, 4));
+    onlyFirst.close();
+
+    // With no host answering, the pool says so and names each host's problem.
+    const deadOnly = new DockerHostPool({ hosts: [secondSpec], image: sandboxImageTag(), pingTimeoutMs: 1000 });
+    await expect(deadOnly.create({ workspaceDir: path.join(root, 'none'), runId: RUN })).rejects.toThrow(NoSandboxHostError);
+    await expect(openDockerHostPool({ hosts: [secondSpec], image: sandboxImageTag(), pingTimeoutMs: 1000 })).rejects.toThrowError(
+      new RegExp(`^no Docker host can run sandboxes: ${second.tcpUrl}: no answer within 1000 ms`),
+    );
+  }, 240_000);
+});

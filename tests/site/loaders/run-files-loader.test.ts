@@ -1,0 +1,63 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LoaderContext } from 'astro/loaders';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSite } from '../../../site/scripts/make-site.js';
+import { writeRunFixture } from '../../support/run-fixture.js';
+
+/**
+ * Astro bundles its content store into the build, so the loader keeps there only small index
+ * entries and writes each page's view (a run's report, a cell's tree, a session's pages) beside
+ * the staged data. Driven here with a stand-in for Astro's loader context.
+ */
+
+let tmp: string;
+let data: string;
+const stored = new Map<string, Map<string, unknown>>();
+
+function context(collection: string): LoaderContext {
+  const store = new Map<string, unknown>();
+  stored.set(collection, store);
+  return {
+    store: { clear: () => store.clear(), set: ({ id, data }: { id: string; data: unknown }) => (store.set(id, data), true), keys: () => [...store.keys()] },
+    renderMarkdown: async () => ({ html: '<p>report</p>' }),
+    logger: { info: () => {} },
+  } as unknown as LoaderContext;
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'rdh-loader-'));
+  const run = path.join(tmp, 'runs', 'bulky-run');
+  await writeRunFixture(run, { bulkySession: { rounds: 40, outputChars: 4000 } });
+  data = path.join(tmp, 'data');
+  const code = await makeSite(['--stage-only', '--data', data, run], { out: () => {}, err: () => {} }, { PATH: process.env.PATH });
+  expect(code).toBe(0);
+  process.env.RDH_SITE_DATA = data;
+  const { runFilesLoader } = await import('../../../site/src/loaders/run-files-loader.js');
+  for (const collection of ['runs', 'cells', 'sessions'] as const) await runFilesLoader(collection).load(context(collection));
+}, 120_000);
+
+afterAll(async () => {
+  delete process.env.RDH_SITE_DATA;
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe('the content loader', () => {
+  it('stores one small index entry per run, cell and session, and each page\'s view beside the data', async () => {
+    expect(stored.get('runs')!.size).toBe(1);
+    expect(stored.get('cells')!.size).toBe(4);
+    expect(stored.get('sessions')!.size).toBeGreaterThan(40);
+    const sizes = [...stored.values()].flatMap((s) => [...s.values()].map((e) => JSON.stringify(e).length));
+    // The run entry carries its chart list; nothing carries a report, a tree or a transcript.
+    expect(Math.max(...sizes)).toBeLessThan(3_000);
+    const bulky = [...stored.get('sessions')!.values()].find((e) => (e as { slug: string }).slug === 'root.1/worker/1' && (e as { cell: string }).cell === 'cap1-rep1-gated') as { view: string; pages: number };
+    expect(bulky.pages).toBeGreaterThan(1);
+    const transcript = path.join(data, 'runs', 'bulky-run', 'cells', 'cap1-rep1-gated', 'transcripts', 'root.1%2Fworker%2F1.jsonl');
+    expect((await stat(transcript)).size).toBeGreaterThan(3_000_000);
+    const view = JSON.parse(await readFile(path.join(data, bulky.view), 'utf8')) as { pages: unknown[][] };
+    expect(view.pages.length).toBe(bulky.pages);
+    const cell = [...stored.get('cells')!.values()][0] as { view: string };
+    expect(JSON.parse(await readFile(path.join(data, cell.view), 'utf8'))).toMatchObject({ tree: { root: { id: 'root' } }, grade: { total: 42 } });
+  });
+});

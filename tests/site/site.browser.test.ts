@@ -1,0 +1,409 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFiles } from '../../harness/index.js';
+import { writeRunFixture } from '../support/run-fixture.js';
+import { chromiumReady, launchChromium } from '../../site/scripts/chromium.js';
+import { serveStatic, type StaticServer } from '../../site/scripts/static-server.js';
+import { sweepPicture } from '../../site/scripts/sweep-picture.js';
+
+/**
+ * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
+ * served by a plain static server, and read in headless Chromium. Runs: a fixture run with a
+ * ~10 MB transcript, a second copy of it, and the committed example run when there is one.
+ */
+
+const REPO = path.resolve(import.meta.dirname, '..', '..');
+const BASE = '/rdh/';
+const BULKY = { rounds: 70, outputChars: 4000 };
+const HAS_CHROMIUM = await chromiumReady();
+
+let tmp: string;
+let dist: string;
+let server: StaticServer;
+let browser: { context: BrowserContext; close(): Promise<void> };
+let bulkyFile: string;
+let report: runFiles.Report;
+const external: string[] = [];
+
+interface Visit {
+  url: string;
+  consoleErrors: string[];
+  failed: string[];
+  links: string[];
+  /** The element ids on the page, so a #fragment link can be checked without loading its page again. */
+  ids: string[];
+  bytes: number;
+}
+const visits = new Map<string, Visit>();
+
+/** Every link, image and stylesheet a page names, absolute (runs in the page; a string so the harness's types need no DOM). */
+const IN_PAGE_LINKS = `(() => {
+  const out = [];
+  for (const a of Array.from(document.querySelectorAll('a'))) {
+    const href = a instanceof SVGAElement ? a.href.baseVal || a.getAttribute('xlink:href') || '' : a.getAttribute('href') || '';
+    if (href) out.push(new URL(href, document.baseURI).href);
+  }
+  for (const img of Array.from(document.querySelectorAll('img'))) out.push(new URL(img.getAttribute('src') || '', document.baseURI).href);
+  for (const link of Array.from(document.querySelectorAll('link[href]'))) out.push(new URL(link.getAttribute('href') || '', document.baseURI).href);
+  return out;
+})()`;
+
+async function htmlFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.html')) out.push(path.join(e.parentPath, e.name));
+  return out;
+}
+
+/** Opens a page, recording console errors, failed or 4xx/5xx requests, and every link, image and stylesheet it names. */
+async function visit(page: Page, url: string): Promise<Visit> {
+  const consoleErrors: string[] = [];
+  const failed: string[] = [];
+  const onConsole = (m: { type(): string; text(): string }) => m.type() === 'error' && consoleErrors.push(m.text());
+  const onError = (e: Error) => consoleErrors.push(`page error: ${e.message}`);
+  // A lazy image still in flight when the crawl moves on is aborted by that navigation
+  // (net::ERR_ABORTED, reported during the next visit): not a broken link. Every image is
+  // fetched again on its own below, so a missing one still fails the crawl.
+  const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) => r.failure()?.errorText !== 'net::ERR_ABORTED' && failed.push(`failed: ${r.url()} (${r.failure()?.errorText})`);
+  const onResponse = (r: { url(): string; status(): number }) => r.status() >= 400 && failed.push(`${r.status()}: ${r.url()}`);
+  page.on('console', onConsole);
+  page.on('pageerror', onError);
+  page.on('requestfailed', onFailed);
+  page.on('response', onResponse);
+  const response = await page.goto(url, { waitUntil: 'load' });
+  const bytes = (await response?.body())?.length ?? 0;
+  const links = await page.evaluate<string[]>(IN_PAGE_LINKS);
+  const ids = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('[id]')).map((e) => e.id)`);
+  page.off('console', onConsole);
+  page.off('pageerror', onError);
+  page.off('requestfailed', onFailed);
+  page.off('response', onResponse);
+  return { url, consoleErrors, failed, links, ids, bytes };
+}
+
+beforeAll(async () => {
+  if (!HAS_CHROMIUM) return;
+  tmp = await mkdtemp(path.join(tmpdir(), 'rdh-site-browser-'));
+  const runA = path.join(tmp, 'runs', 'fixture-run');
+  const fixture = await writeRunFixture(runA, { bulkySession: BULKY });
+  await cp(runA, path.join(tmp, 'runs', 'fixture-copy'), { recursive: true });
+  bulkyFile = fixture.sessions.find((s) => s.sessionId.endsWith('/worker/1'))!.file;
+  report = runFiles.Report.parse(JSON.parse(await readFile(path.join(runA, 'report', 'report.json'), 'utf8')));
+  // The harness's golden report as a run folder of report/ only: real providers, an unavailable
+  // cell with hostile text in its reason, no cell folders (a run whose cells were not kept).
+  const golden = path.join(tmp, 'runs', 'golden');
+  await cp(path.join(REPO, 'tests', 'harness', 'report', '__snapshots__', 'golden'), path.join(golden, 'report'), { recursive: true, filter: (f) => !f.endsWith('.vl.json') && !f.endsWith('.md') });
+  const runs = [runA, path.join(tmp, 'runs', 'fixture-copy'), golden];
+  const example = path.join(REPO, 'runs', 'example-sim');
+  if (await stat(path.join(example, 'report', 'report.json')).then(() => true, () => false)) runs.push(example);
+  dist = path.join(tmp, 'dist');
+  await promisify(execFile)(path.join(REPO, 'make_site.sh'), ['--base', BASE, '--out', dist, '--data', path.join(tmp, 'data'), ...runs], {
+    cwd: tmp,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  server = await serveStatic(dist, BASE);
+  browser = await launchChromium();
+  await browser.context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('http://127.0.0.1:') || url.startsWith('data:')) return route.continue();
+    external.push(url);
+    return route.abort();
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
+  it('crawls every page from the index: each loads with 0 console errors, every internal link resolves, nothing is fetched from outside', async () => {
+    const page = await browser.context.newPage();
+    const queue = [server.url];
+    const seen = new Set(queue);
+    const anchors: Array<{ from: string; to: string }> = [];
+    const assets = new Set<string>();
+    while (queue.length) {
+      const url = queue.shift()!;
+      const v = await visit(page, url);
+      visits.set(url, v);
+      for (const link of v.links) {
+        const target = new URL(link);
+        if (target.protocol === 'data:') continue; // inline (the empty favicon): nothing is fetched
+        expect(target.origin, `${url} links outside the site: ${link}`).toBe(new URL(server.url).origin);
+        if (target.hash) anchors.push({ from: url, to: link });
+        target.hash = '';
+        const clean = target.href;
+        if (clean.endsWith('/')) {
+          if (!seen.has(clean)) {
+            seen.add(clean);
+            queue.push(clean);
+          }
+        } else assets.add(clean);
+      }
+    }
+    await page.close();
+    const problems = [...visits.values()].flatMap((v) => [...v.consoleErrors, ...v.failed].map((p) => `${v.url}: ${p}`));
+    expect(problems).toEqual([]);
+    expect(external).toEqual([]);
+    // Every page the build wrote was reached by following links.
+    const written = (await htmlFiles(dist)).map((f) => `${server.url}${path.relative(dist, path.dirname(f)).split(path.sep).join('/')}/`.replace(/\/\/$/, '/'));
+    expect(written.filter((u) => !visits.has(u))).toEqual([]);
+    expect(visits.size).toBeGreaterThan(150);
+    // Images and other files resolve too.
+    for (const asset of assets) expect((await fetch(asset)).status, asset).toBe(200);
+    // Every #fragment names an element on its page.
+    expect(anchors.length).toBeGreaterThan(100);
+    for (const { from, to } of anchors) {
+      const target = new URL(to);
+      const id = decodeURIComponent(target.hash.slice(1));
+      target.hash = '';
+      expect(visits.get(target.href)?.ids ?? [], `${from} -> ${to}`).toContain(id);
+    }
+  }, 600_000);
+
+  it('shows the survival chart with one mark per cell, each a link to that cell', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/fixture-run/`);
+    // The first panel of the cells chart (the one drawn inline, with links) is cell survival.
+    const marks = await page.evaluate<string[]>(`(() => {
+      const figure = Array.from(document.querySelectorAll('figure.chart')).find((f) => f.querySelector('svg'));
+      const panel = figure && figure.querySelector('svg .concat_0_group');
+      return Array.from(panel ? panel.querySelectorAll('a') : []).map((a) => a.href.baseVal);
+    })()`);
+    const withSurvival = report.cells.filter((c) => c.result?.survival !== null && c.result !== null).map((c) => `cells/${c.id}/`);
+    expect(withSurvival.length).toBe(4);
+    expect(marks.sort()).toEqual(withSurvival.sort());
+    // A dot is a working link.
+    await page.locator(`svg .concat_0_group a[*|href="cells/cap2-rep1-gated/"]`).first().click();
+    await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap2-rep1-gated/`);
+    await page.close();
+  });
+
+  it('lists every sweep on the index: manifest name, run, date, SIMULATED, cells measured, spend, and a thumbnail of its curve', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(server.url);
+    const items = await page.evaluate<Array<{ text: string; href: string; thumb: number }>>(`Array.from(document.querySelectorAll('ul.runs > li')).map((li) => {
+      const img = li.querySelector('.thumb img');
+      return { text: li.textContent.replace(/\\s+/g, ' '), href: li.querySelector('h2 a').getAttribute('href'), thumb: img ? img.naturalWidth : -1 };
+    })`);
+    const mine = items.filter((i) => /runs\/fixture-(run|copy)\/$/.test(i.href));
+    expect(mine.length).toBe(2);
+    for (const item of mine) {
+      expect(item.text).toContain(report.sweep.name);
+      expect(item.text).toContain('SIMULATED');
+      expect(item.text).toContain(`${report.counts.cells.measured} of ${report.counts.cells.design} cells`);
+      expect(item.text).toContain(`${report.cost.actual.sessions} sessions`);
+      expect(item.text).toMatch(/\d{4}-\d{2}-\d{2}/);
+    }
+    expect(await page.locator('ul.runs > li .thumb img').count()).toBe(items.length);
+    // The thumbnails are lazy: load them all, then each has drawn.
+    await page.evaluate(`Array.from(document.querySelectorAll('.thumb img')).forEach((i) => { i.loading = 'eager'; })`);
+    await page.waitForFunction(`Array.from(document.querySelectorAll('.thumb img')).every((i) => i.complete && i.naturalWidth > 0)`);
+    await page.close();
+  });
+
+  it('shows exactly the report: every table of the harness\'s report.md, cell for cell, and every chart of report.json', async () => {
+    // report.md as the harness wrote it beside report.json (never staged: the page must not need it).
+    const md = await readFile(path.join(tmp, 'runs', 'fixture-run', 'report', 'report.md'), 'utf8');
+    const expected: string[][][] = [];
+    let table: string[][] | null = null;
+    for (const line of md.split('\n')) {
+      if (!line.startsWith('|')) {
+        table = null;
+        continue;
+      }
+      if (/^\|\s*-*:?-+:?\s*\|/.test(line) && /^[|\s:-]+$/.test(line)) continue; // the alignment row
+      if (!table) expected.push((table = []));
+      table.push(line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.replace(/\\\|/g, '|').replace(/\*\*|\*/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim()));
+    }
+    expect(expected.length).toBeGreaterThanOrEqual(6);
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/fixture-run/`);
+    const shown = await page.evaluate<string[][][]>(`Array.from(document.querySelectorAll('article.report table')).map((t) =>
+      Array.from(t.querySelectorAll('tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent.replace(/\\s+/g, ' ').trim())))`);
+    expect(shown).toEqual(expected);
+    // Every chart the report names is on the page: the cells chart inline (its dots are links), the others as the report's own SVG.
+    const images = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('article.report figure.chart img')).map((i) => i.getAttribute('src'))`);
+    const inline = await page.locator('article.report figure.chart svg').count();
+    expect(report.charts.length).toBeGreaterThanOrEqual(5);
+    expect(images.sort()).toEqual(report.charts.filter((c) => c.name !== 'cells').map((c) => c.svg).sort());
+    expect(inline).toBe(1);
+    await page.close();
+  });
+
+  it('builds a sweep page from any report on main\'s format: the golden report of real providers, hostile text shown as text, no cell folders', async () => {
+    const golden = runFiles.Report.parse(JSON.parse(await readFile(path.join(REPO, 'tests', 'harness', 'report', '__snapshots__', 'golden', 'report.json'), 'utf8')));
+    expect(golden.simulated).toBeNull();
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/golden/`);
+    expect(await page.locator('main .badge', { hasText: 'real providers' }).count()).toBe(1);
+    expect(await page.locator('main .badge', { hasText: 'SIMULATED' }).count()).toBe(0);
+    // The hostile reason (an HTML tag, a terminal escape) is text on the page, not markup.
+    const reason = golden.cells.find((c) => c.status === 'unavailable')!.reason!;
+    expect(reason).toContain('<b>');
+    expect(await page.locator('article.report b').count()).toBe(0);
+    expect(await page.locator('article.report').textContent()).toContain('<b>|busy|</b>');
+    // No cell was kept, so no cell links, and every chart is the report's own image.
+    expect(await page.locator('article.report svg a, article.report td a').count()).toBe(0);
+    expect(await page.locator('article.report svg').count()).toBe(1);
+    expect(await page.locator('article.report figure.chart img').count()).toBe(golden.charts.length - 1);
+    await page.close();
+  });
+
+  it('shows a cell\'s node tree (plan, checks, verdicts, reviewers and families, merge attempts, findings) and the oracle\'s result per requirement', async () => {
+    const grade = runFiles.GradeResult.parse(JSON.parse(await readFile(path.join(tmp, 'runs', 'fixture-run', 'cells', 'cap2-rep1-gated', 'grade.json'), 'utf8')));
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/fixture-run/cells/cap2-rep1-gated/`);
+    const tree = (await page.locator('#tree + p + ul.tree').textContent())!.replace(/\s+/g, ' ');
+    for (const text of ['Plan', 'Split into 2 subtasks', 'Checks', 'Verification', 'from sim-reviewer (family sim-beta)', 'Merge', 'Attempt 1: rejected by an independent reviewer', 'Attempt 2: accepted by an independent reviewer', 'Sessions']) {
+      expect(tree, text).toContain(text);
+    }
+    // Every check with its falsification on an empty workspace and its result.
+    const checks = await page.evaluate<string[][]>(`Array.from(document.querySelectorAll('li.node table')[0].querySelectorAll('tr')).map((tr) => Array.from(tr.children).map((c) => c.firstChild.textContent.trim()))`);
+    expect(checks[0]).toEqual(['check', 'command', 'falsified', 'result']);
+    expect(checks.slice(1).map((r) => [r[2], r[3]])).toEqual([['ok', 'pass'], ['ok', 'pass'], ['ok', 'pass']]);
+    const rows = await page.evaluate<Array<{ id: string; result: string; cases: string }>>(`Array.from(document.querySelectorAll('#oracle ~ div table tbody tr')).map((tr) => ({
+      id: tr.children[0].querySelector('.mono').textContent, result: tr.children[1].textContent.trim(), cases: tr.children[2].textContent.trim() }))`);
+    expect(rows).toEqual(grade.requirements.map((r) => ({ id: r.id, result: r.pass ? 'pass' : 'fail', cases: `${r.passed}/${r.total}` })));
+    expect(rows.filter((r) => r.result === 'fail').length).toBeGreaterThan(0);
+    // Each node links to its sessions.
+    const nodes = await page.locator('li.node').count();
+    const linked = await page.evaluate<number>(`Array.from(document.querySelectorAll('li.node')).filter((li) => li.querySelector(':scope > details a[href*="/sessions/"]')).length`);
+    expect(linked).toBe(nodes);
+    // A reviewer's findings, and the ungated arm's self-review, are on the face too.
+    await page.goto(`${server.url}runs/fixture-run/cells/cap2-rep1-ungated/`);
+    const ungated = (await page.locator('ul.tree').first().textContent())!.replace(/\s+/g, ' ');
+    expect(ungated).toContain('FIXTURE finding: a seam check fails');
+    expect(ungated).toContain('accepted by self-review (verdict not used)');
+    await page.close();
+  });
+
+  it('puts the caveats on the face above the charts, and a table of every number', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/fixture-run/`);
+    const order = await page.evaluate<{ caveat: number; firstChart: number; tables: number }>(`(() => {
+      const all = Array.from(document.querySelectorAll('main *'));
+      const caveat = all.findIndex((e) => e.children.length === 0 && (e.textContent || '').startsWith('SIMULATED: these figures come from'));
+      const firstChart = all.findIndex((e) => e.matches('figure.chart'));
+      return { caveat, firstChart, tables: document.querySelectorAll('main table').length };
+    })()`);
+    expect(order.caveat).toBeGreaterThan(-1);
+    expect(order.caveat).toBeLessThan(order.firstChart);
+    expect(order.tables).toBeGreaterThanOrEqual(6);
+    await page.close();
+  });
+
+  it('opens a transcript from its node and shows the conversation with a tool call and its result', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/fixture-run/cells/cap1-rep1-ungated/`);
+    await page.locator('#node-root\\.2 a', { hasText: 'worker 1' }).click();
+    await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap1-rep1-ungated/sessions/root.2/worker/1/`);
+    const call = page.locator('.turn.tool_call', { hasText: 'write_file' }).first();
+    expect(await call.isVisible()).toBe(true);
+    expect(await call.textContent()).toContain('path: sqlcsv/root_2.py');
+    expect(await page.locator('.turn.tool', { hasText: 'Tool result of run_command' }).first().isVisible()).toBe(true);
+    expect(await page.locator('.turn.system').count()).toBe(1);
+    expect(await page.locator('.turn.user').count()).toBeGreaterThan(0);
+    // Every reply carries its call's usage.
+    const replies = await page.locator('.turn.assistant .who').allTextContents();
+    expect(replies.length).toBeGreaterThan(1);
+    for (const who of replies) expect(who.replace(/\s+/g, ' ')).toMatch(/^Reply from sim-executor call \d+: [\d,]+ in \([\d,]+ cached\), [\d,]+ out, [\d,]+ ms/);
+    await page.close();
+  });
+
+  it('pages a 10 MB transcript so that no page is large, and every page is reachable by Next', async () => {
+    expect((await stat(bulkyFile)).size).toBeGreaterThan(9_000_000);
+    const page = await browser.context.newPage();
+    let url = `${server.url}runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/`;
+    const sizes: number[] = [];
+    let text = '';
+    for (;;) {
+      const v = await visit(page, url);
+      sizes.push(v.bytes);
+      text += (await page.locator('main').textContent()) ?? '';
+      // Each long tool output is collapsed: closed, its first lines showing, the rest behind "Show the whole".
+      const long = page.locator('main details.long');
+      expect(await long.count(), url).toBeGreaterThan(0);
+      expect(await page.locator('main details.long[open]').count(), url).toBe(0);
+      expect(await long.first().locator(':scope > pre').isVisible(), url).toBe(false);
+      const next = page.locator('nav.pager a[rel="next"]').first();
+      if ((await next.count()) === 0) break;
+      url = new URL((await next.getAttribute('href'))!, url).href;
+    }
+    await page.close();
+    expect(sizes.length).toBeGreaterThan(2);
+    expect(Math.max(...sizes)).toBeLessThan(300_000);
+    for (const round of [1, 35, BULKY.rounds]) expect(text).toContain(`END OF ROUND ${round}`);
+  });
+
+  it('is readable on a phone: no page scrolls sideways at 390 px', async () => {
+    const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await phone.context.newPage();
+      for (const p of ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/']) {
+        await page.goto(`${server.url}${p}`);
+        const { scroll, width } = await page.evaluate<{ scroll: number; width: number }>('({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })');
+        expect(scroll, p).toBeLessThanOrEqual(width);
+      }
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('follows the system between light and dark', async () => {
+    const dark = await launchChromium({ colorScheme: 'dark' });
+    try {
+      const background = async (context: BrowserContext) => {
+        const page = await context.newPage();
+        await page.goto(server.url);
+        const bg = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
+        await page.close();
+        return bg;
+      };
+      expect(await background(browser.context)).toBe('rgb(255, 255, 255)');
+      expect(await background(dark.context)).toBe('rgb(21, 23, 26)');
+    } finally {
+      await dark.close();
+    }
+  });
+
+  it('takes the README\'s picture of a sweep page: a PNG of its first screen, charts drawn', async () => {
+    const png = await sweepPicture(dist, 'fixture-run', { base: BASE, width: 1000, height: 1200 });
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1000, 1200]);
+    // A page of the right size with nothing drawn (a 404, a blank page) compresses to a few KB.
+    expect(png.length).toBeGreaterThan(50_000);
+    await expect(sweepPicture(dist, 'no-such-run', { base: BASE })).rejects.toThrow('runs/no-such-run/ is not in');
+  });
+
+  it('has 0 serious or critical accessibility violations (axe-core), in light and in dark', async () => {
+    const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+    const pages = ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/~page-2/'];
+    const dark = await launchChromium({ colorScheme: 'dark' });
+    try {
+      const found: string[] = [];
+      for (const context of [browser.context, dark.context]) {
+        const page = await context.newPage();
+        for (const p of pages) {
+          await page.goto(`${server.url}${p}`);
+          await page.addScriptTag({ path: axe });
+          const violations = await page.evaluate<Array<{ id: string; impact: string; nodes: number; first: string }>>(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+            r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: JSON.stringify(v.nodes[0] && v.nodes[0].target) })))`);
+          for (const v of violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${p || 'index'}: ${v.id} (${v.impact}, ${v.nodes} nodes, e.g. ${v.first})`);
+        }
+        await page.close();
+      }
+      expect(found).toEqual([]);
+    } finally {
+      await dark.close();
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Docker from 'dockerode';
+
+const run = promisify(execFile);
+
+/**
+ * A private Docker daemon for multi-host tests: its own socket, data-root, exec-root, pidfile
+ * and containerd namespace, no bridge and no iptables rules, so it shares nothing with the
+ * machine's daemon. It also listens on 127.0.0.1 over tcp with mutual TLS, using a CA and
+ * certificates made here with openssl.
+ */
+export interface SecondDockerd {
+  dir: string;
+  socket: string;
+  tcpUrl: string;
+  tls: { ca: string; cert: string; key: string };
+  /**
+   * Take the daemon away mid-run: `SIGKILL` (connections refused at once, as a crashed machine)
+   * or `SIGSTOP` (connections hang, as a machine that froze or lost its network).
+   */
+  kill(signal?: 'SIGKILL' | 'SIGSTOP'): void;
+  /** Stop everything it started (restarting it first if killed, so its containers are stopped) and delete its folders. */
+  cleanup(): Promise<void>;
+}
+
+export async function startSecondDockerd(): Promise<SecondDockerd> {
+  // Short: containerd's sockets live under the exec-root and unix socket paths are capped at 108 bytes.
+  const dir = await mkdtemp('/tmp/rdh-d2-');
+  const tls = await makeCertificates(dir);
+  const port = await freePort();
+  const socket = path.join(dir, 'd.sock');
+  await writeFile(path.join(dir, 'daemon.json'), '{}\n');
+  const args = [
+    `--host=unix://${socket}`, `--host=tcp://127.0.0.1:${port}`,
+    '--tlsverify', `--tlscacert=${tls.ca}`, `--tlscert=${path.join(dir, 'server-cert.pem')}`, `--tlskey=${path.join(dir, 'server-key.pem')}`,
+    `--data-root=${dir}/data`, `--exec-root=${dir}/x`, `--pidfile=${dir}/d.pid`, `--config-file=${dir}/daemon.json`,
+    '--bridge=none', '--iptables=false', '--ip-masq=false', '--shutdown-timeout=2',
+    '--containerd-namespace=rdh2', '--containerd-plugins-namespace=rdh2p',
+  ];
+  const started: ChildProcess[] = [];
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn('dockerd', args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      log = (log + d.toString()).slice(-4000);
+    });
+    started.push(child);
+    const docker = new Docker({ socketPath: socket });
+    for (let i = 0; i < 300; i++) {
+      if (child.exitCode !== null) throw new Error(`second dockerd exited (${child.exitCode}): ${log}`);
+      if (await docker.ping().then(() => true, () => false)) return child;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`second dockerd did not answer within 30 s: ${log}`);
+  };
+  let daemon = await launch();
+  let killed = false;
+  let stopped = false;
+  return {
+    dir,
+    socket,
+    tcpUrl: `tcp://127.0.0.1:${port}`,
+    tls,
+    kill(signal = 'SIGKILL') {
+      if (signal === 'SIGSTOP') stopped = true;
+      else killed = true;
+      daemon.kill(signal);
+    },
+    async cleanup() {
+      try {
+        // A killed dockerd leaves its containers running under its containerd; a restart finds
+        // and stops them, and a clean stop then ends containerd and unmounts the layers.
+        if (stopped) daemon.kill('SIGCONT');
+        if (killed) daemon = await launch().catch(() => daemon);
+        if (daemon.exitCode === null) {
+          const exited = new Promise((r) => daemon.once('exit', r));
+          daemon.kill('SIGTERM');
+          await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+        }
+      } finally {
+        for (const child of started) {
+          try {
+            if (child.pid) process.kill(-child.pid, 'SIGKILL');
+          } catch {
+            // the group is already gone
+          }
+        }
+        const mounts = (await readFile('/proc/mounts', 'utf8')).split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(dir));
+        for (const m of mounts.sort().reverse()) await run('umount', ['-l', m]).catch(() => undefined);
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+async function makeCertificates(dir: string): Promise<{ ca: string; cert: string; key: string }> {
+  const p = (f: string) => path.join(dir, f);
+  const ossl = (...args: string[]) => run('openssl', args, { cwd: dir });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  await ossl('req', '-x509', ...ec, '-keyout', p('ca-key.pem'), '-out', p('ca.pem'), '-days', '1', '-subj', '/CN=rdh-test-ca');
+  await writeFile(p('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+  await writeFile(p('client.ext'), 'extendedKeyUsage=clientAuth\n');
+  await ossl('req', ...ec, '-keyout', p('server-key.pem'), '-out', p('server.csr'), '-subj', '/CN=localhost');
+  await ossl('x509', '-req', '-in', p('server.csr'), '-CA', p('ca.pem'), '-CAkey', p('ca-key.pem'), '-CAcreateserial', '-out', p('server-cert.pem'), '-days', '1', '-extfile', p('server.ext'));
+  await ossl('req', ...ec, '-keyout', p('key.pem'), '-out', p('client.csr'), '-subj', '/CN=rdh-test-client');
+  await ossl('x509', '-req', '-in', p('client.csr'), '-CA', p('ca.pem'), '-CAkey', p('ca-key.pem'), '-CAcreateserial', '-out', p('cert.pem'), '-days', '1', '-extfile', p('client.ext'));
+  return { ca: p('ca.pem'), cert: p('cert.pem'), key: p('key.pem') };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
