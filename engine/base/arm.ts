@@ -9,3 +9,15 @@ import { z } from 'zod';
 export const ARMS = ['gated', 'ungated'] as const;
 export const Arm = z.enum(ARMS);
 export type Arm = z.infer<typeof Arm>;
+
+/** Who reviewed one merge attempt: what a merge record keeps and a `merge_review` event carries. */
+export const MergeReviewer = z.object({
+  /** `independent`: the gated arm's reviewer. `self`: the merging agent on itself (ungated), never independent. */
+  kind: z.enum(['independent', 'self']),
+  /** The model that answered and its family; null when nobody eligible could review. */
+  model: z.string().nullable(),
+  family: z.string().nullable(),
+  /** True only for a gated review by a placed family that contributed nothing to the subtree; never for a self-review. */
+  independent: z.boolean(),
+});
+export type MergeReviewer = z.infer<typeof MergeReviewer>;

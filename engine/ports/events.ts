@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Arm } from '../base/arm.js';
+import { Arm, MergeReviewer } from '../base/arm.js';
 import { Check, CheckResult } from '../base/check.js';
 import { Usage } from '../base/usage.js';
 import { Verdict } from '../base/verdict.js';
@@ -84,13 +84,7 @@ export const EngineEvent = z.discriminatedUnion('type', [
     type: z.literal('merge_review'),
     ...base,
     attempt: z.number().int(),
-    /** `independent`: the gated arm's reviewer; `self`: the merging agent on itself (ungated), never independent. */
-    kind: z.enum(['independent', 'self']),
-    /** The model that answered, and its family; null when nobody eligible could review. */
-    model: z.string().nullable(),
-    family: z.string().nullable(),
-    /** True only for a gated review by a family that contributed nothing to the subtree. */
-    independent: z.boolean(),
+    ...MergeReviewer.shape,
     accept: z.boolean().nullable(),
     findings: z.array(z.string()),
     /** Whether the node's verdict is taken from this review (never for a self-review). */

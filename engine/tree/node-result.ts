@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Arm } from '../base/arm.js';
+import { Arm, MergeReviewer } from '../base/arm.js';
 import { Check, CheckResult } from '../base/check.js';
 import { Usage } from '../base/usage.js';
 import { Verdict } from '../base/verdict.js';
@@ -31,15 +31,7 @@ export const LoopStop = z.enum(['accept', 'max_attempts', 'budget', 'no_progress
 /** One attempt of a merge loop: who reviewed it, what they found, and what came of it. */
 export const MergeAttempt = z.object({
   attempt: z.number().int(),
-  reviewer: z.object({
-    /** `independent`: the gated arm's reviewer. `self`: the merging agent on itself (ungated). */
-    kind: z.enum(['independent', 'self']),
-    /** The model that answered and its family; null when nobody eligible could review. */
-    model: z.string().nullable(),
-    family: z.string().nullable(),
-    /** True only for a gated review by a placed family that contributed nothing to the subtree; never for a self-review. */
-    independent: z.boolean(),
-  }),
+  reviewer: MergeReviewer,
   accept: z.boolean().nullable(),
   findings: z.array(z.string()),
   /** Gated: the gate's verdict on this attempt. Ungated: the self-review's verdict is never used. */

@@ -133,6 +133,8 @@ export async function stageTree(source: string, dest: string, limits: TreeLimits
     }
     await symlink(path.relative(path.dirname(path.join(dest, rel)), path.join(dest, resolved)) || '.', path.join(dest, rel));
   }
+  // The walk meets entries in the order the file system lists them; a report lists them by path.
+  out.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
 }
 

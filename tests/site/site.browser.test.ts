@@ -270,7 +270,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     const checks = await page.evaluate<string[][]>(`Array.from(document.querySelectorAll('li.node table')[0].querySelectorAll('tr')).map((tr) => Array.from(tr.children).map((c) => c.firstChild.textContent.trim()))`);
     expect(checks[0]).toEqual(['check', 'command', 'falsified', 'result']);
     expect(checks.slice(1).map((r) => [r[2], r[3]])).toEqual([['ok', 'pass'], ['ok', 'pass'], ['ok', 'pass']]);
-    const rows = await page.evaluate<Array<{ id: string; result: string; cases: string }>>(`Array.from(document.querySelectorAll('#oracle ~ div table tbody tr')).map((tr) => ({
+    const rows = await page.evaluate<Array<{ id: string; result: string; cases: string }>>(`Array.from(document.querySelectorAll('#grade ~ div table tbody tr')).map((tr) => ({
       id: tr.children[0].querySelector('.mono').textContent, result: tr.children[1].textContent.trim(), cases: tr.children[2].textContent.trim() }))`);
     expect(rows).toEqual(grade.requirements.map((r) => ({ id: r.id, result: r.pass ? 'pass' : 'fail', cases: `${r.passed}/${r.total}` })));
     expect(rows.filter((r) => r.result === 'fail').length).toBeGreaterThan(0);

@@ -17,7 +17,7 @@ import { runFiles } from '../../harness/index.js';
  * tests through tool calls), splitting nodes with merger and reviewer sessions.
  */
 
-const { EngineEvent, TranscriptLine, NodeResult, GradeResult, runPaths } = runFiles;
+const { EngineEvent, EVENT_VERSION, TranscriptLine, NodeResult, GradeResult, runPaths } = runFiles;
 type EngineEvent = runFiles.EngineEvent;
 type TranscriptLine = runFiles.TranscriptLine;
 type NodeResult = runFiles.NodeResult;
@@ -86,7 +86,7 @@ async function writeCell(dir: string, cellId: string, options: RunFixtureOptions
   const tree = plan('root', 0, cap, REQUIREMENTS.slice(0, 8 * cap));
   let bulkyDone = !firstCell || !options.bulkySession;
 
-  const emit = (e: Record<string, unknown>) => events.push(EngineEvent.parse({ version: 2, ts: clock.now(), ...e }));
+  const emit = (e: Record<string, unknown>) => events.push(EngineEvent.parse({ version: EVENT_VERSION, ts: clock.now(), ...e }));
 
   async function session(node: Planned, role: runFiles.Role, n: number, who: { model: string; family: string }, turns: Array<{ tool: string; args: Record<string, unknown>; output: string }>, finalText: string) {
     const sessionId = `${node.id}/${role}/${n}`;
@@ -115,6 +115,23 @@ async function writeCell(dir: string, cellId: string, options: RunFixtureOptions
   }
 
   const checksOf = (node: Planned) => node.requirements.slice(0, 3).map((r) => ({ id: `${r.toLowerCase()}-check`, description: `FIXTURE check that ${r} holds`, command: `python -m pytest -q tests/test_${r.toLowerCase()}.py` }));
+
+  // A merge node's loop as the arm ran it: the gated reviewer is another family and its approval
+  // ends the loop; the ungated self-review is never independent and its verdict is never used.
+  const fixtureMerge = (attempts: number, results: Array<{ passed: boolean }>, verdict: 'DONE' | 'NOT_DONE'): NonNullable<NodeResult['merge']> => ({
+    arm,
+    attempts: Array.from({ length: attempts }, (_, i) => ({
+      attempt: i + 1,
+      reviewer: arm === 'gated'
+        ? { kind: 'independent' as const, model: REVIEWER.model, family: REVIEWER.family, independent: true }
+        : { kind: 'self' as const, model: EXECUTOR.model, family: EXECUTOR.family, independent: false },
+      accept: arm === 'gated' ? i === attempts - 1 && verdict === 'DONE' : null,
+      findings: i < attempts - 1 ? ['FIXTURE finding: a seam check fails'] : [],
+      verdict: arm === 'gated' ? (i === attempts - 1 ? verdict : 'NOT_DONE') : ('self-review, not used' as const),
+      seamChecks: { passed: results.filter((r) => r.passed).length, total: results.length },
+    })),
+    stop: arm === 'gated' && verdict === 'DONE' ? 'accept' : 'max_attempts',
+  });
 
   async function build(node: Planned): Promise<NodeResult> {
     const checks = checksOf(node);
@@ -175,7 +192,7 @@ async function writeCell(dir: string, cellId: string, options: RunFixtureOptions
       reasons: [allPass ? 'every check passed' : 'a seam check failed'], assumptions: ['FIXTURE assumption: CSV files are UTF-8'], openQuestions: [],
       claims: node.requirements.map((r) => `${r} holds`), artifacts: [`sqlcsv/${node.id.replace(/\./g, '_')}.py`], checks, checkResults: results,
       verifiedBy: allPass ? [REVIEWER.family] : [], contributorModels: [EXECUTOR.model], contributorFamilies: [EXECUTOR.family], attempts,
-      repairStop: split ? 'accept' : null, stop: null, checkRewrites: 0, monitorFlags: [], overrides: [], interfaceChanges: split ? ['FIXTURE: engine.run takes a parsed query'] : [],
+      repairStop: split ? 'accept' : null, merge: split ? fixtureMerge(attempts, results, verdict) : null, stop: null, checkRewrites: 0, monitorFlags: [], overrides: [], interfaceChanges: split ? ['FIXTURE: engine.run takes a parsed query'] : [],
       allocation: 100_000, tokens: 5_000, usage: { inputTokens: 4000, outputTokens: 600, cachedTokens: 3000 }, costUsd: 0, estimatedUsageCalls: 0, workspace: `/tmp/fixture/${node.id}`, children,
     });
   }
@@ -184,9 +201,9 @@ async function writeCell(dir: string, cellId: string, options: RunFixtureOptions
   await writeFile(paths.result, `${JSON.stringify(result, null, 2)}\n`);
   await writeFile(paths.events, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
   const grade: GradeResult = GradeResult.parse({
-    version: 1, spec: 'sqlcsv', tree: `cells/${cellId}/tree`, satisfied: passing.length, total: 42, casesPassed: passing.length * 4, casesTotal: 42 * 4, testFiles: 2 * cap,
+    version: 2, spec: 'sqlcsv', tree: `cells/${cellId}/tree`, satisfied: passing.length, total: 42, casesPassed: passing.length * 4, casesTotal: 42 * 4, testFiles: 2 * cap,
     requirements: REQUIREMENTS.map((id) => ({ id, title: `FIXTURE requirement ${id}`, pass: passing.includes(id), passed: passing.includes(id) ? 4 : 2, total: 4, failures: passing.includes(id) ? [] : [{ case: `${id.toLowerCase()}-3`, reason: 'FIXTURE: the output differs from the expected rows' }] })),
-    integrityChecks: 170, elapsedMs: 2100,
+    skipped: [], skippedCount: 0, undeliverable: null, mode: 'fork', compile: { ok: true, note: null }, integrityChecks: 170, elapsedMs: 2100,
   });
   await writeFile(paths.grade, `${JSON.stringify(grade, null, 2)}\n`);
 

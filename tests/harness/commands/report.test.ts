@@ -29,11 +29,11 @@ describe('harness report', () => {
       Survival by achieved level (root = 0), pooled over caps, 95% intervals:
 
         level  pairs  gated                  ungated                gated − ungated
-            0      2  0.810 [0.741, 0.879]*  0.810 [0.741, 0.879]*  0.000 [0.000, 0.000]*
-            1      2  0.831 [0.694, 0.968]*  0.844 [0.540, 1.000]*  -0.013 [-0.180, +0.154]*
+            1      2  0.950 [0.632, 1.000]*  0.838 [0.043, 1.000]*  +0.112 [-0.364, +0.589]*
+            2      2  0.952 [0.687, 1.000]*  0.871 [0.620, 1.000]*  +0.081 [-0.435, +0.596]*
         * uncalibrated: fewer than 5 pairs, or no spread between them
 
-      cells: 8 measured of 10, 1 unavailable, 1 unmeasured; 42 sessions
+      cells: 8 measured of 10, 1 unavailable, 1 unmeasured; 118 sessions
 
       wrote <run>/report/
         report.json

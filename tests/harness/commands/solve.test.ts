@@ -119,7 +119,7 @@ describe.skipIf(!HAS_DOCKER)('harness solve, end to end against a local chat-com
     expect(await runCli(['solve', GOAL], io)).toBe(2);
     if (saved !== undefined) process.env.RDH_PROVIDERS = saved;
     expect(io.stderr()).toMatchInlineSnapshot(`
-      "harness: --providers: solve calls real models and needs a provider configuration; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start).
+      "harness: --providers: solve calls real models and needs a provider configuration; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start), or run the built-in simulated population with --sim.
       "
     `);
   });
