@@ -10,8 +10,8 @@ import { loadRequirements } from '../../../../harness/grading/spec-requirements.
 import type { CliIo } from '../../../../harness/io.js';
 import { REPO_ROOT } from '../../../../harness/paths.js';
 import { runRecord, type RecordFlags, type RecordResult, type RecordSeams } from '../../../../harness/sweep/record.js';
-import type { SweepEvent } from '../../../../harness/sweep/sweep-events.js';
-import { FakeSandboxProvider, type FakeWorkspace } from '../../../support/fake-sandbox.js';
+import { readSweepJournal, type SweepEvent } from '../../../../harness/sweep/sweep-events.js';
+import { FakeSandboxProvider, type FakeCommand, type FakeWorkspace } from '../../../support/fake-sandbox.js';
 
 /**
  * `harness record` on the simulated population WITHOUT Docker, for the sweep's logic tests
@@ -23,14 +23,25 @@ import { FakeSandboxProvider, type FakeWorkspace } from '../../../support/fake-s
 
 const run = promisify(execFile);
 
+/**
+ * The host sandbox's limit per command, far above any command's time (the engine asks for 60 s).
+ * A resume re-executes the commands of a cut session and its recorded-call client compares their
+ * output with the transcript: a command killed by a limit under load (pytest cut mid-run, exit 1)
+ * is a different result from the same command that finished, so a tight limit made a resume
+ * mismatch for a reason that has nothing to do with the sweep. A generous limit keeps results a
+ * function of the tree alone; a command that still hits it says so (exit 124, timedOut).
+ */
+export const HOST_COMMAND_LIMIT_MS = 15 * 60_000;
+
 export function hostSandboxes(): FakeSandboxProvider {
-  const table = new Proxy({} as Record<string, (ws: FakeWorkspace) => Promise<{ exitCode: number; stdout: string; stderr: string }>>, {
+  const table = new Proxy({} as Record<string, FakeCommand>, {
     get: (_t, command: string) => async (ws: FakeWorkspace) => {
       try {
-        const r = await run('sh', ['-c', command], { cwd: ws.dir, timeout: 60_000, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+        const r = await run('sh', ['-c', command], { cwd: ws.dir, timeout: HOST_COMMAND_LIMIT_MS, maxBuffer: 1 << 26, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
         return { exitCode: 0, stdout: r.stdout, stderr: r.stderr };
       } catch (error) {
-        const e = error as { code?: number; stdout?: string; stderr?: string };
+        const e = error as { code?: number | string; killed?: boolean; stdout?: string; stderr?: string };
+        if (e.killed) return { exitCode: 124, timedOut: true, stdout: e.stdout ?? '', stderr: `${e.stderr ?? ''}\n[host sandbox: killed after ${HOST_COMMAND_LIMIT_MS / 1000} s]` };
         return { exitCode: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
       }
     },
@@ -58,7 +69,11 @@ export async function fakeGrade(tree: string): Promise<GradeResult> {
 }
 
 export interface SimRecordOptions {
-  /** SIGKILL this process right after the n-th durable journal event of this type. */
+  /**
+   * SIGKILL this process right after the journal holds n events of this type, counting those of
+   * earlier invocations (a re-opened session's start is not counted again), so kills can be
+   * chained through one sweep.
+   */
   killAt?: { type: SweepEvent['type']; n: number };
   /** Appends `<sessionId> <call index>` of every LIVE model call to this file. */
   countFile?: string;
@@ -75,20 +90,19 @@ export function bufferIo(): CliIo & { text(): string } {
   return { out: (t) => void (out += t), err: (t) => void (out += t), isTty: false, text: () => out };
 }
 
-export function simSeams(o: SimRecordOptions = {}): RecordSeams {
+/** Whether `event` counts towards a kill point: a re-opened session started earlier. */
+const counts = (event: SweepEvent, type: SweepEvent['type']) => event.type === type && !(event.type === 'session_started' && event.reopened);
+
+export function simSeams(o: SimRecordOptions = {}, before: readonly SweepEvent[] = []): RecordSeams {
   let calls = 0;
-  const counted = new Map<string, number>();
+  let counted = o.killAt ? before.filter((e) => counts(e, o.killAt!.type)).length : 0;
   return {
     sandboxes: hostSandboxes(),
     skipWarmup: true,
     ...(o.signal ? { signal: o.signal } : {}),
     onEvent: (event) => {
       o.onEvent?.(event);
-      if (o.killAt && event.type === o.killAt.type) {
-        const n = (counted.get(event.type) ?? 0) + 1;
-        counted.set(event.type, n);
-        if (n === o.killAt.n) process.kill(process.pid, 'SIGKILL');
-      }
+      if (o.killAt && counts(event, o.killAt.type) && ++counted === o.killAt.n) process.kill(process.pid, 'SIGKILL');
     },
     grade: async (tree, cell) => {
       if (o.ungradable === cell) throw new Error(`the tree of ${cell} cannot be graded (test)`);
@@ -115,8 +129,13 @@ export function simSeams(o: SimRecordOptions = {}): RecordSeams {
   };
 }
 
-export const SMOKE = path.join(REPO_ROOT, 'manifests/smoke.yaml');
+/**
+ * The smoke sweep's SIMULATED population with a fixed branching of 2, no early leaves and one
+ * merge attempt: the cheapest trees that still merge, whose sessions `plan` counts exactly.
+ */
+export const RECORD_MANIFEST = path.join(REPO_ROOT, 'tests/harness/sweep/record/record-sim.yaml');
 
-export function recordSim(out: string, flags: RecordFlags = {}, o: SimRecordOptions = {}, io: CliIo = bufferIo()): Promise<RecordResult> {
-  return runRecord(SMOKE, { ...flags, out }, io, simSeams(o));
+export async function recordSim(out: string, flags: RecordFlags = {}, o: SimRecordOptions = {}, io: CliIo = bufferIo()): Promise<RecordResult> {
+  const before = o.killAt ? await readSweepJournal(path.join(out, 'journal.jsonl')).then((j) => j.events, () => []) : [];
+  return runRecord(RECORD_MANIFEST, { ...flags, out }, io, simSeams(o, before));
 }

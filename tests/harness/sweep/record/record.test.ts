@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,12 +9,13 @@ import { REPO_ROOT } from '../../../../harness/paths.js';
 import { runRecord, type RecordResult } from '../../../../harness/sweep/record.js';
 import { readSweepJournal, type SweepEvent } from '../../../../harness/sweep/sweep-events.js';
 import { readTranscripts } from '../../../../harness/sweep/transcripts.js';
-import { bufferIo, recordSim, simSeams, SMOKE } from './record-fixture.js';
+import { bufferIo, RECORD_MANIFEST, recordSim, simSeams } from './record-fixture.js';
 
 /**
  * `harness record` on the SIMULATED population, cap 1 (one pair: both arms share its build),
- * with a host sandbox and a fake grade (record-fixture.ts): resume after SIGKILL at five points
- * against one uninterrupted baseline, refusals, the ceiling across resumes, quota, an
+ * with a host sandbox and a fake grade (record-fixture.ts). One uninterrupted baseline; one
+ * sweep cut six times in a row (SIGKILL at five points, Ctrl-C once) and resumed after each cut,
+ * whose final results must equal the baseline's; refusals, the ceiling across resumes, quota, an
  * ungradable cell. The heavy runs start together in beforeAll and are shared by the tests.
  */
 
@@ -30,6 +31,7 @@ async function finalOutcomes(dir: string): Promise<Record<string, string>> {
 }
 const calls = async (file: string) => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
+/** Kill points, in the order a sweep reaches them; n counts the journal's events of that type across invocations. */
 const KILL_POINTS: Array<{ name: string; type: SweepEvent['type']; n: number }> = [
   { name: 'inside planning (the root planner just started)', type: 'session_started', n: 1 },
   { name: 'inside a leaf (the 12th session started)', type: 'session_started', n: 12 },
@@ -37,64 +39,73 @@ const KILL_POINTS: Array<{ name: string; type: SweepEvent['type']; n: number }> 
   { name: 'during grading (one arm graded, the other not)', type: 'grading_recorded', n: 1 },
   { name: 'after a cell', type: 'cell_finished', n: 1 },
 ];
+/** Sessions at once (the manifest's concurrency): at most this many calls are in flight at a kill. */
+const IN_FLIGHT = 4;
 
-interface Killed {
-  dir: string;
-  count: string;
-  recordedAtKill: Set<string>;
-  resumed: RecordResult;
-  resumeCount: string;
+/** One cut of the chained sweep: the live calls its invocation made, and the calls transcribed when it stopped. */
+interface Cut {
+  calls: string[];
+  transcribed: Set<string>;
+  exit: number | 'SIGKILL' | string;
 }
 
 let tmp: string;
 let baseline: { dir: string; result: RecordResult; count: string };
 let ungradable: { dir: string; result: RecordResult };
 let quota: { dir: string; result: RecordResult; io: ReturnType<typeof bufferIo> };
-let killed: Killed[];
-let interrupted: { dir: string; first: RecordResult; resumed: RecordResult };
+/** The chained sweep: cuts[0] is the SIGKILL inside planning, cuts[1] the Ctrl-C, cuts[2..5] the other kills. */
+let chain: { dir: string; cuts: Cut[]; final: RecordResult; finalCalls: string[]; ctrlC: { first: number; from: number; to: number } };
 
-/** Ctrl-C (the signal the command listens to) after the 5th session started, then the same command again. */
-async function interruptThenResume(): Promise<typeof interrupted> {
-  const dir = path.join(tmp, 'interrupted');
-  const stop = new AbortController();
-  let sessions = 0;
-  const first = await recordSim(dir, { depths: [1] }, { signal: stop.signal, onEvent: (e) => void (e.type === 'session_started' && ++sessions === 5 && stop.abort()) });
-  const resumed = await recordSim(dir, { depths: [1] });
-  return { dir, first, resumed };
+async function transcribed(dir: string): Promise<Set<string>> {
+  const transcripts = await readTranscripts([path.join(dir, 'cells/cap1-rep1-gated/transcripts'), path.join(dir, 'cells/cap1-rep1-ungated/transcripts')]);
+  return new Set([...transcripts.values()].flatMap((cs) => cs.map((c) => `${c.sessionId} ${c.sent + c.added.length}`)));
 }
 
-async function killThenResume(point: (typeof KILL_POINTS)[number], i: number): Promise<Killed> {
-  const dir = path.join(tmp, `killed-${i}`);
-  const count = path.join(tmp, `killed-${i}.calls`);
+/** A child process records the sweep and SIGKILLs itself at `point`. */
+async function killAt(dir: string, point: (typeof KILL_POINTS)[number], count: string): Promise<Cut> {
   const args = JSON.stringify({ out: dir, flags: { depths: [1] }, options: { killAt: { type: point.type, n: point.n }, countFile: count } });
-  const child = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests/harness/sweep/record/record-driver.ts'), args], { cwd: REPO_ROOT, maxBuffer: 1 << 26 }).then(
-    () => ({ signal: null as string | null }),
-    (e: { signal?: string }) => ({ signal: e.signal ?? null }),
+  const exit = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests/harness/sweep/record/record-driver.ts'), args], { cwd: REPO_ROOT, maxBuffer: 1 << 26 }).then(
+    () => 0,
+    (e: { signal?: string; code?: number }) => e.signal ?? e.code ?? 'failed',
   );
-  expect(child.signal, point.name).toBe('SIGKILL');
-  const transcripts = await readTranscripts([path.join(dir, 'cells/cap1-rep1-gated/transcripts'), path.join(dir, 'cells/cap1-rep1-ungated/transcripts')]);
-  const recordedAtKill = new Set([...transcripts.values()].flatMap((cs) => cs.map((c) => `${c.sessionId} ${c.sent + c.added.length}`)));
-  const resumeCount = path.join(tmp, `resumed-${i}.calls`);
-  const resumed = await recordSim(dir, { depths: [1] }, { countFile: resumeCount });
-  return { dir, count, recordedAtKill, resumed, resumeCount };
+  return { calls: await calls(count), transcribed: await transcribed(dir), exit };
+}
+
+/**
+ * One sweep, cut at each kill point in turn and by a Ctrl-C (the signal the command listens to,
+ * at the 3rd session this invocation starts) right after the first kill, then the same command
+ * once more to complete it.
+ */
+async function chainedSweep(): Promise<typeof chain> {
+  const dir = path.join(tmp, 'chain');
+  const cuts: Cut[] = [await killAt(dir, KILL_POINTS[0]!, path.join(tmp, 'cut-0.calls'))];
+  const stop = new AbortController();
+  let sessions = 0;
+  const from = (await journalOf(dir)).length;
+  const count = path.join(tmp, 'cut-1.calls');
+  const first = await recordSim(dir, { depths: [1] }, { signal: stop.signal, countFile: count, onEvent: (e) => void (e.type === 'session_started' && !e.reopened && ++sessions === 3 && stop.abort()) });
+  const to = (await journalOf(dir)).length;
+  cuts.push({ calls: await calls(count), transcribed: await transcribed(dir), exit: first.exit });
+  for (const [i, point] of KILL_POINTS.slice(1).entries()) cuts.push(await killAt(dir, point, path.join(tmp, `cut-${i + 2}.calls`)));
+  const finalCount = path.join(tmp, 'final.calls');
+  const final = await recordSim(dir, { depths: [1] }, { countFile: finalCount });
+  return { dir, cuts, final, finalCalls: await calls(finalCount), ctrlC: { first: first.exit, from, to } };
 }
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'rdh-record-'));
   const count = path.join(tmp, 'baseline.calls');
   const quotaIo = bufferIo();
-  const [b, u, q, k, i] = await Promise.all([
+  const [b, u, q, c] = await Promise.all([
     recordSim(path.join(tmp, 'baseline'), { depths: [1] }, { countFile: count }),
     recordSim(path.join(tmp, 'ungradable'), { depths: [1] }, { ungradable: 'cap1-rep1-gated' }),
     recordSim(path.join(tmp, 'quota'), { depths: [1] }, { quotaAt: 10 }, quotaIo),
-    Promise.all(KILL_POINTS.map(killThenResume)),
-    interruptThenResume(),
+    chainedSweep(),
   ]);
-  interrupted = i;
   baseline = { dir: path.join(tmp, 'baseline'), result: b, count };
   ungradable = { dir: path.join(tmp, 'ungradable'), result: u };
   quota = { dir: path.join(tmp, 'quota'), result: q, io: quotaIo };
-  killed = k;
+  chain = c;
 }, HEAVY);
 
 describe('harness record on the simulated population (cap 1)', () => {
@@ -114,33 +125,39 @@ describe('harness record on the simulated population (cap 1)', () => {
     expect(new Set(started.map((e) => (e as { sessionId: string }).sessionId)).size).toBe(started.length);
   });
 
-  for (const [i, point] of KILL_POINTS.entries()) {
-    it(`resumes after SIGKILL ${point.name}: results equal the uninterrupted run, no transcribed call made twice`, async () => {
-      const k = killed[i]!;
-      expect(k.resumed.exit).toBe(0);
-      expect(await finalOutcomes(k.dir)).toEqual(await finalOutcomes(baseline.dir));
-      const again = (await calls(k.resumeCount)).filter((c) => k.recordedAtKill.has(c));
-      expect(again).toEqual([]);
-      // Together the two invocations made no more live calls than the baseline, plus those in flight at the kill.
-      const before = await calls(k.count);
-      const resumedCalls = await calls(k.resumeCount);
-      expect(resumedCalls.length + before.length).toBeLessThanOrEqual((await calls(baseline.count)).length + 8);
-      const events = await journalOf(k.dir);
-      expect(events.filter((e) => e.type === 'run_started').map((e) => (e as { resume: boolean }).resume)).toEqual([false, true]);
+  /** The invocation that followed cut i: the next cut's, or the final resume's. */
+  const nextCalls = (i: number) => (i + 1 < chain.cuts.length ? chain.cuts[i + 1]!.calls : chain.finalCalls);
+  const cutOf = (point: number) => (point === 0 ? 0 : point + 1);
+
+  for (const [p, point] of KILL_POINTS.entries()) {
+    it(`SIGKILL ${point.name}: the resume makes no call that was transcribed before the kill`, () => {
+      const i = cutOf(p);
+      expect(chain.cuts[i]!.exit, point.name).toBe('SIGKILL');
+      expect(nextCalls(i).filter((c) => chain.cuts[i]!.transcribed.has(c))).toEqual([]);
     });
   }
 
-  it('on Ctrl-C stops dispatching, lets in-flight sessions finish, journals the stop and exits 130; the same command completes it', async () => {
-    expect(interrupted.first.exit).toBe(130);
-    const events = await journalOf(interrupted.dir);
-    const firstRun = events.slice(0, events.findIndex((e) => e.type === 'sweep_stopped') + 1);
-    expect(firstRun.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'interrupted' });
-    // Nothing was dispatched after the stop: every session the first invocation started, it finished.
-    const started = firstRun.filter((e) => e.type === 'session_started').length;
-    expect(started).toBeLessThan(12);
-    expect(firstRun.filter((e) => e.type === 'session_finished')).toHaveLength(started);
-    expect(interrupted.resumed.exit).toBe(0);
-    expect(await finalOutcomes(interrupted.dir)).toEqual(await finalOutcomes(baseline.dir));
+  it('after the six cuts, the same command completes the sweep: every cell’s results equal the uninterrupted run’s, and only calls in flight at a kill were paid twice', async () => {
+    expect(chain.final.exit).toBe(0);
+    expect(await finalOutcomes(chain.dir)).toEqual(await finalOutcomes(baseline.dir));
+    const events = await journalOf(chain.dir);
+    expect(events.filter((e) => e.type === 'run_started').map((e) => (e as { resume: boolean }).resume)).toEqual([false, true, true, true, true, true, true]);
+    const live = chain.cuts.reduce((n, c) => n + c.calls.length, 0) + chain.finalCalls.length;
+    expect(live).toBeGreaterThanOrEqual((await calls(baseline.count)).length);
+    expect(live).toBeLessThanOrEqual((await calls(baseline.count)).length + IN_FLIGHT * KILL_POINTS.length);
+  });
+
+  it('on Ctrl-C stops dispatching, lets in-flight sessions finish, journals the stop and exits 130; the same command then continues', async () => {
+    expect(chain.ctrlC.first).toBe(130);
+    const interrupted = (await journalOf(chain.dir)).slice(chain.ctrlC.from, chain.ctrlC.to);
+    expect(interrupted[0]).toMatchObject({ type: 'run_started', resume: true });
+    expect(interrupted.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'interrupted' });
+    // Nothing was dispatched after the stop: at most the sessions in flight joined the 3rd, and every one started was finished.
+    const started = interrupted.filter((e) => e.type === 'session_started' && !e.reopened).length;
+    expect(started).toBeGreaterThanOrEqual(3);
+    expect(started).toBeLessThanOrEqual(3 + IN_FLIGHT);
+    expect(interrupted.filter((e) => e.type === 'session_finished')).toHaveLength(interrupted.filter((e) => e.type === 'session_started').length);
+    expect(chain.cuts[1]!.exit).toBe(130);
   });
 
   it('marks a cell whose tree cannot be graded unavailable, and measures the rest', () => {
@@ -160,7 +177,7 @@ describe('harness record on the simulated population (cap 1)', () => {
 
   it('refuses a resume with an edited manifest: exit 2, nothing written', async () => {
     const edited = path.join(tmp, 'edited.yaml');
-    const text = (await readFile(SMOKE, 'utf8')).replace('seed: 11', 'seed: 12').replace('spec: ../spec/sqlcsv', `spec: ${path.join(REPO_ROOT, 'spec/sqlcsv')}`);
+    const text = (await readFile(RECORD_MANIFEST, 'utf8')).replace('seed: 11', 'seed: 12').replace('spec: ../../../../spec/sqlcsv', `spec: ${path.join(REPO_ROOT, 'spec/sqlcsv')}`);
     await writeFile(edited, text);
     const before = await readFile(path.join(baseline.dir, 'journal.jsonl'));
     await expect(runRecord(edited, { out: baseline.dir, depths: [1] }, bufferIo(), simSeams())).rejects.toThrow(/^the manifest changed since this journal began \(digest [0-9a-f]{8}… → [0-9a-f]{8}…\): record into a new --out, or restore the manifest$/);
@@ -168,13 +185,13 @@ describe('harness record on the simulated population (cap 1)', () => {
   });
 
   it('refuses a --max-sessions above the manifest’s on a resume', async () => {
-    await expect(runRecord(SMOKE, { out: baseline.dir, maxSessions: 100_000 }, bufferIo(), simSeams())).rejects.toThrow(/can only lower the ceiling/);
+    await expect(runRecord(RECORD_MANIFEST, { out: baseline.dir, maxSessions: 100_000 }, bufferIo(), simSeams())).rejects.toThrow(/can only lower the ceiling/);
   });
 
   it('counts max_sessions across resumes: a ceiling in the middle stops at a session boundary and names the unmeasured cells', async () => {
     const before = (await journalOf(baseline.dir)).filter((e) => e.type === 'session_started').length;
     const io = bufferIo();
-    const result = await runRecord(SMOKE, { out: baseline.dir, depths: [1, 2], maxSessions: before + 5 }, io, simSeams());
+    const result = await runRecord(RECORD_MANIFEST, { out: baseline.dir, depths: [1, 2], maxSessions: before + 5 }, io, simSeams());
     const events = await journalOf(baseline.dir);
     expect(events.filter((e) => e.type === 'session_started' && !(e as { reopened: boolean }).reopened)).toHaveLength(before + 5);
     expect(result.summary.stop.reason).toBe('ceiling');
@@ -192,4 +209,3 @@ describe('harness record on the simulated population (cap 1)', () => {
   }, HEAVY);
 });
 
-void copyFile;
