@@ -5,7 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stableJson } from '../../../../engine/index.js';
+import { loadManifest } from '../../../../harness/manifest/manifest-loader.js';
 import { REPO_ROOT } from '../../../../harness/paths.js';
+import { planInputFor, projectPlan } from '../../../../harness/plan/plan-arithmetic.js';
 import { runRecord, type RecordResult } from '../../../../harness/sweep/record.js';
 import { readSweepJournal, type SweepEvent } from '../../../../harness/sweep/sweep-events.js';
 import { readTranscripts } from '../../../../harness/sweep/transcripts.js';
@@ -123,6 +125,17 @@ describe('harness record on the simulated population (cap 1)', () => {
     const started = events.filter((e) => e.type === 'session_started');
     expect(started.length).toBe(events.filter((e) => e.type === 'session_finished').length);
     expect(new Set(started.map((e) => (e as { sessionId: string }).sessionId)).size).toBe(started.length);
+  });
+
+  it('opens exactly the sessions `harness plan` projects for a full tree (fixed branching, no early leaves), drift judges within the stated allowance', async () => {
+    const { manifest } = await loadManifest(RECORD_MANIFEST);
+    const pair = projectPlan(planInputFor(manifest, [1])).caps[0]!.perPair;
+    const started = (await journalOf(baseline.dir)).filter((e) => e.type === 'session_started') as Array<Extract<SweepEvent, { type: 'session_started' }>>;
+    const drift = started.filter((e) => e.role === 'drift_judge').length;
+    // cap 1, b = 2, one attempt: 2 leaves x 4 + 1 planner + 2 arms x (checker + merger + review) = 15.
+    expect(pair.required).toBe(15);
+    expect(started.length - drift).toBe(pair.required);
+    expect(started.length).toBeLessThanOrEqual(pair.total);
   });
 
   /** The invocation that followed cut i: the next cut's, or the final resume's. */
