@@ -17,7 +17,10 @@ import { requestShape, type TranscriptCall } from './transcripts.js';
  * - durations such as `12 ms`, `1.5s`, `0:00:03` become `<duration>` (tool output reports timings);
  * - hexadecimal runs of 12 or more digits become `<hex>` (container and sandbox ids);
  * - ISO timestamps become `<time>`.
- * Nothing else is forgiven: a different prompt, tool result or history is a mismatch.
+ * Nothing else is forgiven: a different prompt, tool result or history is a mismatch. A command
+ * that hit its time limit (cut output, another exit code) is a different result, not a timing:
+ * the resumed session goes live from there, which is why the record tests' host sandbox gives
+ * commands a limit far above their time (a load spike must not change a result).
  */
 
 export type ReplayMode = 'fallback' | 'strict';
