@@ -173,11 +173,14 @@ describe('harness record on the simulated population (cap 1)', () => {
     expect(chain.cuts[1]!.exit).toBe(130);
   });
 
-  it('marks a cell whose tree cannot be graded unavailable, and measures the rest', () => {
+  it('marks a cell whose tree cannot be graded unavailable, measures the rest, and reports the pair as unpaired', async () => {
     expect(ungradable.result.exit).toBe(0);
     const cells = Object.fromEntries(ungradable.result.summary.cells.map((c) => [c.cell, c]));
     expect(cells['cap1-rep1-gated']).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/^ungradable: the tree of cap1-rep1-gated cannot be graded/) });
     expect(cells['cap1-rep1-ungated']!.status).toBe('measured');
+    // The pair has one arm measured: the report says UNPAIRED rather than failing on it.
+    expect(ungradable.result.summary.caveats.join('\n')).not.toMatch(/report could not be written/);
+    await expect(readFile(path.join(ungradable.dir, 'report/report.json'), 'utf8')).resolves.toContain('"unpaired"');
   });
 
   it('stops at the quota (insufficient_quota on the 10th call), keeps what was paid and writes the summary', async () => {
