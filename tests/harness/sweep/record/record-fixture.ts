@@ -83,6 +83,11 @@ export interface SimRecordOptions {
   ungradable?: string;
   signal?: AbortSignal;
   onEvent?: (event: SweepEvent) => void;
+  /**
+   * Counts the model calls in flight across the sweep (every client of every pair); each call
+   * is held `holdMs` so calls that could overlap do.
+   */
+  inFlight?: { now: number; peak: number; holdMs: number };
 }
 
 export function bufferIo(): CliIo & { text(): string } {
@@ -116,6 +121,12 @@ export function simSeams(o: SimRecordOptions = {}, before: readonly SweepEvent[]
           {
             async complete(request: ModelRequest) {
               calls++;
+              const gauge = o.inFlight;
+              if (gauge) {
+                gauge.peak = Math.max(gauge.peak, ++gauge.now);
+                await new Promise((resolve) => setTimeout(resolve, gauge.holdMs));
+                gauge.now--;
+              }
               if (o.quotaAt !== undefined && calls >= o.quotaAt) throw new ModelQuotaExhaustedError(request.model, 'insufficient_quota (test)');
               const response = await client.complete(request);
               // A call is named by its session and the length of the history it sent (it only grows).

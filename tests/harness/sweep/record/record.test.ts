@@ -54,6 +54,8 @@ interface Cut {
 let tmp: string;
 let baseline: { dir: string; result: RecordResult; count: string };
 let ungradable: { dir: string; result: RecordResult };
+/** Model calls in flight in the ungradable run (recorded with --concurrency 1), each held 30 ms. */
+const gauge = { now: 0, peak: 0, holdMs: 30 };
 let quota: { dir: string; result: RecordResult; io: ReturnType<typeof bufferIo> };
 /** The chained sweep: cuts[0] is the SIGKILL inside planning, cuts[1] the Ctrl-C, cuts[2..5] the other kills. */
 let chain: { dir: string; cuts: Cut[]; final: RecordResult; finalCalls: string[]; ctrlC: { first: number; from: number; to: number } };
@@ -100,7 +102,7 @@ beforeAll(async () => {
   const quotaIo = bufferIo();
   const [b, u, q, c] = await Promise.all([
     recordSim(path.join(tmp, 'baseline'), { depths: [1] }, { countFile: count }),
-    recordSim(path.join(tmp, 'ungradable'), { depths: [1] }, { ungradable: 'cap1-rep1-gated' }),
+    recordSim(path.join(tmp, 'ungradable'), { depths: [1], concurrency: 1 }, { ungradable: 'cap1-rep1-gated', inFlight: gauge }),
     recordSim(path.join(tmp, 'quota'), { depths: [1] }, { quotaAt: 10 }, quotaIo),
     chainedSweep(),
   ]);
@@ -189,6 +191,12 @@ describe('harness record on the simulated population (cap 1)', () => {
     expect(quota.result.summary.cells.every((c) => c.status === 'unavailable' && c.reason?.startsWith('quota'))).toBe(true);
     expect(quota.result.summary.caveats.some((c) => c.startsWith('QUOTA'))).toBe(true);
     await expect(readFile(path.join(quota.dir, 'summary.json'), 'utf8')).resolves.toContain('"quota"');
+  });
+
+  it('holds the whole sweep to one limit: --concurrency 1 lets one model call at a time through, across both leaves, levels and arms', () => {
+    // Without the one limiter the two leaves' sessions overlap (their calls are held 30 ms each).
+    expect(gauge.peak).toBe(1);
+    expect(gauge.now).toBe(0);
   });
 
   it('refuses a resume with an edited manifest: exit 2, nothing written', async () => {
