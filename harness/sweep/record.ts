@@ -4,6 +4,7 @@ import Docker from 'dockerode';
 import PQueue from 'p-queue';
 import {
   DockerSandboxProvider,
+  pruneSandboxes,
   RdhError,
   SandboxImageMissingError,
   assertDockerReachable,
@@ -198,12 +199,18 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   const queue = new PQueue({ concurrency });
   const limiter: CallLimiter = { run: (call) => queue.add(call) as ReturnType<typeof call> };
 
+  // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one
+  // the sessions finish and dispose of theirs, but a second one abandons them mid-command.
+  const removeRunContainers = async () => {
+    if (seams.sandboxes) return;
+    await pruneSandboxes(docker, { all: true, runId: path.basename(runDir), ownerPid: process.pid }).catch((error: Error) => io.err(`harness: could not remove the run's containers (${error.message}); run harness sandbox prune --run ${path.basename(runDir)}\n`));
+  };
   // Ctrl-C: stop dispatching, let in-flight sessions finish; a second one abandons them.
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
     gate.close({ reason: 'interrupted', detail: 'interrupted (Ctrl-C or SIGTERM); resume with the same command' });
-    if (interrupts > 1) process.exit(EXIT.interrupted);
+    if (interrupts > 1) void removeRunContainers().finally(() => process.exit(EXIT.interrupted));
   };
   if (seams.signal) seams.signal.addEventListener('abort', onSignal, { once: true });
   else {
@@ -265,6 +272,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     }
   }
 
+  if (outcome.reason === 'interrupted') await removeRunContainers();
   // The summary: every cell of the whole journal, each with its latest outcome.
   const all = (await readSweepJournal(runPaths(runDir).journal)).events;
   const summary = summarise(runDir, manifest, all, gate, caveats, outcome);
