@@ -33,6 +33,7 @@ import { openJournal } from './journal.js';
 import { createProgressDisplay } from './progress-display.js';
 import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
 import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, parseCellId, runPaths, type CellId } from './run-folder.js';
+import { ceilingBelowNextCell } from './ceilings.js';
 import { SessionGate } from './session-gate.js';
 import { headerOf, readSweepJournal, type CellOutcome, type SweepEvent } from './sweep-events.js';
 
@@ -245,6 +246,8 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
       await journal.append(lowered);
       gate.note(lowered as unknown as SweepEvent);
     }
+    const tooLow = ceilingBelowNextCell(gate.ceiling, history, pairs, manifest);
+    if (tooLow) gate.close({ reason: 'ceiling', detail: tooLow });
     outcome = await recordSweep({
       runDir, manifest, pairs, journal, history, limiter, gate, sandboxes, objective, requirements: objective.requirements,
       keepWorkspaces: flags.keepWorkspaces ?? false, budget: providers ? TREE_BUDGET.real : TREE_BUDGET.sim, secrets: providers ? configuredKeys(providers) : [],

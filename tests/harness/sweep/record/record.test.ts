@@ -215,21 +215,24 @@ describe('harness record on the simulated population (cap 1)', () => {
   it('counts max_sessions across resumes: a ceiling in the middle stops at a session boundary and names the unmeasured cells', async () => {
     const before = (await journalOf(baseline.dir)).filter((e) => e.type === 'session_started').length;
     const io = bufferIo();
-    const result = await runRecord(RECORD_MANIFEST, { out: baseline.dir, depths: [1, 2], maxSessions: before + 5 }, io, simSeams());
+    // 28 more: exactly what a cap-2 cell opens by plan's arithmetic (b = 2), so it may begin, and the pair needs more.
+    const result = await runRecord(RECORD_MANIFEST, { out: baseline.dir, depths: [1, 2], maxSessions: before + 28 }, io, simSeams());
     const events = await journalOf(baseline.dir);
-    expect(events.filter((e) => e.type === 'session_started' && !(e as { reopened: boolean }).reopened)).toHaveLength(before + 5);
+    expect(events.filter((e) => e.type === 'session_started' && !(e as { reopened: boolean }).reopened)).toHaveLength(before + 28);
     expect(result.summary.stop.reason).toBe('ceiling');
     expect(result.summary.cells.filter((c) => c.status === 'unmeasured').map((c) => c.cell)).toEqual(['cap2-rep1-gated', 'cap2-rep1-ungated']);
     expect(result.summary.caveats.find((c) => c.startsWith('CEILING'))).toMatch(/2 cell\(s\) left unmeasured: cap2-rep1-gated, cap2-rep1-ungated/);
     expect(io.text()).toContain('ceiling');
   }, HEAVY);
 
-  it('refuses to summarise a sweep in which the ceiling let nothing be measured', async () => {
+  it('stops before any session when --max-sessions is lower than one cell, says so, and refuses to summarise zeros', async () => {
     const dir = path.join(tmp, 'tiny');
-    await expect(recordSim(dir, { depths: [1], maxSessions: 3 })).rejects.toThrow(/no cell was measured .*session ceiling is reached: 3 sessions/);
+    await expect(recordSim(dir, { depths: [1], maxSessions: 3 })).rejects.toThrow(
+      /^no cell was measured \(the session ceiling leaves 3 session\(s\), below the 12 the next cell \(cap1-rep1-gated\) opens at projected_branching 2 \(harness plan\); no session was dispatched\)/,
+    );
     const events = await journalOf(dir);
-    expect(events.filter((e) => e.type === 'session_started')).toHaveLength(3);
-    expect(events.filter((e) => e.type === 'cell_finished').map((e) => (e as { outcome: { status: string } }).outcome.status)).toEqual(['unmeasured', 'unmeasured']);
+    expect(events.filter((e) => e.type === 'session_started')).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'ceiling' });
   }, HEAVY);
 });
 
