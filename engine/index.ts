@@ -41,8 +41,8 @@ export {
 } from './adapters/docker-host-pool.js';
 export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabels } from './adapters/docker-daemon.js';
 export { pruneSandboxes, type PruneOptions, type PruneResult } from './adapters/sandbox-prune.js';
-export { JsonlFile, JsonlDirectory, type JsonlFileOptions } from './adapters/jsonl-file.js';
-export { TranscribingModelClient, TranscriptLine, TRANSCRIPT_VERSION } from './adapters/transcript.js';
+export { JsonlFile, JsonlDirectory, type JsonlDirectoryOptions, type JsonlFileOptions } from './adapters/jsonl-file.js';
+export { TranscribingModelClient, TranscriptGapError, TranscriptLine, TranscriptRecorder, TRANSCRIPT_VERSION, requestShape, sessionRequests, type TranscriptRequest } from './adapters/transcript.js';
 
 // runtime
 export { ModelRouter, CONTRIBUTING_ROLES, UNBOUNDED_OUTPUT_TOKENS, type RouterOptions, type RouteRequest, type RoutedResponse } from './runtime/model-router.js';

@@ -6,6 +6,15 @@ export interface JsonlFileOptions {
   fsync?: boolean;
 }
 
+export interface JsonlDirectoryOptions extends JsonlFileOptions {
+  /**
+   * The file name of a key. Default: the key with every character outside `[A-Za-z0-9_.-]`
+   * made `_`, plus `.jsonl` (keys that differ only there share a file: pass an injective
+   * naming, such as the run folder's, where that can happen).
+   */
+  fileName?: (key: string) => string;
+}
+
 /**
  * The single writer of one JSONL file. Every append goes through one queue and one open
  * handle, so concurrent callers can never interleave or tear a line (an earlier system lost
@@ -53,15 +62,15 @@ export class JsonlDirectory {
   private readonly files = new Map<string, JsonlFile>();
   constructor(
     readonly dir: string,
-    private readonly options: JsonlFileOptions = {},
+    private readonly options: JsonlDirectoryOptions = {},
   ) {}
 
   file(name: string): JsonlFile {
-    const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_');
-    let f = this.files.get(safe);
+    const fileName = this.options.fileName?.(name) ?? `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.jsonl`;
+    let f = this.files.get(fileName);
     if (!f) {
-      f = new JsonlFile(path.join(this.dir, `${safe}.jsonl`), this.options);
-      this.files.set(safe, f);
+      f = new JsonlFile(path.join(this.dir, fileName), { fsync: this.options.fsync });
+      this.files.set(fileName, f);
     }
     return f;
   }

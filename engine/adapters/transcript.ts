@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { SECRET_SHAPES, type SecretCatalogue } from '../base/secrets.js';
 import { Usage } from '../base/usage.js';
@@ -5,7 +6,8 @@ import type { Clock } from '../ports/clock.js';
 import { ChatMessage, Role, ToolCall, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
 import type { JsonlDirectory } from './jsonl-file.js';
 
-export const TRANSCRIPT_VERSION = 2;
+/** 3: a request line stores only the messages added since the session's previous call. */
+export const TRANSCRIPT_VERSION = 3;
 
 const common = {
   version: z.literal(TRANSCRIPT_VERSION),
@@ -17,11 +19,31 @@ const common = {
   attempt: z.number().int(),
   /** The model asked (request) or that answered (response). */
   model: z.string(),
+  /** 0-based index of the call in its session; a request and its response or error share it. */
+  call: z.number().int().nonnegative(),
 };
 
-/** One transcript line; a session's file holds every request and response it made, in order. */
+/**
+ * One transcript line; a session's file holds every request and response it made, in order.
+ *
+ * A request stores only the messages it ADDED to the session's history: its whole history is
+ * the first `sent` messages of the previous request's history, then `added`. The engine's
+ * conversations only grow, so `sent` is the previous length and a long session costs its
+ * length once, not once per call (whole histories made transcripts grow quadratically).
+ */
 export const TranscriptLine = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('request'), ...common, messages: z.array(ChatMessage), tools: z.array(z.string()), maxTokens: z.number().int().nullable() }),
+  z.object({
+    type: z.literal('request'),
+    ...common,
+    /** How many messages of the previous request's history this one kept before `added`. */
+    sent: z.number().int().nonnegative(),
+    added: z.array(ChatMessage),
+    tools: z.array(z.string()),
+    json: z.boolean(),
+    maxTokens: z.number().int().nullable(),
+    /** sha256 of the full tool specs, the JSON flag, maxTokens and the model: compared, never shown. */
+    shape: z.string(),
+  }),
   z.object({
     type: z.literal('response'),
     ...common,
@@ -36,43 +58,144 @@ export const TranscriptLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), ...common, code: z.string(), message: z.string(), latencyMs: z.number().int() }),
 ]);
 export type TranscriptLine = z.infer<typeof TranscriptLine>;
+export type TranscriptRequest = Extract<TranscriptLine, { type: 'request' }>;
+
+/** The parts of a request that are compared but not stored whole. */
+export function requestShape(request: Pick<ModelRequest, 'tools' | 'json' | 'maxTokens' | 'model'>): string {
+  return createHash('sha256')
+    .update(JSON.stringify([request.model, request.tools ?? [], request.json ?? false, request.maxTokens ?? null]))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** A transcript whose lines cannot be put back together (a line missing or out of order). */
+export class TranscriptGapError extends Error {
+  readonly code = 'transcript_gap';
+  constructor(message: string) {
+    super(message);
+    this.name = 'TranscriptGapError';
+  }
+}
 
 /**
- * Wraps a ModelClient so every request and response lands in the session's JSONL file,
- * keyed by the same session id the spend is charged to. Every line is redacted before it is
- * written: a key a model or a server echoes never reaches the disk.
+ * Each request of one session's lines with its whole history, rebuilt from `sent` and `added`
+ * (what the writer stores, after redaction). Pure.
+ *
+ * A request numbered k below the calls already read supersedes the lines from call k on: a
+ * resumed session that went live at call k made those calls again (see TranscriptRecorder.resume),
+ * and only the later lines describe the session that finished. A request that skips a call
+ * index, or keeps more messages than its predecessor had, is a gap: never guessed around.
  */
-export class TranscribingModelClient implements ModelClient {
+export function sessionRequests(lines: readonly TranscriptLine[]): Array<{ line: TranscriptRequest; messages: ChatMessage[] }> {
+  const out: Array<{ line: TranscriptRequest; messages: ChatMessage[] }> = [];
+  for (const line of lines) {
+    if (line.type !== 'request') continue;
+    if (line.call > out.length) throw new TranscriptGapError(`${line.sessionId}: call ${line.call} follows call ${out.length - 1}; a request line is missing`);
+    out.length = line.call;
+    const history = out.at(-1)?.messages ?? [];
+    if (line.sent > history.length) throw new TranscriptGapError(`${line.sessionId}: call ${line.call} keeps ${line.sent} messages of a history of ${history.length}; a request line is missing`);
+    out.push({ line, messages: [...history.slice(0, line.sent), ...line.added] });
+  }
+  return out;
+}
+
+const sameMessage = (a: ChatMessage, b: ChatMessage): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The writer of every session's transcript in one folder, shared by all the clients it wraps:
+ * a session that falls back to another model keeps one history and one call count. Every line
+ * is redacted before it is written, so a key a model or a server echoes never reaches the disk.
+ */
+export class TranscriptRecorder {
+  private readonly sessions = new Map<string, { calls: number; history: readonly ChatMessage[] }>();
+
   constructor(
-    private readonly inner: ModelClient,
     private readonly dir: JsonlDirectory,
     private readonly clock: Clock,
     /** Default: the shape catalogue (pass one that knows the configured keys). */
     private readonly secrets: SecretCatalogue = SECRET_SHAPES,
   ) {}
 
-  async complete(request: ModelRequest): Promise<ModelResponse> {
-    const file = this.dir.file(request.sessionId);
-    const write = (line: TranscriptLine) => file.append(this.secrets.redactDeep(line));
-    const who = { version: TRANSCRIPT_VERSION, sessionId: request.sessionId, nodeId: request.nodeId, role: request.role, attempt: request.attempt } as const;
-    await write({
-      type: 'request', ...who, ts: this.clock.now().toISOString(),
-      model: request.model, messages: request.messages, tools: (request.tools ?? []).map((t) => t.name), maxTokens: request.maxTokens ?? null,
+  /**
+   * Continues a session recorded earlier: its next call is numbered `call` and stores only what
+   * it adds to `history`, the messages of the session's request `call - 1` as recorded (empty
+   * for call 0). A resume that replayed calls 0..k-1 from the record and goes live at k passes
+   * k, even when the record holds more calls: the lines from k on are superseded (see
+   * sessionRequests), in the same append-only file.
+   */
+  resume(sessionId: string, call: number, history: readonly ChatMessage[]): void {
+    this.sessions.set(sessionId, { calls: call, history });
+  }
+
+  /** Wraps a client so its calls are transcribed here. */
+  wrap(inner: ModelClient): TranscribingModelClient {
+    return new TranscribingModelClient(inner, this);
+  }
+
+  /** Writes the request line of the session's next call and returns that call's index. */
+  async request(request: ModelRequest): Promise<number> {
+    const state = this.sessions.get(request.sessionId) ?? { calls: 0, history: [] };
+    const { history } = state;
+    let sent = 0;
+    while (sent < history.length && sent < request.messages.length && sameMessage(history[sent]!, request.messages[sent]!)) sent++;
+    const call = state.calls;
+    this.sessions.set(request.sessionId, { calls: call + 1, history: request.messages });
+    await this.write({
+      type: 'request', ...this.who(request, call), model: request.model,
+      sent, added: request.messages.slice(sent), tools: (request.tools ?? []).map((t) => t.name), json: request.json ?? false,
+      maxTokens: request.maxTokens ?? null, shape: requestShape(request),
     });
+    return call;
+  }
+
+  /** Writes the outcome of call `call`: its response, or the error it ended with. */
+  outcome(request: ModelRequest, call: number, latencyMs: number, outcome: { response: ModelResponse } | { error: unknown }): Promise<void> {
+    if ('response' in outcome) {
+      const r = outcome.response;
+      return this.write({
+        type: 'response', ...this.who(request, call), model: r.model, content: r.content, toolCalls: r.toolCalls, usage: r.usage,
+        usageNote: r.usageNote ?? null, finishReason: r.finishReason, latencyMs,
+      });
+    }
+    const error = outcome.error as { code?: unknown; message?: unknown };
+    return this.write({
+      type: 'error', ...this.who(request, call), model: request.model,
+      code: typeof error?.code === 'string' ? error.code : 'unknown', message: typeof error?.message === 'string' ? error.message : String(outcome.error), latencyMs,
+    });
+  }
+
+  close(): Promise<void> {
+    return this.dir.close();
+  }
+
+  private who(request: ModelRequest, call: number) {
+    return { version: TRANSCRIPT_VERSION, ts: this.clock.now().toISOString(), sessionId: request.sessionId, nodeId: request.nodeId, role: request.role, attempt: request.attempt, call } as const;
+  }
+
+  private write(line: TranscriptLine): Promise<void> {
+    return this.dir.file(line.sessionId).append(this.secrets.redactDeep(line));
+  }
+}
+
+/**
+ * Wraps a ModelClient so every request and response lands in the session's JSONL file,
+ * keyed by the same session id the spend is charged to (see TranscriptRecorder).
+ */
+export class TranscribingModelClient implements ModelClient {
+  constructor(
+    private readonly inner: ModelClient,
+    private readonly recorder: TranscriptRecorder,
+  ) {}
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const call = await this.recorder.request(request);
     const started = Date.now();
     try {
       const response = await this.inner.complete(request);
-      await write({
-        type: 'response', ...who, ts: this.clock.now().toISOString(),
-        model: response.model, content: response.content, toolCalls: response.toolCalls, usage: response.usage, usageNote: response.usageNote ?? null,
-        finishReason: response.finishReason, latencyMs: Date.now() - started,
-      });
+      await this.recorder.outcome(request, call, Date.now() - started, { response });
       return response;
     } catch (error) {
-      await write({
-        type: 'error', ...who, ts: this.clock.now().toISOString(), model: request.model,
-        code: (error as { code?: string }).code ?? 'unknown', message: (error as Error).message ?? String(error), latencyMs: Date.now() - started,
-      });
+      await this.recorder.outcome(request, call, Date.now() - started, { error });
       throw error;
     }
   }

@@ -7,6 +7,7 @@ import { runChecks } from '../court/checks.js';
 import { driftJudgeFor } from '../court/drift-judge.js';
 import { gate, type GateOutcome, type VerifierOpinion } from '../court/gate.js';
 import { findingsNote } from '../court/judgement.js';
+import { settleChecks } from '../court/meta-verify.js';
 import { reviewMerge, type MergeReview } from '../court/merge-review.js';
 import { Monitor } from '../court/monitor.js';
 import type { NodeRecord } from '../court/node-record.js';
@@ -36,7 +37,8 @@ interface Round {
  * nothing else at a merge may judge, retry or repair. Each attempt assembles the children under
  * `.children/` (watched like a leaf's work: monitor, drift judge on a trigger, a 60% cap), then
  * the arm's reviewer reads a detached copy of the result; integration checks on the seams are
- * written after the first assembly and falsified on an empty workspace.
+ * written after the first assembly, falsified on an empty workspace and meta-verified like a
+ * leaf's (rewritten once if weak, else the node ends CHECKS_INADEQUATE), the same in both arms.
  * - gated: a reviewer of a family that contributed nothing to the subtree (judged on who
  *   answered) re-runs the seam checks and judges; the deterministic gate decides; a rejection's
  *   findings go to the next attempt, an approval ends the loop. It can only spend less.
@@ -95,11 +97,15 @@ export async function runMerge(
           record.interfaceChanges.push(...(merged.finish?.interfaceChanges ?? []));
           record.note([merged.finish?.summary, ...(merged.finish?.interfaceChanges ?? []), merged.finalContent]);
           ctx.events.emit({ type: 'assembled', ...stamp(ctx.clock, task.id), children: children.map((c) => c.slug), interfaceChanges: merged.finish?.interfaceChanges ?? [] });
-          // Integration checks are written after the fact, once the seams exist to be tested.
+          // Integration checks are written after the fact, once the seams exist to be tested, and
+          // judged like a leaf's. Both arms alike: the meta-verifier judges the checks, not the merge.
           if (!seamReady) {
             const seam = await establishChecks(ctx, task, { reason: 'seam', session, extra, record });
             record.checks = seam.checks;
             if (seam.short) return settled({ verdict: 'CHECKS_INADEQUATE', reasons: [seam.short], overrides: [] });
+            const judged = await settleChecks(ctx, task, { checks: seam.checks, listing: () => sandbox.listFiles(), session, record, extra });
+            if (!judged.ok) return settled({ verdict: judged.verdict, reasons: [judged.reason], overrides: [] });
+            record.checks = judged.checks;
             seamReady = true;
           }
           const { results, review } = await reviewMerge(ctx, task, {
@@ -139,7 +145,7 @@ export async function runMerge(
   }
 }
 
-/** A round ended before any review: too few seam checks survived, so another attempt cannot help. */
+/** A round ended before any review: the seam checks cannot decide the node, so another attempt cannot help. */
 function settled(outcome: GateOutcome): RepairRound<Round> {
   return { value: { outcome, results: [] }, score: 0, accepted: false, settled: true, independent: false, findings: [] };
 }

@@ -7,7 +7,7 @@ import {
   JsonlFile,
   MemoryEventSink,
   SecretCatalogue,
-  TranscribingModelClient,
+  TranscriptRecorder,
   systemClock,
   type Arm,
   type EngineEvent,
@@ -133,10 +133,8 @@ export function solveCommand(io: CliIo): Command {
       const out = path.resolve(flags.out ?? path.join(REPO_ROOT, 'runs', `solve-${new Date().toISOString().replace(/[:.]/g, '-')}`));
       await mkdir(out, { recursive: true });
       // Every configured key is redacted from errors, events and transcripts, even when a server echoes it.
-      const transcripts = new JsonlDirectory(path.join(out, 'transcripts'));
-      const clients = Object.fromEntries(
-        Object.entries(models.clients).map(([name, client]) => [name, new TranscribingModelClient(client, transcripts, systemClock, new SecretCatalogue(models.keys))]),
-      );
+      const transcripts = new TranscriptRecorder(new JsonlDirectory(path.join(out, 'transcripts')), systemClock, new SecretCatalogue(models.keys));
+      const clients = Object.fromEntries(Object.entries(models.clients).map(([name, client]) => [name, transcripts.wrap(client)]));
       const eventsFile = new JsonlFile(path.join(out, 'events.jsonl'));
       const memory = new MemoryEventSink();
       const events = {

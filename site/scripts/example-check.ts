@@ -37,11 +37,12 @@ export async function checkExample(runsParent: string, name: string = EXAMPLE_RU
   }
 }
 
-// `npm run example:check`: exit 0 when the committed example loads, 1 (with the fix) when it does not.
+// `npm run example:check [PARENT]`: exit 0 when PARENT/runs/example-sim loads (PARENT: the
+// repository), 1 (with the fix) when it does not. `npm run example` checks its scratch copy so.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   try {
-    const read = await checkExample(repo);
+    const read = await checkExample(process.argv[2] ? path.resolve(process.argv[2]) : repo);
     console.log(`example-check: runs/${EXAMPLE_RUN} loads with the current schemas (${read.journalEvents} journal events, ${read.cells} cells, ${read.sessions} sessions)`);
   } catch (error) {
     console.error(`example-check: ${error instanceof ExampleStaleError ? error.message : String(error)}`);

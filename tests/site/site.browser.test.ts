@@ -15,7 +15,7 @@ import { sweepPicture } from '../../site/scripts/sweep-picture.js';
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
  * served by a plain static server, and read in headless Chromium. Runs: a fixture run with a
- * ~10 MB transcript, a second copy of it, and the committed example run when there is one.
+ * long transcript, a second copy of it, and the committed example run when there is one.
  */
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
@@ -319,8 +319,8 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.close();
   });
 
-  it('pages a 10 MB transcript so that no page is large, and every page is reachable by Next', async () => {
-    expect((await stat(bulkyFile)).size).toBeGreaterThan(9_000_000);
+  it('pages a long transcript (70 tool outputs of 4,000 characters) so that no page is large, and every page is reachable by Next', async () => {
+    expect((await stat(bulkyFile)).size).toBeGreaterThan(BULKY.rounds * BULKY.outputChars);
     const page = await browser.context.newPage();
     let url = `${server.url}runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/`;
     const sizes: number[] = [];

@@ -17,7 +17,7 @@ import { runFiles } from '../../harness/index.js';
  * tests through tool calls), splitting nodes with merger and reviewer sessions.
  */
 
-const { EngineEvent, EVENT_VERSION, TranscriptLine, NodeResult, GradeResult, runPaths } = runFiles;
+const { EngineEvent, EVENT_VERSION, TRANSCRIPT_VERSION, TranscriptLine, NodeResult, GradeResult, runPaths } = runFiles;
 type EngineEvent = runFiles.EngineEvent;
 type TranscriptLine = runFiles.TranscriptLine;
 type NodeResult = runFiles.NodeResult;
@@ -90,24 +90,30 @@ async function writeCell(dir: string, cellId: string, options: RunFixtureOptions
 
   async function session(node: Planned, role: runFiles.Role, n: number, who: { model: string; family: string }, turns: Array<{ tool: string; args: Record<string, unknown>; output: string }>, finalText: string) {
     const sessionId = `${node.id}/${role}/${n}`;
-    const base = { version: 2, sessionId, nodeId: node.id, role, attempt: n } as const;
+    const base = { version: TRANSCRIPT_VERSION, sessionId, nodeId: node.id, role, attempt: n } as const;
     const lines: TranscriptLine[] = [];
     const messages: runFiles.ChatMessage[] = [
       { role: 'system', content: `FIXTURE ${role} prompt for a synthetic run; no model wrote this.` },
       { role: 'user', content: `FIXTURE goal for ${node.id}: build requirements ${node.requirements.join(', ')} of sqlcsv.` },
     ];
     const usage = { inputTokens: 1200, outputTokens: 150, cachedTokens: 800 };
+    // A request line stores only the messages added since the previous call, as the recorder writes it.
+    let sent = 0;
+    const request = (tools: string[], call: number) => {
+      lines.push(TranscriptLine.parse({ type: 'request', ...base, call, ts: clock.now(), model: who.model, sent, added: messages.slice(sent), tools, json: false, maxTokens: 4096, shape: `fixture-${tools.length}` }));
+      sent = messages.length;
+    };
     const charge = () => emit({ type: 'charge', nodeId: node.id, sessionId, role, model: who.model, family: who.family, attempt: n, usage, costUsd: 0, usageNote: null });
     turns.forEach((turn, i) => {
       const call = { id: `call_${node.id}_${role}_${i}`, name: turn.tool, arguments: JSON.stringify(turn.args) };
-      lines.push(TranscriptLine.parse({ type: 'request', ...base, ts: clock.now(), model: who.model, messages: [...messages], tools: ['read_file', 'write_file', 'run_command'], maxTokens: 4096 }));
-      lines.push(TranscriptLine.parse({ type: 'response', ...base, ts: clock.now(), model: who.model, content: null, toolCalls: [call], usage, usageNote: null, finishReason: 'tool_calls', latencyMs: 40 }));
+      request(['read_file', 'write_file', 'run_command'], i);
+      lines.push(TranscriptLine.parse({ type: 'response', ...base, call: i, ts: clock.now(), model: who.model, content: null, toolCalls: [call], usage, usageNote: null, finishReason: 'tool_calls', latencyMs: 40 }));
       charge();
       messages.push({ role: 'assistant', content: null, toolCalls: [call] }, { role: 'tool', toolCallId: call.id, content: turn.output });
       if (role === 'worker') emit({ type: 'tool_call', nodeId: node.id, role, step: i + 1, tool: turn.tool, args: call.arguments, ok: true, result: turn.output.slice(0, 200) });
     });
-    lines.push(TranscriptLine.parse({ type: 'request', ...base, ts: clock.now(), model: who.model, messages: [...messages], tools: [], maxTokens: 4096 }));
-    lines.push(TranscriptLine.parse({ type: 'response', ...base, ts: clock.now(), model: who.model, content: finalText, toolCalls: [], usage, usageNote: null, finishReason: 'stop', latencyMs: 35 }));
+    request([], turns.length);
+    lines.push(TranscriptLine.parse({ type: 'response', ...base, call: turns.length, ts: clock.now(), model: who.model, content: finalText, toolCalls: [], usage, usageNote: null, finishReason: 'stop', latencyMs: 35 }));
     charge();
     const file = paths.transcript(sessionId);
     await writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');

@@ -3,10 +3,10 @@ import type { ChatMessage, ToolCall, TranscriptLine, Usage } from '../../../harn
 /**
  * A session's transcript as a conversation a person can read, cut into pages of bounded size.
  *
- * A transcript line of type `request` carries the whole history sent with that call, so a long
- * session repeats its past on every line (a 10 MB file may hold 200 KB of new text). The
- * conversation shows each message once: a request contributes only the messages after the
- * longest prefix it shares with what was already shown (the previous request plus its reply).
+ * A transcript line of type `request` stores only the messages it added to the session's
+ * history. The conversation shows each message once: a request contributes only the messages
+ * after the longest prefix its rebuilt history shares with what was already shown (the previous
+ * request plus its reply), so the reply the next request echoes back is not shown twice.
  * When a request drops or rewrites earlier history, a note says so and its messages are shown
  * from the first that differs. Pure: lines in, blocks out.
  */
@@ -102,6 +102,8 @@ export function conversation(lines: readonly TranscriptLine[]): { blocks: Block[
   const totals: SessionTotals = { calls: 0, errors: 0, usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 }, models: [], toolCalls: 0, firstAt: null, lastAt: null };
   const toolNames = new Map<string, string>();
   let shown: string[] = [];
+  // Each call's rebuilt history (and its normal form), by call index.
+  const histories: Array<{ raw: ChatMessage[]; normal: string[] }> = [];
   let call = 0;
   for (const line of lines) {
     totals.firstAt ??= line.ts;
@@ -109,13 +111,28 @@ export function conversation(lines: readonly TranscriptLine[]): { blocks: Block[
     if (line.type === 'request') {
       call += 1;
       totals.calls += 1;
-      const sent = line.messages.map(normal);
-      let common = 0;
+      // The line holds only what it added: its whole history is the first `sent` messages of
+      // request `call - 1`'s history, then `added` (see TranscriptLine). A call index seen before
+      // means a resumed session made that call again: the later lines supersede the earlier.
+      const resumed = line.call < histories.length;
+      if (resumed) {
+        blocks.push({ kind: 'note', call, text: `The session was resumed here: its calls from call ${line.call + 1} were made again, and what follows supersedes them.` });
+      }
+      const before = histories[line.call - 1] ?? { raw: [], normal: [] };
+      if (line.call > histories.length || line.sent > before.raw.length) {
+        blocks.push({ kind: 'note', call, text: `This call kept ${line.sent} messages of a history of ${before.raw.length}: a line of the transcript is missing, and only the messages this call added are shown.` });
+      }
+      const kept = Math.min(line.sent, before.raw.length);
+      const history = [...before.raw.slice(0, kept), ...line.added];
+      const sent = [...before.normal.slice(0, kept), ...line.added.map(normal)];
+      histories.length = Math.min(histories.length, line.call);
+      histories[line.call] = { raw: history, normal: sent };
+      let common = resumed ? 0 : Math.min(kept, shown.length);
       while (common < sent.length && common < shown.length && sent[common] === shown[common]) common++;
-      if (common < shown.length && call > 1) {
+      if (common < shown.length && call > 1 && !resumed) {
         blocks.push({ kind: 'note', call, text: `This call's history differs from what was shown before, from message ${common + 1}: its messages are shown again from there.` });
       }
-      for (const m of line.messages.slice(common)) blocks.push(...messageBlocks(m, call, toolNames));
+      for (const m of history.slice(common)) blocks.push(...messageBlocks(m, call, toolNames));
       shown = sent;
     } else if (line.type === 'response') {
       if (!totals.models.includes(line.model)) totals.models.push(line.model);

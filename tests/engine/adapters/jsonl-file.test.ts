@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JsonlDirectory, JsonlFile, TranscribingModelClient, TranscriptLine, systemClock } from '../../../engine/index.js';
+import { JsonlDirectory, JsonlFile, TranscriptLine, TranscriptRecorder, systemClock } from '../../../engine/index.js';
 import { ScriptedModel } from '../../support/scripted-model.js';
 
 describe('JsonlFile: one writer per file', () => {
@@ -23,7 +23,7 @@ describe('TranscribingModelClient', () => {
   it('writes every request and response of a session to its own file, keyed by the session id', async () => {
     const dir = new JsonlDirectory(await mkdtemp(path.join(tmpdir(), 'rdh-tx-')));
     const model = new ScriptedModel({ worker: () => ({ content: 'ok', model: 'answered-model' }) });
-    const client = new TranscribingModelClient(model, dir, systemClock);
+    const client = new TranscriptRecorder(dir, systemClock).wrap(model);
     await Promise.all(
       ['root/worker/1', 'root.1/worker/1', 'root/worker/1'].map((sessionId) =>
         client.complete({ model: 'asked-model', role: 'worker', sessionId, nodeId: sessionId.split('/')[0]!, attempt: 1, messages: [{ role: 'user', content: 'hi' }] }),

@@ -2,26 +2,134 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JsonlDirectory, ModelConfigurationError, SecretCatalogue, TranscribingModelClient, TranscriptLine, systemClock } from '../../../engine/index.js';
+import {
+  JsonlDirectory,
+  ModelConfigurationError,
+  SecretCatalogue,
+  TranscriptGapError,
+  TranscriptLine,
+  TranscriptRecorder,
+  sessionRequests,
+  systemClock,
+  type ChatMessage,
+  type ModelRequest,
+} from '../../../engine/index.js';
 import { ScriptedModel } from '../../support/scripted-model.js';
+
+async function recorder(secrets?: SecretCatalogue) {
+  const dir = new JsonlDirectory(await mkdtemp(path.join(tmpdir(), 'rdh-tx-')));
+  return { dir, recorder: new TranscriptRecorder(dir, systemClock, secrets) };
+}
+
+const read = async (dir: JsonlDirectory, session: string) =>
+  (await readFile(dir.file(session).file, 'utf8')).trim().split('\n').map((l) => TranscriptLine.parse(JSON.parse(l)));
+
+const ask = (sessionId: string, messages: ChatMessage[], extra: Partial<ModelRequest> = {}): ModelRequest =>
+  ({ model: 'm', role: 'worker', sessionId, nodeId: 'root', attempt: 1, messages, ...extra });
 
 describe('TranscribingModelClient', () => {
   it('writes the attempt and usage note of every call, and never a key, whoever echoed it', async () => {
     const key = `gw_${'Yt7p'.repeat(10)}`;
-    const dir = new JsonlDirectory(await mkdtemp(path.join(tmpdir(), 'rdh-tx-')));
+    const { dir, recorder: tx } = await recorder(new SecretCatalogue([key]));
     const model = new ScriptedModel({
       worker: (req) => (req.attempt === 2 ? Promise.reject(new ModelConfigurationError('m', `key ${key} refused`)) : { content: `the key you sent was ${key}` }),
     });
-    const client = new TranscribingModelClient(model, dir, systemClock, new SecretCatalogue([key]));
-    const request = { model: 'm', role: 'worker' as const, sessionId: 'root/worker/1', nodeId: 'root', messages: [{ role: 'user' as const, content: `use ${key}` }] };
+    const client = tx.wrap(model);
+    const request = ask('root/worker/1', [{ role: 'user', content: `use ${key}` }]);
     await client.complete({ ...request, attempt: 1 });
     await expect(client.complete({ ...request, attempt: 2 })).rejects.toBeInstanceOf(ModelConfigurationError);
-    await dir.close();
+    await tx.close();
     const text = await readFile(dir.file('root/worker/1').file, 'utf8');
     expect(text).not.toContain(key.slice(3, 15));
-    const lines = text.trim().split('\n').map((l) => TranscriptLine.parse(JSON.parse(l)));
-    expect(lines.map((l) => `${l.type}:${l.attempt}`)).toEqual(['request:1', 'response:1', 'request:2', 'error:2']);
+    const lines = await read(dir, 'root/worker/1');
+    expect(lines.map((l) => `${l.type}:${l.attempt}:${l.call}`)).toEqual(['request:1:0', 'response:1:0', 'request:2:1', 'error:2:1']);
     expect(lines[1]).toMatchObject({ content: 'the key you sent was [REDACTED known_value]', usageNote: null });
     expect(lines[3]).toMatchObject({ code: 'model_configuration', message: expect.stringContaining('[REDACTED known_value]') });
+  });
+
+  it('stores each message once: a request keeps only what it added, and the whole history is rebuilt from the lines', async () => {
+    const { dir, recorder: tx } = await recorder();
+    const client = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'next' }) }));
+    const history: ChatMessage[] = [{ role: 'system', content: 'S'.repeat(50_000) }, { role: 'user', content: 'goal' }];
+    const sentHistories: ChatMessage[][] = [];
+    for (let i = 0; i < 30; i++) {
+      sentHistories.push([...history]);
+      const reply = await client.complete(ask('root/worker/1', [...history]));
+      history.push({ role: 'assistant', content: reply.content }, { role: 'user', content: `turn ${i}` });
+    }
+    await tx.close();
+    const bytes = (await readFile(dir.file('root/worker/1').file, 'utf8')).length;
+    // Whole histories would repeat the 50,000-character system prompt on all 30 lines (1.5 MB).
+    expect(bytes).toBeLessThan(50_000 * 2);
+    const lines = await read(dir, 'root/worker/1');
+    expect(lines.filter((l) => l.type === 'request').map((l) => l.type === 'request' && [l.sent, l.added.length])).toEqual(
+      Array.from({ length: 30 }, (_, i) => (i === 0 ? [0, 2] : [2 * i, 2])),
+    );
+    expect(sessionRequests(lines).map((r) => r.messages)).toEqual(sentHistories);
+  });
+
+  it('keeps one history and one call count for a session whose calls go to several clients (a fallback)', async () => {
+    const { dir, recorder: tx } = await recorder();
+    const first = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'a' }) }));
+    const fallback = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'b' }) }));
+    const m1: ChatMessage[] = [{ role: 'user', content: 'goal' }];
+    await first.complete(ask('s', m1));
+    const m2: ChatMessage[] = [...m1, { role: 'assistant', content: 'a' }, { role: 'user', content: 'more' }];
+    await fallback.complete(ask('s', m2));
+    await tx.close();
+    const requests = sessionRequests(await read(dir, 's'));
+    expect(requests.map((r) => [r.line.call, r.line.sent, r.line.added.length])).toEqual([[0, 0, 1], [1, 1, 2]]);
+    expect(requests[1]!.messages).toEqual(m2);
+  });
+
+  it('stores a history that was cut or rewritten from where it differs, never as if it had grown', async () => {
+    const { dir, recorder: tx } = await recorder();
+    const client = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'x' }) }));
+    const long: ChatMessage[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'a' }, { role: 'user', content: 'b' }];
+    await client.complete(ask('s', long));
+    const rewritten: ChatMessage[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'B' }];
+    await client.complete(ask('s', rewritten));
+    await tx.close();
+    const requests = sessionRequests(await read(dir, 's'));
+    expect(requests[1]!.line).toMatchObject({ sent: 1, added: [{ role: 'user', content: 'B' }] });
+    expect(requests[1]!.messages).toEqual(rewritten);
+  });
+
+  it('continues a resumed session in the same file, and a session resumed at call k supersedes the recorded lines from k', async () => {
+    const { dir, recorder: tx } = await recorder();
+    const h0: ChatMessage[] = [{ role: 'user', content: 'goal' }];
+    const h1: ChatMessage[] = [...h0, { role: 'assistant', content: 'a' }, { role: 'user', content: 'tool output at 0.31s' }];
+    const client = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'a' }) }));
+    await client.complete(ask('s', h0));
+    await client.complete(ask('s', h1));
+    await tx.close();
+    const recorded = sessionRequests(await read(dir, 's'));
+    // The resume replayed call 0 from the record and goes live at call 1 (its tool output differs).
+    const dir2 = new JsonlDirectory(dir.dir);
+    const again = new TranscriptRecorder(dir2, systemClock);
+    again.resume('s', 1, recorded[0]!.messages);
+    const h1b: ChatMessage[] = [...h0, { role: 'assistant', content: 'a' }, { role: 'user', content: 'tool output at 0.52s' }];
+    const h2b: ChatMessage[] = [...h1b, { role: 'assistant', content: 'b' }, { role: 'user', content: 'done?' }];
+    const live = again.wrap(new ScriptedModel({ worker: () => ({ content: 'b' }) }));
+    await live.complete(ask('s', h1b));
+    await live.complete(ask('s', h2b));
+    await again.close();
+    const lines = await read(dir2, 's');
+    expect(lines.filter((l) => l.type === 'request').map((l) => l.call)).toEqual([0, 1, 1, 2]);
+    const requests = sessionRequests(lines);
+    expect(requests.map((r) => [r.line.call, r.line.sent])).toEqual([[0, 0], [1, 1], [2, 3]]);
+    expect(requests.map((r) => r.messages)).toEqual([h0, h1b, h2b]);
+  });
+
+  it('refuses to rebuild a session whose request line is missing', async () => {
+    const { dir, recorder: tx } = await recorder();
+    const client = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'x' }) }));
+    const h: ChatMessage[] = [{ role: 'user', content: 'a' }];
+    await client.complete(ask('s', h));
+    await client.complete(ask('s', [...h, { role: 'user', content: 'b' }]));
+    await tx.close();
+    const lines = await read(dir, 's');
+    expect(() => sessionRequests(lines.filter((l) => !(l.type === 'request' && l.call === 0)))).toThrow(TranscriptGapError);
+    expect(() => sessionRequests([...lines, ...lines.filter((l) => l.call === 1).map((l) => ({ ...l, call: 3 }))])).toThrow(TranscriptGapError);
   });
 });

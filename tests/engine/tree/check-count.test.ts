@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runSolve } from '../../support/engine-harness.js';
 import { HELLO_COMMANDS } from '../../support/fake-sandbox.js';
-import { helloHandlers, json, type Handler } from '../../support/scripted-model.js';
+import { helloHandlers, json, taskOf, type Handler } from '../../support/scripted-model.js';
+import { splitCommands, splitHandlers } from '../../support/split-script.js';
 
 const GOAL = 'Write hello.py that prints hello';
 const base = helloHandlers();
@@ -43,4 +44,31 @@ describe('3 to 5 checks decide a node (fake sandbox)', () => {
     expect(root.checks.map((c) => c.id)).toEqual(['prints-hello', 'exits-zero', 'has-test']);
   });
 
+  // The meta-verifier judges the checks, not the merge, so both arms go through it alike.
+  it.each(['gated', 'ungated'] as const)("meta-verifies seam checks like a leaf's (%s arm): rewrites them once, and ends CHECKS_INADEQUATE when they stay weak", async (arm) => {
+    const slugs = ['left', 'right'];
+    const handlers = splitHandlers({ subtasks: slugs.map((slug) => ({ slug })) });
+    const seamMeta: Array<{ sessionId: string; model: string; text: string }> = [];
+    const verifier: Handler = (req, turn) => {
+      if (req.nodeId === 'root' && taskOf(req).startsWith('are the checks adequate')) {
+        seamMeta.push({ sessionId: req.sessionId, model: req.model, text: userText(req) });
+        return json({ adequate: false, reason: 'nothing runs the pieces together with real input', missing: ['an end-to-end run'] });
+      }
+      return handlers.verifier!(req, turn);
+    };
+    const { root, model, events } = await runSolve({ goal: 'Build a program from two pieces', fake: splitCommands(slugs), handlers: { ...handlers, verifier }, extra: { arm } });
+    // Judged twice (the seam checks, then their one rewrite), by the family that contributed nothing.
+    expect(seamMeta.map((m) => [m.sessionId, m.model])).toEqual([[`${arm}/root/verifier/1`, 'beta-m'], [`${arm}/root/verifier/2`, 'beta-m']]);
+    expect(seamMeta[0]!.text).toContain('"id": "main-runs"');
+    const rewrite = model.byRole('checker').filter((r) => r.nodeId === 'root').at(-1)!;
+    expect(userText(rewrite)).toContain('## Children');
+    expect(userText(rewrite)).toContain('- nothing runs the pieces together with real input');
+    expect(events.ofType('meta_verified').filter((e) => e.nodeId === 'root').map((e) => e.adequate)).toEqual([false, false]);
+    expect(root.checkRewrites).toBe(1);
+    expect(root.verdict).toBe('CHECKS_INADEQUATE');
+    expect(root.reasons).toEqual(['the checks are judged too weak to prove the goal: nothing runs the pieces together with real input']);
+    // Weak seam checks end the loop before any review: nothing is judged on checks that cannot decide it.
+    expect(root.merge).toMatchObject({ arm, attempts: [], stop: 'settled' });
+    expect(root.repairStop).toBe('settled');
+  });
 });

@@ -44,9 +44,12 @@ describe('the two arms at a merge (fake sandbox)', () => {
     expect(atRoot(model, 'self_reviewer').map((r) => `${r.sessionId}@${r.attempt}`)).toEqual(['ungated/root/self_reviewer/1@1', 'ungated/root/self_reviewer/2@2', 'ungated/root/self_reviewer/3@3']);
     // Its findings feed the next attempt.
     expect(userText(atRoot(model, 'merger').find((r) => r.attempt === 3)!)).toContain('- I may have missed a piece');
-    // At the merge, no other family judges: no reviewer, no verifier, no meta-verification.
-    expect([...atRoot(model, 'reviewer'), ...atRoot(model, 'verifier')]).toEqual([]);
-    expect(events.events.filter((e) => e.nodeId === 'root' && (e.type === 'verifier_opinion' || e.type === 'meta_verified'))).toEqual([]);
+    // At the merge, no other family judges the merge: no reviewer and no verifier's opinion. The
+    // only other family asked is the meta-verifier, once, and it judges the seam checks, not the merge.
+    expect(atRoot(model, 'reviewer')).toEqual([]);
+    expect(atRoot(model, 'verifier').map((r) => [r.sessionId, r.model, userText(r).split('\n')[0]])).toEqual([['ungated/root/verifier/1', 'beta-m', '## Task: are the checks adequate?']]);
+    expect(events.events.filter((e) => e.nodeId === 'root' && e.type === 'verifier_opinion')).toEqual([]);
+    expect(events.ofType('meta_verified').filter((e) => e.nodeId === 'root').map((e) => [e.arm, e.adequate, e.model])).toEqual([['ungated', true, 'beta-m']]);
     expect(events.ofType('merge_review').every((e) => e.kind === 'self' && !e.independent && !e.verdictUsed && e.family === 'alpha')).toBe(true);
     expect(root.verdict).toBe('SELF_REVIEWED');
     expect(root.reasons).toEqual([SELF_REVIEWED_REASON]);

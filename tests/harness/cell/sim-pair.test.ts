@@ -127,13 +127,16 @@ describe.runIf(HAS_DOCKER)('one simulated pair through the real engine court, gr
     expect(pair.arms.map((a) => a.measurement.merges.map((m) => m.attempts))).toEqual([[2], [3]]);
   });
 
-  it('at an ungated merge no other family judges, and a self-review is never reported as independent', () => {
+  it('at an ungated merge no other family judges the merge, and a self-review is never reported as independent', () => {
     const ungatedReviews = events.ofType('merge_review').filter((e) => e.arm === 'ungated');
     expect(ungatedReviews).toHaveLength(MERGE_ATTEMPTS);
     expect(ungatedReviews.every((e) => e.kind === 'self' && !e.independent && !e.verdictUsed && e.family === 'sim-alpha')).toBe(true);
-    // Nobody of the reviewer's family answered anything at an ungated merge node.
-    const mergeNodes = new Set(flatten(pair.arms[1]!.root).filter((n) => n.merge).map((n) => n.id));
-    expect(events.ofType('charge').filter((c) => c.arm === 'ungated' && mergeNodes.has(c.nodeId) && c.family !== 'sim-alpha')).toEqual([]);
+    // At an ungated merge node the reviewer's family answers one thing only: the meta-verifier's
+    // one session per node, which judges the seam checks (as at a leaf), not the merge.
+    const mergeNodes = flatten(pair.arms[1]!.root).filter((n) => n.merge).map((n) => n.id);
+    const others = events.ofType('charge').filter((c) => c.arm === 'ungated' && mergeNodes.includes(c.nodeId) && c.family !== 'sim-alpha');
+    expect([...new Set(others.map((c) => `${c.role} ${c.sessionId} ${c.family}`))]).toEqual(mergeNodes.map((id) => `verifier ungated/${id}/verifier/1 sim-beta`));
+    expect(events.ofType('meta_verified').filter((e) => e.arm === 'ungated' && mergeNodes.includes(e.nodeId)).map((e) => e.nodeId)).toEqual(mergeNodes);
     expect(pair.arms[1]!.measurement.merges.flatMap((m) => m.reviews.map((r) => r.kind))).toEqual(['self', 'self', 'self']);
     expect(pair.arms[0]!.measurement.merges.flatMap((m) => m.reviews.map((r) => [r.kind, r.reviewer.family]))).toEqual([['independent', 'sim-beta'], ['independent', 'sim-beta']]);
     expect(pair.arms[1]!.root.verdict).toBe('SELF_REVIEWED');
