@@ -188,7 +188,7 @@ export function learnCostModel(cells: readonly CellMeasurement[], options: Learn
     shape: learnShape(shapes, options.declaredBranching),
     leaf: nodeCost(leaves, { sessionsPerNode: COURT.leaf + COURT.driftPerLoop, spend: everything }),
     planning: nodeCost(planning, { sessionsPerNode: COURT.planner, spend: everything }),
-    merge: Object.fromEntries(ARMS.map((arm) => [arm, nodeCost(merges[arm], { sessionsPerNode: COURT.mergeChecker + options.mergeAttempts * (COURT.perAttempt + COURT.driftPerLoop), spend: everything })])),
+    merge: Object.fromEntries(ARMS.map((arm) => [arm, nodeCost(merges[arm], { sessionsPerNode: COURT.mergeChecker + COURT.mergeMetaVerifier + options.mergeAttempts * (COURT.perAttempt + COURT.driftPerLoop), spend: everything })])),
   });
 }
 

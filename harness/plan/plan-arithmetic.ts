@@ -52,7 +52,8 @@ export function treeShape(branching: number, cap: number): TreeShape {
  * - a leaf: its checker, its worker, the meta-verifier that settles the checks and the
  *   independent verifier that re-runs them (4);
  * - a planning node: its planner (once per tree) and, in each arm that assembles it, the checker
- *   of the merge's checks, then per merge attempt a merger and its review (the independent judge
+ *   of the merge's seam checks and the meta-verifier that settles them (both arms: it judges
+ *   checks, not the merge), then per merge attempt a merger and its review (the independent judge
  *   when gated, the merger's self-review when ungated). The gated arm stops at an approval, so
  *   its attempts are a bound; the ungated arm spends them all.
  * Optional sessions are a stated ALLOWANCE, not a count: the drift judge a worker or merger
@@ -60,7 +61,7 @@ export function treeShape(branching: number, cap: number): TreeShape {
  * {@link COURT}.driftPerLoop per loop. A red verdict's repair round or a check rewrite is
  * outside the allowance; the ceiling stops a sweep that needs them beyond it.
  */
-export const COURT = { leaf: 4, planner: 1, mergeChecker: 1, perAttempt: 2, driftPerLoop: 4 } as const;
+export const COURT = { leaf: 4, planner: 1, mergeChecker: 1, mergeMetaVerifier: 1, perAttempt: 2, driftPerLoop: 4 } as const;
 
 /** Sessions in one cell, by kind. Both arms hold the same counts: they differ in who reviews. */
 export interface CellSessions {
@@ -68,7 +69,7 @@ export interface CellSessions {
   build: number;
   /** One planner per planning node. */
   planning: number;
-  /** Per planning node: the merge's checker, and one merger per merge attempt. */
+  /** Per planning node: the merge's checker, the meta-verifier of its seam checks, and one merger per merge attempt. */
   merge: number;
   /** One per merge attempt: the independent judge (gated) or the merging agent's self-review (ungated). */
   review: number;
@@ -84,7 +85,7 @@ function sessionsOf(shape: TreeShape, mergeAttempts: number, withBuild: boolean)
   const build = withBuild ? shape.leaves * COURT.leaf : 0;
   const planning = withBuild ? shape.planningNodes * COURT.planner : 0;
   const mergers = shape.planningNodes * mergeAttempts;
-  const merge = shape.planningNodes * COURT.mergeChecker + mergers;
+  const merge = shape.planningNodes * (COURT.mergeChecker + COURT.mergeMetaVerifier) + mergers;
   const review = mergers * (COURT.perAttempt - 1);
   const required = build + planning + merge + review;
   const allowance = ((withBuild ? shape.leaves : 0) + mergers) * COURT.driftPerLoop;

@@ -173,7 +173,7 @@ function pairingLines(report: PlanReport): string[] {
   const a = projection.mergeAttempts;
   const arms = report.arms.length;
   const d = COURT.driftPerLoop;
-  const merges = `planning nodes x [checker + ${a} x (merger + review + ${d} drift)]`;
+  const merges = `planning nodes x [checker + meta-verifier + ${a} x (merger + review + ${d} drift)]`;
   const lines =
     projection.pairing === 'shared'
       ? [

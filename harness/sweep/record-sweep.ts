@@ -3,11 +3,15 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import {
   DockerUnavailableError,
+  JsonlDirectory,
   ModelQuotaExhaustedError,
   SandboxImageMissingError,
+  SecretCatalogue,
+  TranscriptRecorder,
   assemble,
   build,
   flatten,
+  systemClock,
   type Arm,
   type BuildOptions,
   type BuiltTree,
@@ -24,10 +28,10 @@ import type { Manifest } from '../manifest/manifest.js';
 import { measureCell, type SessionSpend } from './cell-measure.js';
 import type { Journal } from './journal.js';
 import { RecordedCallClient } from './recorded-client.js';
-import { cellId, runPaths, type CellId, type RunPaths } from './run-folder.js';
+import { cellId, runPaths, sessionFileName, type CellId, type RunPaths } from './run-folder.js';
 import { SessionGate, SessionRefusedError } from './session-gate.js';
 import type { CellOutcome, StopReason, SweepEvent, SweepEventInput } from './sweep-events.js';
-import { TranscriptWriter, readTranscripts } from './transcripts.js';
+import { readTranscripts } from './transcripts.js';
 
 /**
  * The cell runner of `harness record`: every (cap, repetition) pair of the invocation in plan
@@ -101,6 +105,8 @@ interface OpenSession {
   attempt: number;
   ids: CellId[];
   calls: number;
+  /** The arm whose cell folder holds the session's transcript (work both arms share: the first arm's). */
+  transcriptArm: Arm;
 }
 
 export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> {
@@ -125,18 +131,26 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     for (const id of ids) if (!done.has(id)) await append({ type: 'cell_started', cellId: id });
     const cellPaths = Object.fromEntries(pair.arms.map((arm) => [arm, paths.cell(cells[arm])])) as Record<Arm, ReturnType<RunPaths['cell']>>;
     const recorded = await readTranscripts(pair.arms.map((a) => cellPaths[a].transcripts));
-    const writers = Object.fromEntries(pair.arms.map((a) => [a, new TranscriptWriter(cellPaths[a].transcripts)])) as Record<Arm, TranscriptWriter>;
-    for (const [sessionId, calls] of recorded) {
-      const arm = pair.arms.find((a) => sessionId.startsWith(`${a}/`)) ?? pair.arms[0]!;
-      writers[arm].seed(sessionId, calls);
-    }
+    // One transcript format everywhere: the engine's recorder (each message stored once, every
+    // line redacted), one recorder per cell folder, shared by every client of the pair.
+    const secrets = new SecretCatalogue(o.secrets);
+    const recorders = Object.fromEntries(
+      pair.arms.map((a) => [a, new TranscriptRecorder(new JsonlDirectory(cellPaths[a].transcripts, { fileName: sessionFileName }), systemClock, secrets)]),
+    ) as Record<Arm, TranscriptRecorder>;
     const sessions = new Map<string, OpenSession>();
     const models = await o.modelsFor(pair.cap, pair.repetition);
 
     const wrap = (live: ModelClient): ModelClient => {
-      const replay = new RecordedCallClient(live, recorded, {
+      const transcribed: Partial<Record<Arm, ModelClient>> = Object.fromEntries(pair.arms.map((a) => [a, recorders[a].wrap(live)]));
+      // Only live calls reach the recorder: a call answered from the record is already in it.
+      const recording: ModelClient = { complete: (request) => transcribed[sessions.get(request.sessionId)!.transcriptArm]!.complete(request) };
+      const replay = new RecordedCallClient(recording, recorded, {
+        secrets,
         onSwitch: async (sessionId, call, reason) => {
           const s = sessions.get(sessionId);
+          // The live calls continue the session's file from the call that went live; the recorded
+          // lines from there on are superseded (see sessionRequests).
+          if (s) recorders[s.transcriptArm].resume(sessionId, call, recorded.get(sessionId)?.[call - 1]?.messages ?? []);
           await append({ type: 'replay_switch', cellIds: s?.ids ?? ids, sessionId, call, reason });
         },
       });
@@ -153,6 +167,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
               attempt: request.attempt,
               ids: served,
               calls: 0,
+              transcriptArm: mergeArm ?? (request.arm as Arm | undefined) ?? pair.arms[0]!,
             };
             sessions.set(request.sessionId, s);
             await append({ type: 'session_started', cellIds: served, sessionId: request.sessionId, role: request.role, nodePath: request.nodeId, attempt: request.attempt, reopened });
@@ -164,8 +179,6 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
             cached: s.spend.tokens.cached + response.usage.cachedTokens,
             output: s.spend.tokens.output + response.usage.outputTokens,
           };
-          const arm = s.spend.mergeArm ?? (request.arm as Arm | undefined) ?? pair.arms[0]!;
-          if (!replayed) await writers[arm].record(request, response);
           return response;
         },
       };
@@ -280,7 +293,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
         result: measureCell({ cap: pair.cap, arm, repetition: pair.repetition, pairing: o.manifest.pairing, root: run.root, grade, requirements: o.requirements, roster: models.roster, sessions: sessionsOfCell }),
       });
     }
-    await Promise.all(Object.values(writers).map((w) => w.close()));
+    await Promise.all(Object.values(recorders).map((r) => r.close()));
     if (!o.keepWorkspaces) await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
     runs = {};
   };

@@ -1,5 +1,5 @@
-import { RdhError, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse } from '../../engine/index.js';
-import { requestShape, type TranscriptCall } from './transcripts.js';
+import { RdhError, requestShape, type ChatMessage, type SecretCatalogue, type ModelClient, type ModelRequest, type ModelResponse } from '../../engine/index.js';
+import type { RecordedCall } from './transcripts.js';
 
 /**
  * The recorded-call client: a ModelClient that answers a resumed cell from its transcripts, by
@@ -7,7 +7,8 @@ import { requestShape, type TranscriptCall } from './transcripts.js';
  *
  * A call is answered from the record when the session's k-th recorded call matches the request
  * after NORMALISATION (below): same model, role, node, attempt, same tool specs/JSON flag/
- * maxTokens (`shape`), the same number of earlier messages, and the same added messages. At the
+ * maxTokens (`shape`), and the same whole history (rebuilt from the engine's transcript lines,
+ * which store each message once; see TranscriptLine). At the
  * first mismatch (or the first call beyond the record: the one in flight at the kill) the
  * `fallback` mode goes live for the rest of that session and reports the switch once
  * (`onSwitch`, which the sweep journals as `replay_switch`); `strict` mode (for replay) throws
@@ -55,15 +56,17 @@ function normalisedMessages(messages: readonly ChatMessage[]): string {
 }
 
 /** Why the request differs from the recorded call, or undefined when it matches. */
-export function mismatch(request: ModelRequest, recorded: TranscriptCall | undefined): string | undefined {
+export function mismatch(request: ModelRequest, recorded: RecordedCall | undefined): string | undefined {
   if (!recorded) return 'no recorded call (the session was cut here)';
-  if (recorded.model !== request.model) return `model ${request.model}, recorded ${recorded.model}`;
-  if (recorded.role !== request.role || recorded.nodeId !== request.nodeId || recorded.attempt !== request.attempt) {
-    return `asked as ${request.role} of ${request.nodeId} attempt ${request.attempt}, recorded as ${recorded.role} of ${recorded.nodeId} attempt ${recorded.attempt}`;
+  const { request: line } = recorded;
+  if (line.model !== request.model) return `model ${request.model}, recorded ${line.model}`;
+  if (line.role !== request.role || line.nodeId !== request.nodeId || line.attempt !== request.attempt) {
+    return `asked as ${request.role} of ${request.nodeId} attempt ${request.attempt}, recorded as ${line.role} of ${line.nodeId} attempt ${line.attempt}`;
   }
-  if (recorded.shape !== requestShape(request)) return 'the tools, JSON flag or output limit differ';
-  if (recorded.sent + recorded.added.length !== request.messages.length) return `${request.messages.length} messages, recorded ${recorded.sent + recorded.added.length}`;
-  if (normalisedMessages(request.messages.slice(recorded.sent)) !== normalisedMessages(recorded.added)) return 'the new messages differ from the recorded ones after normalisation';
+  if (line.shape !== requestShape(request)) return 'the tools, JSON flag or output limit differ';
+  if (recorded.messages.length !== request.messages.length) return `${request.messages.length} messages, recorded ${recorded.messages.length}`;
+  // The whole history, not only what the call added: a rewritten earlier message is a mismatch too.
+  if (normalisedMessages(request.messages) !== normalisedMessages(recorded.messages)) return 'the messages differ from the recorded ones after normalisation';
   return undefined;
 }
 
@@ -72,7 +75,13 @@ export interface RecordedCallClientOptions {
   /** Called once per session at its first live call (fallback mode). */
   onSwitch?: (sessionId: string, call: number, reason: string) => void | Promise<void>;
   /** Called for every call answered from the record. */
-  onReplayed?: (request: ModelRequest, recorded: TranscriptCall) => void;
+  onReplayed?: (request: ModelRequest, recorded: RecordedCall) => void;
+  /**
+   * The secrets the transcripts were redacted with: a request is redacted the same way before
+   * it is compared, so a key in a prompt does not make a recorded call look different.
+   * Default: none (requests are compared as sent).
+   */
+  secrets?: SecretCatalogue;
 }
 
 export class RecordedCallClient implements ModelClient {
@@ -83,7 +92,7 @@ export class RecordedCallClient implements ModelClient {
 
   constructor(
     private readonly inner: ModelClient,
-    private readonly recorded: ReadonlyMap<string, readonly TranscriptCall[]>,
+    private readonly recorded: ReadonlyMap<string, readonly RecordedCall[]>,
     private readonly options: RecordedCallClientOptions = {},
   ) {}
 
@@ -103,7 +112,7 @@ export class RecordedCallClient implements ModelClient {
     this.next.set(sessionId, k + 1);
     if (!this.live.has(sessionId)) {
       const recorded = this.recorded.get(sessionId)?.[k];
-      const why = mismatch(request, recorded);
+      const why = mismatch(this.options.secrets ? { ...request, messages: this.options.secrets.redactDeep(request.messages) } : request, recorded);
       if (why === undefined) {
         this.counts.replayed++;
         this.options.onReplayed?.(request, recorded!);

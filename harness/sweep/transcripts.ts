@@ -1,126 +1,82 @@
-import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import { ChatMessage, ToolCall, type ModelRequest, type ModelResponse } from '../../engine/index.js';
-import { sessionFileName } from './run-folder.js';
+import { TranscriptGapError, TranscriptLine, sessionRequests, type ChatMessage, type ModelResponse, type TranscriptRequest } from '../../engine/index.js';
 
 /**
- * One session's transcript: one JSON line per model call, in call order, in a file of its own
- * (`cells/<cell>/transcripts/<session>.jsonl`). Each line stores only the messages the request
- * ADDED since the session's previous call (`sent` is how many came before them), so a long
- * conversation costs its length once, not once per turn. The whole history of call k is the
- * concatenation of `added` over calls 0..k, because the engine's conversations only grow.
+ * One completed call of a recorded session, read back from the engine's transcript lines
+ * (`TranscriptLine`, written by the TranscriptRecorder): the request as stored (after
+ * redaction), its whole history rebuilt, and the response it got.
  */
-export const TranscriptCall = z.strictObject({
-  version: z.literal(1),
-  sessionId: z.string().min(1),
-  /** 0-based index of the call in its session. */
-  call: z.int().nonnegative(),
-  model: z.string(),
-  role: z.string(),
-  nodeId: z.string(),
-  attempt: z.int().positive(),
-  arm: z.string().optional(),
-  /** Messages the request held before `added` (the previous calls' history). */
-  sent: z.int().nonnegative(),
-  added: z.array(ChatMessage),
-  /** sha256 of the tool specs, the JSON flag and maxTokens: compared, never shown. */
-  shape: z.string(),
-  response: z.strictObject({
-    content: z.string().nullable(),
-    toolCalls: z.array(ToolCall),
-    usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number(), cachedTokens: z.number() }),
-    model: z.string(),
-    finishReason: z.string().nullable(),
-    usageNote: z.string().nullable().optional(),
-  }),
-});
-export type TranscriptCall = z.infer<typeof TranscriptCall>;
-
-/** The parts of a request that are compared but not stored whole. */
-export function requestShape(request: Pick<ModelRequest, 'tools' | 'json' | 'maxTokens' | 'model'>): string {
-  return createHash('sha256')
-    .update(JSON.stringify([request.model, request.tools ?? [], request.json ?? false, request.maxTokens ?? null]))
-    .digest('hex')
-    .slice(0, 32);
+export interface RecordedCall {
+  call: number;
+  request: TranscriptRequest;
+  messages: ChatMessage[];
+  response: ModelResponse;
 }
 
-/**
- * Writes transcripts: one writer per session file (appends of one session are chained, so
- * its lines keep call order and never interleave), any number of sessions at once.
- */
-export class TranscriptWriter {
-  private readonly chains = new Map<string, Promise<void>>();
-  private readonly lengths = new Map<string, number>();
-  private readonly calls = new Map<string, number>();
-  private made = false;
-
-  constructor(private readonly dir: string) {}
-
-  /** Seeds a session's counters from its recorded calls (a resume appends after them). */
-  seed(sessionId: string, recorded: readonly TranscriptCall[]): void {
-    const last = recorded.at(-1);
-    if (!last) return;
-    this.calls.set(sessionId, last.call + 1);
-    this.lengths.set(sessionId, last.sent + last.added.length);
-  }
-
-  /** Appends one call; resolves once its line is written. */
-  record(request: ModelRequest, response: ModelResponse): Promise<void> {
-    const { sessionId } = request;
-    const call = this.calls.get(sessionId) ?? 0;
-    this.calls.set(sessionId, call + 1);
-    // A history shorter than the recorded one (never in the engine) is stored whole.
-    const before = this.lengths.get(sessionId) ?? 0;
-    const sent = before <= request.messages.length ? before : 0;
-    this.lengths.set(sessionId, request.messages.length);
-    const line: TranscriptCall = {
-      version: 1, sessionId, call, model: request.model, role: request.role, nodeId: request.nodeId, attempt: request.attempt,
-      ...(request.arm ? { arm: request.arm } : {}),
-      sent, added: request.messages.slice(sent), shape: requestShape(request),
-      response: { content: response.content, toolCalls: response.toolCalls, usage: response.usage, model: response.model, finishReason: response.finishReason, ...(response.usageNote !== undefined ? { usageNote: response.usageNote } : {}) },
-    };
-    const text = `${JSON.stringify(line)}\n`;
-    const next = (this.chains.get(sessionId) ?? Promise.resolve()).then(async () => {
-      if (!this.made) {
-        await mkdir(this.dir, { recursive: true });
-        this.made = true;
+/** A session file's lines up to the first that does not parse: a torn last line was never recorded. */
+function parseLines(text: string): TranscriptLine[] {
+  const lines: TranscriptLine[] = [];
+  for (const raw of text.split('\n')) {
+    if (!raw.trim()) continue;
+    const parsed = (() => {
+      try {
+        return TranscriptLine.safeParse(JSON.parse(raw));
+      } catch {
+        return null;
       }
-      await appendFile(path.join(this.dir, sessionFileName(sessionId)), text);
-    });
-    this.chains.set(sessionId, next.catch(() => undefined));
-    return next;
+    })();
+    if (!parsed?.success) break;
+    lines.push(parsed.data);
   }
-
-  async close(): Promise<void> {
-    await Promise.all(this.chains.values());
-  }
+  return lines;
 }
 
 /**
- * Reads every session's recorded calls from transcript folders. A torn last line (the process
- * died mid-append) is dropped: that call was not recorded, so it will be made again.
+ * A session's completed calls, in call order: each request with the response that followed it.
+ * The record ends at the first call without a response (the call in flight at a kill, or one
+ * that ended in an error): that call, and every later one, will be made again. A request line
+ * numbered below the calls read supersedes the lines from there (a resumed session went live
+ * at that call). A transcript with a gap holds no usable record at all: nothing is replayed
+ * from it, so nothing is guessed.
  */
-export async function readTranscripts(dirs: readonly string[]): Promise<Map<string, TranscriptCall[]>> {
-  const sessions = new Map<string, TranscriptCall[]>();
+export function completedCalls(lines: readonly TranscriptLine[]): RecordedCall[] {
+  let requests: ReturnType<typeof sessionRequests>;
+  try {
+    requests = sessionRequests(lines);
+  } catch (error) {
+    if (error instanceof TranscriptGapError) return [];
+    throw error;
+  }
+  const responses: Array<Extract<TranscriptLine, { type: 'response' }> | undefined> = [];
+  for (const line of lines) {
+    if (line.type === 'request') responses.length = line.call;
+    else if (line.type === 'response') responses[line.call] = line;
+    else responses[line.call] = undefined;
+  }
+  const calls: RecordedCall[] = [];
+  for (const { line, messages } of requests) {
+    const r = responses[line.call];
+    if (!r) break;
+    calls.push({
+      call: line.call, request: line, messages,
+      response: { content: r.content, toolCalls: r.toolCalls, usage: r.usage, model: r.model, finishReason: r.finishReason, usageNote: r.usageNote },
+    });
+  }
+  return calls;
+}
+
+/** Every session's completed calls (see completedCalls) from transcript folders, by session id. */
+export async function readTranscripts(dirs: readonly string[]): Promise<Map<string, RecordedCall[]>> {
+  const sessions = new Map<string, RecordedCall[]>();
   for (const dir of dirs) {
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const name of names.filter((n) => n.endsWith('.jsonl')).sort()) {
-      const text = await readFile(path.join(dir, name), 'utf8');
-      const calls: TranscriptCall[] = [];
-      for (const line of text.split('\n')) {
-        if (!line.trim()) continue;
-        let parsed: TranscriptCall;
-        try {
-          parsed = TranscriptCall.parse(JSON.parse(line));
-        } catch {
-          break;
-        }
-        if (parsed.call !== calls.length) break;
-        calls.push(parsed);
-      }
-      if (calls.length > 0 && !sessions.has(calls[0]!.sessionId)) sessions.set(calls[0]!.sessionId, calls);
+      const lines = parseLines(await readFile(path.join(dir, name), 'utf8'));
+      const sessionId = lines[0]?.sessionId;
+      if (sessionId === undefined || sessions.has(sessionId) || lines.some((l) => l.sessionId !== sessionId)) continue;
+      const calls = completedCalls(lines);
+      if (calls.length > 0) sessions.set(sessionId, calls);
     }
   }
   return sessions;

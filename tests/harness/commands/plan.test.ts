@@ -30,7 +30,7 @@ describe('harness plan: the shipped manifests', () => {
         0.1, repair_rate 0.9, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
         0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest 081827c53535)
+        manifest      manifests/smoke.yaml (digest 355342fd2d19)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -43,23 +43,23 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 2:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         2         1             43     1      2        43        8.60M      $43.00
-        2         4         3            113     1      2       113        22.6M        $113
-        all                                             4       156        31.2M        $156
+        1         2         1             45     1      2        45        9.00M      $45.00
+        2         4         3            119     1      2       119        23.8M        $119
+        all                                             4       164        32.8M        $164
 
         Every figure comes from b = 2: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
-                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + 2 x (merger + review + 4 drift)].
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
-        pairing       = independent would be 208 sessions (+52 against shared).
+        pairing       = independent would be 216 sessions (+52 against shared).
         token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
-      Ceiling: max_sessions 231 (from the manifest), the number the run enforces.
-        The projection of 156 sessions fits.
+      Ceiling: max_sessions 241 (from the manifest), the number the run enforces.
+        The projection of 164 sessions fits.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -81,7 +81,7 @@ describe('harness plan: the shipped manifests', () => {
         0.1, repair_rate 0.9, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
         0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest 081827c53535)
+        manifest      manifests/smoke.yaml (digest 355342fd2d19)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -94,22 +94,22 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 2:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         2         1             43     1      2        43        8.60M      $43.00
-        all                                             2        43        8.60M      $43.00
+        1         2         1             45     1      2        45        9.00M      $45.00
+        all                                             2        45        9.00M      $45.00
 
         Every figure comes from b = 2: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
-                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + 2 x (merger + review + 4 drift)].
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
-        pairing       = independent would be 60 sessions (+17 against shared).
+        pairing       = independent would be 62 sessions (+17 against shared).
         token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
-      Ceiling: max_sessions 231 (from the manifest), the number the run enforces.
-        The projection of 43 sessions fits.
+      Ceiling: max_sessions 241 (from the manifest), the number the run enforces.
+        The projection of 45 sessions fits.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -139,30 +139,30 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         4         1             59     2      4       118         118M        $590
-        2        16         5            263     2      4       526         526M      $2,630
-        3        64        21          1,079     4      8     4,316        4.32B     $21,580
-        4       256        85          4,343     4      8    17,372        17.4B     $86,860
-        all                                            24    22,332        22.3B    $111,660
+        1         4         1             61     2      4       122         122M        $610
+        2        16         5            273     2      4       546         546M      $2,730
+        3        64        21          1,121     4      8     4,484        4.48B     $22,420
+        4       256        85          4,513     4      8    18,052        18.1B     $90,260
+        all                                            24    23,204        23.2B    $116,020
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
-                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + 2 x (merger + review + 4 drift)].
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
-        pairing       = independent would be 33,328 sessions (+10,996 against shared).
+        pairing       = independent would be 34,200 sessions (+10,996 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
 
       Ceiling: max_sessions 8,000 (from the manifest), the number the run enforces.
-        The projection of 22,332 sessions exceeds it by 14,332; 16 of 24 cells fit.
+        The projection of 23,204 sessions exceeds it by 15,204; 16 of 24 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 4: all 8 cells
         The ceiling is reached inside cap4-rep1-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
-        Whole caps that fit: --depths 1,2,3 (4,960 sessions).
+        Whole caps that fit: --depths 1,2,3 (5,152 sessions).
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -195,23 +195,23 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         4         1             59     2      4       118         118M        $590
-        2        16         5            263     2      4       526         526M      $2,630
-        all                                             8       644         644M      $3,220
+        1         4         1             61     2      4       122         122M        $610
+        2        16         5            273     2      4       546         546M      $2,730
+        all                                             8       668         668M      $3,340
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
-                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + 2 x (merger + review + 4 drift)].
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
-        pairing       = independent would be 976 sessions (+332 against shared).
+        pairing       = independent would be 1,000 sessions (+332 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
 
       Ceiling: max_sessions 100 (--max-sessions; the manifest says 8,000), the number the run enforces.
-        The projection of 644 sessions exceeds it by 544; 2 of 8 cells fit.
+        The projection of 668 sessions exceeds it by 568; 2 of 8 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 1: 2 of 4 cells, from cap1-rep2-gated on
           cap 2: all 4 cells
@@ -247,18 +247,18 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound   priced
-        1         4         1             59     2      4       118         118M        $590     $466
-        2        16         5            263     2      4       526         526M      $2,630   $2,070
-        3        64        21          1,079     4      8     4,316        4.32B     $21,580  $16,969
-        4       256        85          4,343     4      8    17,372        17.4B     $86,860  $68,285
-        all                                            24    22,332        22.3B    $111,660  $87,791
+        1         4         1             61     2      4       122         122M        $610     $483
+        2        16         5            273     2      4       546         546M      $2,730   $2,152
+        3        64        21          1,121     4      8     4,484        4.48B     $22,420  $17,656
+        4       256        85          4,513     4      8    18,052        18.1B     $90,260  $71,067
+        all                                            24    23,204        23.2B    $116,020  $91,358
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
-                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + 2 x (merger + review + 4 drift)].
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
-        pairing       = independent would be 33,328 sessions, $132,775 priced (+10,996 against shared).
+        pairing       = independent would be 34,200 sessions, $136,342 priced (+10,996 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
@@ -267,13 +267,13 @@ describe('harness plan: the shipped manifests', () => {
                         input/output: executor executor-model $3/$15, reviewer reviewer-model $0/$0.
 
       Ceiling: max_sessions 2,000 (--max-sessions; the manifest says 8,000), the number the run enforces.
-        The projection of 22,332 sessions exceeds it by 20,332; 10 of 24 cells fit.
+        The projection of 23,204 sessions exceeds it by 21,204; 10 of 24 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 3: 6 of 8 cells, from cap3-rep2-gated on
           cap 4: all 8 cells
         The ceiling is reached inside cap3-rep2-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
-        Whole caps that fit: --depths 1,2 (644 sessions).
+        Whole caps that fit: --depths 1,2 (668 sessions).
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -302,8 +302,8 @@ describe('harness plan: the shipped manifests', () => {
     const { code, stdout } = await run('plan', 'manifests/smoke.yaml', '--depths', '2', '--max-sessions', '30');
     expect(code).toBe(0);
     expect(stdout.slice(stdout.indexOf('Ceiling:'))).toMatchInlineSnapshot(`
-      "Ceiling: max_sessions 30 (--max-sessions; the manifest says 231), the number the run enforces.
-        The projection of 113 sessions exceeds it by 83; 0 of 2 cells fit.
+      "Ceiling: max_sessions 30 (--max-sessions; the manifest says 241), the number the run enforces.
+        The projection of 119 sessions exceeds it by 89; 0 of 2 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 2: all 2 cells
         The ceiling is reached inside cap2-rep1-gated: its sessions are spent, it goes unmeasured,
@@ -345,7 +345,7 @@ describe('harness plan: the shipped manifests', () => {
         },
         "independence": "cross_family",
         "manifest": {
-          "digest": "081827c53535a511f5262328c523da0a3dabc9222872d59d8a055cf445cba345",
+          "digest": "355342fd2d197debbd28ba0e66d648a3d6e5829caee01a1fcbe66d9dbb1de2db",
           "file": "manifests/smoke.yaml",
           "name": "smoke",
           "spec": "../spec/sqlcsv",
@@ -354,15 +354,15 @@ describe('harness plan: the shipped manifests', () => {
         "maxSessions": {
           "enforced": 30,
           "lowered": true,
-          "manifest": 231,
+          "manifest": 241,
         },
         "otherPairing": {
-          "costBoundUsd": 148,
+          "costBoundUsd": 154,
           "countable": true,
           "pairing": "independent",
           "pricedUsd": 0,
-          "sessions": 148,
-          "tokenBound": 29600000,
+          "sessions": 154,
+          "tokenBound": 30800000,
         },
         "power": {
           "alpha": 0.05,
@@ -403,55 +403,55 @@ describe('harness plan: the shipped manifests', () => {
             {
               "cap": 2,
               "cells": 2,
-              "costBoundUsd": 113,
+              "costBoundUsd": 119,
               "leaves": 4,
               "perCell": {
                 "allowance": 40,
                 "build": 16,
-                "merge": 9,
+                "merge": 12,
                 "planning": 3,
-                "required": 34,
+                "required": 37,
                 "review": 6,
-                "total": 74,
+                "total": 77,
               },
               "perPair": {
                 "arms": 2,
                 "buildPerTree": 35,
-                "mergesPerArm": 39,
+                "mergesPerArm": 42,
                 "pairing": "shared",
-                "required": 49,
-                "total": 113,
+                "required": 55,
+                "total": 119,
               },
               "planningNodes": 3,
               "pricedUsd": 0,
               "repetitions": 1,
-              "sessions": 113,
-              "tokenBound": 22600000,
+              "sessions": 119,
+              "tokenBound": 23800000,
             },
           ],
           "ceiling": {
             "exceeded": true,
             "maxSessions": 30,
             "measured": 0,
-            "overBy": 83,
+            "overBy": 89,
             "unmeasured": [
               {
                 "arm": "gated",
                 "cap": 2,
-                "cumulative": 74,
+                "cumulative": 77,
                 "fate": "stops_inside",
                 "id": "cap2-rep1-gated",
                 "repetition": 1,
-                "sessions": 74,
+                "sessions": 77,
               },
               {
                 "arm": "ungated",
                 "cap": 2,
-                "cumulative": 113,
+                "cumulative": 119,
                 "fate": "not_started",
                 "id": "cap2-rep1-ungated",
                 "repetition": 1,
-                "sessions": 39,
+                "sessions": 42,
               },
             ],
           },
@@ -459,30 +459,30 @@ describe('harness plan: the shipped manifests', () => {
             {
               "arm": "gated",
               "cap": 2,
-              "cumulative": 74,
+              "cumulative": 77,
               "fate": "stops_inside",
               "id": "cap2-rep1-gated",
               "repetition": 1,
-              "sessions": 74,
+              "sessions": 77,
             },
             {
               "arm": "ungated",
               "cap": 2,
-              "cumulative": 113,
+              "cumulative": 119,
               "fate": "not_started",
               "id": "cap2-rep1-ungated",
               "repetition": 1,
-              "sessions": 39,
+              "sessions": 42,
             },
           ],
           "mergeAttempts": 2,
           "pairing": "shared",
           "total": {
             "cells": 2,
-            "costBoundUsd": 113,
+            "costBoundUsd": 119,
             "pricedUsd": 0,
-            "sessions": 113,
-            "tokenBound": 22600000,
+            "sessions": 119,
+            "tokenBound": 23800000,
           },
         },
         "reviewer": {
@@ -544,13 +544,13 @@ describe('harness plan: other manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 4.4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        3        85        25          1,028     2      2     2,056        2.06B     $10,281
-        all                                             2     2,056        2.06B     $10,281
+        3        85        25          1,053     2      2     2,106        2.11B     $10,529
+        all                                             2     2,106        2.11B     $10,529
 
         Every figure comes from b = 4.4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
-                        once per pair (pairing: shared), + for its one arm: planning nodes x [checker + 2 x (merger + review + 4 drift)].
+                        once per pair (pairing: shared), + for its one arm: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
         pairing       = one arm is recorded, so shared and independent cost the same.
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
@@ -559,7 +559,7 @@ describe('harness plan: other manifests', () => {
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
 
       Ceiling: max_sessions 1,000 (from the manifest), the number the run enforces.
-        The projection of 2,056 sessions exceeds it by 1,056; 0 of 2 cells fit.
+        The projection of 2,106 sessions exceeds it by 1,106; 0 of 2 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 3: all 2 cells
         The ceiling is reached inside cap3-rep1-gated: its sessions are spent, it goes unmeasured,

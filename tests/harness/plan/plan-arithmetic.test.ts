@@ -28,10 +28,10 @@ describe('tree shape', () => {
 
 describe('sessions per cell', () => {
   it('counts the court: 4 per leaf; per planning node a planner, a merge checker and a merger and a review per attempt; plus the stated drift allowance per worker and merger', () => {
-    // 64 leaves x 4 = 256; 21 planners; 21 x (1 checker + 2 mergers) = 63; 21 x 2 reviews = 42; allowance (64 workers + 42 mergers) x 4.
-    expect(cellSessions({ leaves: 64, planningNodes: 21 }, 2)).toEqual({ build: 256, planning: 21, merge: 63, review: 42, required: 382, allowance: 424, total: 806 });
-    expect(cellSessions({ leaves: 4, planningNodes: 1 }, 3)).toEqual({ build: 16, planning: 1, merge: 4, review: 3, required: 24, allowance: 28, total: 52 });
-    expect(COURT).toEqual({ leaf: 4, planner: 1, mergeChecker: 1, perAttempt: 2, driftPerLoop: 4 });
+    // 64 leaves x 4 = 256; 21 planners; 21 x (1 seam checker + 1 meta-verifier + 2 mergers) = 84; 21 x 2 reviews = 42; allowance (64 workers + 42 mergers) x 4.
+    expect(cellSessions({ leaves: 64, planningNodes: 21 }, 2)).toEqual({ build: 256, planning: 21, merge: 84, review: 42, required: 403, allowance: 424, total: 827 });
+    expect(cellSessions({ leaves: 4, planningNodes: 1 }, 3)).toEqual({ build: 16, planning: 1, merge: 5, review: 3, required: 25, allowance: 28, total: 53 });
+    expect(COURT).toEqual({ leaf: 4, planner: 1, mergeChecker: 1, mergeMetaVerifier: 1, perAttempt: 2, driftPerLoop: 4 });
   });
 });
 

@@ -62,7 +62,7 @@ let chain: { dir: string; cuts: Cut[]; final: RecordResult; finalCalls: string[]
 
 async function transcribed(dir: string): Promise<Set<string>> {
   const transcripts = await readTranscripts([path.join(dir, 'cells/cap1-rep1-gated/transcripts'), path.join(dir, 'cells/cap1-rep1-ungated/transcripts')]);
-  return new Set([...transcripts.values()].flatMap((cs) => cs.map((c) => `${c.sessionId} ${c.sent + c.added.length}`)));
+  return new Set([...transcripts.values()].flatMap((cs) => cs.map((c) => `${c.request.sessionId} ${c.messages.length}`)));
 }
 
 /** A child process records the sweep and SIGKILLs itself at `point`. */

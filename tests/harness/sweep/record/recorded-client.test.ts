@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, readdir, appendFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, ModelClient, ModelRequest, ModelResponse } from '../../../../engine/index.js';
+import { JsonlDirectory, SecretCatalogue, TranscriptRecorder, systemClock, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse } from '../../../../engine/index.js';
 import { RecordedCallClient, ReplayDivergenceError, normaliseText } from '../../../../harness/sweep/recorded-client.js';
-import { TranscriptWriter, readTranscripts } from '../../../../harness/sweep/transcripts.js';
+import { readTranscripts } from '../../../../harness/sweep/transcripts.js';
 
 const reply = (text: string): ModelResponse => ({ content: text, toolCalls: [], usage: { inputTokens: 10, outputTokens: 2, cachedTokens: 0 }, model: 'm', finishReason: 'stop' });
 const request = (sessionId: string, messages: ChatMessage[]): ModelRequest => ({ model: 'm', messages, role: 'worker', sessionId, nodeId: 'root', attempt: 1 });
@@ -15,35 +15,34 @@ function counting(): ModelClient & { calls: ModelRequest[] } {
   return { calls, complete: async (r) => (calls.push(r), reply(`live ${calls.length}`)) };
 }
 
-/** Records a conversation of `turns` calls through a TranscriptWriter, each call adding the reply and one tool result. */
-async function recordConversation(dir: string, sessionId: string, turns: number, toolText = (i: number) => `ran in ${i * 7} ms`): Promise<ModelRequest[]> {
-  const writer = new TranscriptWriter(dir);
+/**
+ * Records a conversation of `turns` calls through the engine's TranscriptRecorder (the one
+ * writer of transcripts, as record uses it), each call adding the reply and one tool result.
+ */
+async function recordConversation(dir: string, sessionId: string, turns: number, toolText = (i: number) => `ran in ${i * 7} ms`, secrets?: SecretCatalogue): Promise<ModelRequest[]> {
+  const recorder = new TranscriptRecorder(new JsonlDirectory(dir), systemClock, secrets);
+  let i = 0;
+  const client = recorder.wrap({ complete: async () => reply(`answer ${i++}`) });
   const messages: ChatMessage[] = [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'build it' }];
   const sent: ModelRequest[] = [];
-  for (let i = 0; i < turns; i++) {
+  for (let t = 0; t < turns; t++) {
     const r = request(sessionId, [...messages]);
     sent.push(r);
-    const answer = reply(`answer ${i}`);
-    await writer.record(r, answer);
-    messages.push({ role: 'assistant', content: answer.content }, { role: 'user', content: toolText(i) });
+    const answer = await client.complete(r);
+    messages.push({ role: 'assistant', content: answer.content }, { role: 'user', content: toolText(t) });
   }
-  await writer.close();
+  await recorder.close();
   return sent;
 }
 
-describe('transcripts store each request’s new messages', () => {
-  it('grows linearly with the conversation, and reads back whole', async () => {
+describe('reading transcripts back for a resume', () => {
+  it('rebuilds every completed call\'s whole history and its response', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'rdh-tr-'));
     const sent = await recordConversation(dir, 'root/worker/1', 60);
-    const [file] = await readdir(dir);
-    const lines = (await readFile(path.join(dir, file!), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { added: unknown[]; sent: number });
-    // 2 messages at the first call, then the reply and the tool result each time: 2 + 59 * 2, never the whole history again.
-    expect(lines.reduce((n, l) => n + l.added.length, 0)).toBe(2 + 59 * 2);
     const recorded = (await readTranscripts([dir])).get('root/worker/1')!;
     expect(recorded).toHaveLength(60);
-    // The history of call k is the concatenation of what calls 0..k added.
-    const history = recorded.slice(0, 31).flatMap((c) => c.added);
-    expect(history).toEqual(sent[30]!.messages);
+    expect(recorded.map((c) => c.messages)).toEqual(sent.map((r) => r.messages));
+    expect(recorded.map((c) => c.response.content)).toEqual(sent.map((_, i) => `answer ${i}`));
   });
 
   it('keeps 32 concurrent sessions apart: every line whole and in call order', async () => {
@@ -54,12 +53,28 @@ describe('transcripts store each request’s new messages', () => {
     for (const calls of all.values()) expect(calls.map((c) => c.call)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
-  it('drops a torn last line: that call was not recorded and will be made again', async () => {
+  it('drops a torn last line, and ends the record at a call without a response: those calls will be made again', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'rdh-tr-'));
     await recordConversation(dir, 'root/worker/1', 3);
     const [file] = await readdir(dir);
-    await appendFile(path.join(dir, file!), '{"version":1,"sessionId":"root/worker/1","call":3,"mod');
+    const whole = await readFile(path.join(dir, file!), 'utf8');
+    await appendFile(path.join(dir, file!), '{"type":"request","version":3,"sessionId":"root/worker/1","call":3,"mod');
     expect((await readTranscripts([dir])).get('root/worker/1')).toHaveLength(3);
+    // The request of call 2 without its response: the call in flight at a kill.
+    const lines = whole.trim().split('\n');
+    await appendFile(path.join(dir, 'cut.jsonl'), lines.slice(0, -1).join('\n').replaceAll('root/worker/1', 'cut/worker/1') + '\n');
+    expect((await readTranscripts([dir])).get('cut/worker/1')).toHaveLength(2);
+  });
+
+  it('reads nothing from a transcript with a gap, or one that mixes sessions', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rdh-tr-'));
+    await recordConversation(dir, 'root/worker/1', 3);
+    const [file] = await readdir(dir);
+    const lines = (await readFile(path.join(dir, file!), 'utf8')).trim().split('\n');
+    await appendFile(path.join(dir, 'gap.jsonl'), [...lines.slice(0, 2), ...lines.slice(4)].join('\n').replaceAll('root/worker/1', 'gap/worker/1') + '\n');
+    await appendFile(path.join(dir, 'mixed.jsonl'), [lines[0]!.replace('root/worker/1', 'mixed/worker/1'), lines[1]!].join('\n') + '\n');
+    const all = await readTranscripts([dir]);
+    expect([...all.keys()]).toEqual(['root/worker/1']);
   });
 });
 
@@ -104,5 +119,21 @@ describe('the recorded-call client', () => {
     await client.complete(sent[0]!);
     await expect(client.complete({ ...sent[1]!, model: 'other' })).rejects.toBeInstanceOf(ReplayDivergenceError);
     expect(live.calls).toHaveLength(0);
+  });
+
+  it('compares a request redacted as its transcript was, so a key in a prompt is no mismatch', async () => {
+    const key = `sk-proj-${'Q7w'.repeat(14)}`;
+    const secrets = new SecretCatalogue([key]);
+    const dir = await mkdtemp(path.join(tmpdir(), 'rdh-tr-'));
+    const sent = await recordConversation(dir, 's/worker/1', 2, () => `the key is ${key}`, secrets);
+    expect(await readFile(path.join(dir, (await readdir(dir))[0]!), 'utf8')).not.toContain(key.slice(8, 20));
+    const live = counting();
+    const client = new RecordedCallClient(live, await readTranscripts([dir]), { secrets });
+    for (const r of sent) await client.complete(r);
+    expect(live.calls).toHaveLength(0);
+    const blind = new RecordedCallClient(live, await readTranscripts([dir]));
+    await blind.complete(sent[0]!);
+    await blind.complete(sent[1]!);
+    expect(live.calls).toHaveLength(1);
   });
 });
