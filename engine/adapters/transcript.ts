@@ -124,7 +124,7 @@ export class TranscriptRecorder {
    * sessionRequests), in the same append-only file.
    */
   resume(sessionId: string, call: number, history: readonly ChatMessage[]): void {
-    this.sessions.set(sessionId, { calls: call, history });
+    this.sessions.set(sessionId, { calls: call, history: [...history] });
   }
 
   /** Wraps a client so its calls are transcribed here. */
@@ -139,7 +139,9 @@ export class TranscriptRecorder {
     let sent = 0;
     while (sent < history.length && sent < request.messages.length && sameMessage(history[sent]!, request.messages[sent]!)) sent++;
     const call = state.calls;
-    this.sessions.set(request.sessionId, { calls: call + 1, history: request.messages });
+    // A copy: the engine grows one messages array in place from call to call, so keeping the
+    // array itself would make every later call look as if it had added nothing.
+    this.sessions.set(request.sessionId, { calls: call + 1, history: [...request.messages] });
     await this.write({
       type: 'request', ...this.who(request, call), model: request.model,
       sent, added: request.messages.slice(sent), tools: (request.tools ?? []).map((t) => t.name), json: request.json ?? false,

@@ -9,8 +9,10 @@ tree runs.
 
 A request arrives on one of the SOCK_SEQPACKET sockets it was given: a JSON object and,
 as SCM_RIGHTS, the three descriptors that become the program's stdin, stdout and stderr.
-The server forks; the child
+The server forks without parsing it (each page the server writes costs a page fault per
+fork, so its loop does as little as it can); the child
 
+  * reads the request;
   * starts its own session, takes the three descriptors and closes every other one;
   * makes itself the memory ceiling's first victim and takes the request's rlimits;
   * becomes the case's uid and gid, with no supplementary groups (so it cannot signal,
@@ -48,16 +50,20 @@ import socket  # noqa: E402
 import types  # noqa: E402
 
 # Loaded once here so a forked case does not pay for them; all stdlib, all stateless at
-# import (nothing seeded from randomness: no random, tempfile, uuid or secrets).
+# import (nothing seeded from randomness: no random, tempfile, uuid or secrets). Not
+# threading: it hooks every fork (os.register_at_fork), and on a machine where a page
+# fault is dear that hook alone costs each case about a tenth of its time, used or not.
 PRELOAD = (
     "runpy", "argparse", "csv", "json", "re", "collections", "dataclasses", "decimal", "enum",
     "functools", "itertools", "io", "math", "operator", "string", "typing", "textwrap",
-    "traceback", "unicodedata", "pathlib", "atexit", "threading",
+    "traceback", "unicodedata", "pathlib", "atexit",
 )
 import ctypes  # noqa: E402
 
 LIBC = ctypes.CDLL(None, use_errno=True)
 PR_SET_DUMPABLE = 4
+# The largest request read (a JSON object; the program's input goes through a pipe).
+REQUEST_MAX = 1 << 20
 LIMITS = {"as": resource.RLIMIT_AS, "nproc": resource.RLIMIT_NPROC, "nofile": resource.RLIMIT_NOFILE,
           "core": resource.RLIMIT_CORE, "msgqueue": resource.RLIMIT_MSGQUEUE}
 
@@ -71,6 +77,18 @@ def preload():
 def added_top_level_names():
     """Top-level names of the modules this server holds that a bare start would not."""
     return {name.split(".")[0] for name in sys.modules if name not in BASELINE}
+
+
+# (number of modules, their added top-level names), computed in the server once: a child
+# that walked sys.modules would write to (and so copy) every page holding a module name.
+# Modules are only ever added, so an unchanged count is an unchanged set.
+added = [0, frozenset()]
+
+
+def added_names_now():
+    if added[0] != len(sys.modules):
+        added[:] = [len(sys.modules), frozenset(added_top_level_names())]
+    return added[1]
 
 
 def shadows(tree_entries, names):
@@ -183,7 +201,7 @@ def child(request, fds):
         os.environ.clear()
         os.environ.update(request["env"])
         mode = request["mode"]
-        if mode == "fork" and not shadows(os.listdir("."), added_top_level_names()):
+        if mode == "fork" and not shadows(os.listdir("."), added_names_now()):
             run_as_main(request["module"], request["args"])
         argv = request.get("argv") or [sys.executable, "-m", request["module"], *request["args"]]
         # As subprocess does (restore_signals): a fresh program starts with default dispositions.
@@ -207,7 +225,9 @@ def serve(sockets):
         sel.register(sock, selectors.EVENT_READ)
     owners = {}
     open_sockets = len(sockets)
-    sockets[0].send(json.dumps({"ready": True, "preloaded": len(added_top_level_names())}).encode())
+    sockets[0].send(json.dumps({"ready": True, "preloaded": len(added_names_now())}).encode())
+    # Every page this loop writes is copied (or at least faulted on) once per fork, so it
+    # does as little as it can: the child, not the server, parses the request.
     while open_sockets:
         for key, _ in sel.select(timeout=1.0):
             if key.fileobj == wake_r:
@@ -219,7 +239,7 @@ def serve(sockets):
                 continue
             sock = key.fileobj
             try:
-                message, fds, _, _ = socket.recv_fds(sock, 1 << 20, 3)
+                message, fds, _, _ = socket.recv_fds(sock, REQUEST_MAX, 3)
             except OSError:
                 message, fds = b"", []
             if not message:
@@ -227,7 +247,6 @@ def serve(sockets):
                 sock.close()
                 open_sockets -= 1
                 continue
-            request = json.loads(message)
             try:
                 pid = os.fork()
             except OSError as exc:
@@ -236,14 +255,23 @@ def serve(sockets):
                 sock.send(json.dumps({"error": "fork failed: %s" % exc.strerror}).encode())
                 continue
             if pid == 0:
-                if request["mode"] == "kill":
-                    killer(request["uid"])
-                child(request, fds)
+                start(message, fds)
             for fd in fds:
                 os.close(fd)
             owners[pid] = sock
-            sock.send(json.dumps({"pid": pid}).encode())
+            sock.send(b'{"pid": %d}' % pid)
         reap(owners)
+
+
+def start(message, fds):
+    """In the forked child: read the request, then become a killer or the case. Never returns."""
+    try:
+        request = json.loads(message)
+    except BaseException:
+        os._exit(127)
+    if request["mode"] == "kill":
+        killer(request["uid"])
+    child(request, fds)
 
 
 def reap(owners):
@@ -257,7 +285,7 @@ def reap(owners):
         sock = owners.pop(pid, None)
         if sock is not None:
             try:
-                sock.send(json.dumps({"pid": pid, "status": status}).encode())
+                sock.send(b'{"pid": %d, "status": %d}' % (pid, status))
             except OSError:
                 pass
 

@@ -24,7 +24,9 @@ Order matters and is the whole point of this file:
   6. kill every process left, then write the machine-readable report.
 
 Nothing a tree does can stop the report from being written: each case has its own time
-limit, so slowness is charged to that case alone, and there is no whole-grading deadline.
+limit, so slowness is charged to that case alone, and there is no whole-grading deadline
+(tests/harness/grading/per-case-limits.test.ts runs this file with its clocks pushed a day
+ahead before every program, and fails if any case is charged for it).
 
 The verdict is that report. The harness never reads a grade from an exit code. Failure
 reasons name the kind of difference only, never the expected output or the case's

@@ -68,6 +68,22 @@ describe('TranscribingModelClient', () => {
     expect(sessionRequests(lines).map((r) => r.messages)).toEqual(sentHistories);
   });
 
+  it('stores what each call added when the caller grows one messages array in place, as the engine does', async () => {
+    const { dir, recorder: tx } = await recorder();
+    const client = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'next' }) }));
+    const messages: ChatMessage[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'goal' }];
+    const histories: ChatMessage[][] = [];
+    for (let i = 0; i < 3; i++) {
+      histories.push([...messages]);
+      const reply = await client.complete(ask('s', messages));
+      messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: `turn ${i}` });
+    }
+    await tx.close();
+    const requests = sessionRequests(await read(dir, 's'));
+    expect(requests.map((r) => [r.line.sent, r.line.added.length])).toEqual([[0, 2], [2, 2], [4, 2]]);
+    expect(requests.map((r) => r.messages)).toEqual(histories);
+  });
+
   it('keeps one history and one call count for a session whose calls go to several clients (a fallback)', async () => {
     const { dir, recorder: tx } = await recorder();
     const first = tx.wrap(new ScriptedModel({ worker: () => ({ content: 'a' }) }));
