@@ -134,8 +134,8 @@ describe('harness record on the simulated population (cap 1)', () => {
     const pair = projectPlan(planInputFor(manifest, [1])).caps[0]!.perPair;
     const started = (await journalOf(baseline.dir)).filter((e) => e.type === 'session_started') as Array<Extract<SweepEvent, { type: 'session_started' }>>;
     const drift = started.filter((e) => e.role === 'drift_judge').length;
-    // cap 1, b = 2, one attempt: 2 leaves x 4 + 1 planner + 2 arms x (checker + merger + review) = 15.
-    expect(pair.required).toBe(15);
+    // cap 1, b = 2, one attempt: 2 leaves x 4 + 1 planner + 2 arms x (seam checker + its meta-verifier + merger + review) = 17.
+    expect(pair.required).toBe(17);
     expect(started.length - drift).toBe(pair.required);
     expect(started.length).toBeLessThanOrEqual(pair.total);
   });
@@ -215,10 +215,10 @@ describe('harness record on the simulated population (cap 1)', () => {
   it('counts max_sessions across resumes: a ceiling in the middle stops at a session boundary and names the unmeasured cells', async () => {
     const before = (await journalOf(baseline.dir)).filter((e) => e.type === 'session_started').length;
     const io = bufferIo();
-    // 28 more: exactly what a cap-2 cell opens by plan's arithmetic (b = 2), so it may begin, and the pair needs more.
-    const result = await runRecord(RECORD_MANIFEST, { out: baseline.dir, depths: [1, 2], maxSessions: before + 28 }, io, simSeams());
+    // 31 more: exactly what a cap-2 cell opens by plan's arithmetic (b = 2: 4 leaves x 4 + 3 planners + 3 x (seam checker + meta-verifier + merger + review)), so it may begin, and the pair needs more.
+    const result = await runRecord(RECORD_MANIFEST, { out: baseline.dir, depths: [1, 2], maxSessions: before + 31 }, io, simSeams());
     const events = await journalOf(baseline.dir);
-    expect(events.filter((e) => e.type === 'session_started' && !(e as { reopened: boolean }).reopened)).toHaveLength(before + 28);
+    expect(events.filter((e) => e.type === 'session_started' && !(e as { reopened: boolean }).reopened)).toHaveLength(before + 31);
     expect(result.summary.stop.reason).toBe('ceiling');
     expect(result.summary.cells.filter((c) => c.status === 'unmeasured').map((c) => c.cell)).toEqual(['cap2-rep1-gated', 'cap2-rep1-ungated']);
     expect(result.summary.caveats.find((c) => c.startsWith('CEILING'))).toMatch(/2 cell\(s\) left unmeasured: cap2-rep1-gated, cap2-rep1-ungated/);
