@@ -228,7 +228,7 @@ describe('harness record on the simulated population (cap 1)', () => {
   it('stops before any session when --max-sessions is lower than one cell, says so, and refuses to summarise zeros', async () => {
     const dir = path.join(tmp, 'tiny');
     await expect(recordSim(dir, { depths: [1], maxSessions: 3 })).rejects.toThrow(
-      /^no cell was measured \(the session ceiling leaves 3 session\(s\), below the 12 the next cell \(cap1-rep1-gated\) opens at projected_branching 2 \(harness plan\); no session was dispatched\)/,
+      /^no cell was measured \(the session ceiling leaves 3 session\(s\), below the 13 the next cell \(cap1-rep1-gated\) opens at projected_branching 2 \(harness plan\); no session was dispatched\)/,
     );
     const events = await journalOf(dir);
     expect(events.filter((e) => e.type === 'session_started')).toHaveLength(0);
