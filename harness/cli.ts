@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { gradeCommand } from './commands/grade.js';
 import { solveCommand } from './commands/solve.js';
 import { planCommand } from './commands/plan.js';
+import { recordCommand } from './commands/record.js';
 import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
@@ -15,7 +16,7 @@ import { REPO_ROOT } from './paths.js';
 export const VERSION: string = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Builds the command tree. Each call is independent, so tests can run many in one process. */
-export function buildProgram(io: CliIo): Command {
+export function buildProgram(io: CliIo, setExit: (code: number) => void = () => undefined): Command {
   const program = new Command('harness')
     .description('Measure whether work survives as a recursive agent splits a goal deeper, with and without an independent verifier at every merge.')
     .version(VERSION, '-V, --version', 'print the version and exit')
@@ -25,6 +26,7 @@ export function buildProgram(io: CliIo): Command {
     );
   program.addCommand(sandboxCommand(io));
   program.addCommand(planCommand(io));
+  program.addCommand(recordCommand(io, setExit));
   program.addCommand(reportCommand(io));
   program.addCommand(gradeCommand(io));
   program.addCommand(solveCommand(io));
@@ -47,10 +49,11 @@ export function buildProgram(io: CliIo): Command {
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. Never throws. */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
-  const program = buildProgram(io);
+  let exit: number = EXIT.ok;
+  const program = buildProgram(io, (code) => (exit = code));
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return EXIT.ok;
+    return exit;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;

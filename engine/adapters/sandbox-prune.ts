@@ -7,6 +7,8 @@ export interface PruneOptions {
   all?: boolean;
   /** Only containers of this run id. Default any run. */
   runId?: string;
+  /** Only containers this process (pid, on this host) owns, e.g. a command removing its own on Ctrl-C. Default any owner. */
+  ownerPid?: number;
 }
 
 export interface PruneResult {
@@ -25,7 +27,12 @@ export interface PruneResult {
  */
 export async function pruneSandboxes(docker: Docker, options: PruneOptions = {}): Promise<PruneResult> {
   await assertDockerReachable(docker);
-  const filters = { label: [options.runId ? `${SANDBOX_LABELS.run}=${options.runId}` : SANDBOX_LABELS.sandbox] };
+  const filters = {
+    label: [
+      options.runId ? `${SANDBOX_LABELS.run}=${options.runId}` : SANDBOX_LABELS.sandbox,
+      ...(options.ownerPid !== undefined ? [`${SANDBOX_LABELS.pid}=${options.ownerPid}`, `${SANDBOX_LABELS.host}=${hostname()}`] : []),
+    ],
+  };
   const containers = await docker.listContainers({ all: true, filters });
   const result: PruneResult = { removed: [], kept: [], volumes: [] };
   for (const info of containers) {

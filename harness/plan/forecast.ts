@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ARMS, type Arm } from '../manifest/manifest.js';
+import { COURT } from './plan-arithmetic.js';
 import type { CellMeasurement, Spend } from '../sweep/cell-measurement.js';
 
 /**
@@ -74,7 +75,7 @@ export type CostModel = z.infer<typeof CostModel>;
 export interface LearnOptions {
   /** The manifest's projected_branching: the shape when no recorded node split. */
   declaredBranching: number;
-  /** The manifest's merge_attempts: a kind of node nobody recorded takes 1 planning and this many merge + review sessions. */
+  /** The manifest's merge_attempts: a kind of node nobody recorded takes the court's declared sessions (plan-arithmetic's COURT, drift allowance included). */
   mergeAttempts: number;
 }
 
@@ -185,9 +186,9 @@ export function learnCostModel(cells: readonly CellMeasurement[], options: Learn
     pairing,
     room: learnRoom(shapes),
     shape: learnShape(shapes, options.declaredBranching),
-    leaf: nodeCost(leaves, { sessionsPerNode: 1, spend: everything }),
-    planning: nodeCost(planning, { sessionsPerNode: 1, spend: everything }),
-    merge: Object.fromEntries(ARMS.map((arm) => [arm, nodeCost(merges[arm], { sessionsPerNode: 2 * options.mergeAttempts, spend: everything })])),
+    leaf: nodeCost(leaves, { sessionsPerNode: COURT.leaf + COURT.driftPerLoop, spend: everything }),
+    planning: nodeCost(planning, { sessionsPerNode: COURT.planner, spend: everything }),
+    merge: Object.fromEntries(ARMS.map((arm) => [arm, nodeCost(merges[arm], { sessionsPerNode: COURT.mergeChecker + COURT.mergeMetaVerifier + options.mergeAttempts * (COURT.perAttempt + COURT.driftPerLoop), spend: everything })])),
   });
 }
 

@@ -46,25 +46,54 @@ export function treeShape(branching: number, cap: number): TreeShape {
   return { leaves, planningNodes: (leaves - 1) / (branching - 1) };
 }
 
+/**
+ * The sessions the court opens (engine/tree, engine/court), one engine `sessionId` each, the
+ * unit `max_sessions` and progress count:
+ * - a leaf: its checker, its worker, the meta-verifier that settles the checks and the
+ *   independent verifier that re-runs them (4);
+ * - a planning node: its planner (once per tree) and, in each arm that assembles it, the checker
+ *   of the merge's seam checks and the meta-verifier that settles them (both arms: it judges
+ *   checks, not the merge), then per merge attempt a merger and its review (the independent judge
+ *   when gated, the merger's self-review when ungated). The gated arm stops at an approval, so
+ *   its attempts are a bound; the ungated arm spends them all.
+ * Optional sessions are a stated ALLOWANCE, not a count: the drift judge a worker or merger
+ * loop consults on a trigger (every 6 steps, or a write no check mentions), budgeted at
+ * {@link COURT}.driftPerLoop per loop. A red verdict's repair round or a check rewrite is
+ * outside the allowance; the ceiling stops a sweep that needs them beyond it.
+ */
+export const COURT = { leaf: 4, planner: 1, mergeChecker: 1, mergeMetaVerifier: 1, perAttempt: 2, driftPerLoop: 4 } as const;
+
 /** Sessions in one cell, by kind. Both arms hold the same counts: they differ in who reviews. */
 export interface CellSessions {
-  /** One per leaf. */
+  /** The leaves' courts: 4 per leaf. */
   build: number;
-  /** One per planning node. */
+  /** One planner per planning node. */
   planning: number;
-  /** One per planning node per merge attempt. */
+  /** Per planning node: the merge's checker, the meta-verifier of its seam checks, and one merger per merge attempt. */
   merge: number;
-  /** One per merge: the independent judge (gated) or the merging agent's self-review (ungated). */
+  /** One per merge attempt: the independent judge (gated) or the merging agent's self-review (ungated). */
   review: number;
+  /** Sessions the court always opens: the kinds above. */
+  required: number;
+  /** The stated drift-judge allowance: {@link COURT}.driftPerLoop per worker and per merger session. */
+  allowance: number;
+  /** required + allowance: what the bill and the ceiling count. */
   total: number;
 }
 
+function sessionsOf(shape: TreeShape, mergeAttempts: number, withBuild: boolean): CellSessions {
+  const build = withBuild ? shape.leaves * COURT.leaf : 0;
+  const planning = withBuild ? shape.planningNodes * COURT.planner : 0;
+  const mergers = shape.planningNodes * mergeAttempts;
+  const merge = shape.planningNodes * (COURT.mergeChecker + COURT.mergeMetaVerifier) + mergers;
+  const review = mergers * (COURT.perAttempt - 1);
+  const required = build + planning + merge + review;
+  const allowance = ((withBuild ? shape.leaves : 0) + mergers) * COURT.driftPerLoop;
+  return { build, planning, merge, review, required, allowance, total: required + allowance };
+}
+
 export function cellSessions(shape: TreeShape, mergeAttempts: number): CellSessions {
-  const build = shape.leaves;
-  const planning = shape.planningNodes;
-  const merge = shape.planningNodes * mergeAttempts;
-  const review = merge;
-  return { build, planning, merge, review, total: build + planning + merge + review };
+  return sessionsOf(shape, mergeAttempts, true);
 }
 
 /**
@@ -75,27 +104,31 @@ export function cellSessions(shape: TreeShape, mergeAttempts: number): CellSessi
 export interface PairSessions {
   pairing: Pairing;
   arms: number;
-  /** Leaves and planning nodes of one tree: once per pair (shared) or once per arm (independent). */
+  /** Leaves and planning nodes of one tree, with the leaves' allowance: once per pair (shared) or once per arm (independent). */
   buildPerTree: number;
-  /** Merge and review sessions of one arm: planning nodes x attempts x 2. */
+  /** The merges of one arm (checker, mergers, reviews) with the mergers' allowance. */
   mergesPerArm: number;
+  /** Sessions the court always opens in the pair (the allowance left out). */
+  required: number;
   total: number;
 }
 
 export function pairSessions(shape: TreeShape, mergeAttempts: number, arms: number, pairing: Pairing): PairSessions {
-  const cell = cellSessions(shape, mergeAttempts);
-  const buildPerTree = cell.build + cell.planning;
-  const mergesPerArm = cell.merge + cell.review;
+  const whole = sessionsOf(shape, mergeAttempts, true);
+  const merges = sessionsOf(shape, mergeAttempts, false);
+  const buildPerTree = whole.total - merges.total;
+  const mergesPerArm = merges.total;
   const trees = pairing === 'shared' ? Math.min(arms, 1) : arms;
-  return { pairing, arms, buildPerTree, mergesPerArm, total: trees * buildPerTree + arms * mergesPerArm };
+  const required = trees * (whole.required - merges.required) + arms * merges.required;
+  return { pairing, arms, buildPerTree, mergesPerArm, required, total: trees * buildPerTree + arms * mergesPerArm };
 }
 
 /**
  * A cell's own sessions: its arm's merges, plus the build when it plans its own tree or is the
  * first arm of a shared pair to be recorded (it pays for the leaves both arms then share).
  */
-function sessionsOfCell(sessions: CellSessions, buildsTree: boolean): CellSessions {
-  return buildsTree ? sessions : { build: 0, planning: 0, merge: sessions.merge, review: sessions.review, total: sessions.merge + sessions.review };
+function sessionsOfCell(shape: TreeShape, mergeAttempts: number, buildsTree: boolean): CellSessions {
+  return sessionsOf(shape, mergeAttempts, buildsTree);
 }
 
 /** Price of one model in US dollars per million tokens. */
@@ -216,7 +249,7 @@ export function projectPlan(input: PlanInput): PlanProjection {
   // Under shared pairing the first arm of each pair to be recorded pays for the build.
   const ownSessions = order.map((cell, i) => {
     const first = i === 0 || order[i - 1]!.cap !== cell.cap || order[i - 1]!.repetition !== cell.repetition;
-    return sessionsOfCell(perCap.get(cell.cap)!.sessions, pairing === 'independent' || first);
+    return sessionsOfCell(perCap.get(cell.cap)!.shape, input.mergeAttempts, pairing === 'independent' || first);
   });
   const { cells, ceiling } = applyCeiling(
     order.map((cell, i) => ({ ...cell, sessions: ownSessions[i]!.total })),

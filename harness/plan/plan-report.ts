@@ -4,7 +4,7 @@ import { count, plain, tokens, usd } from '../internal/figures.js';
 import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { textTable, wrap } from '../internal/text-table.js';
 import { repetitionsAt, usesSimulatedProvider, type Manifest, type ModelPair } from '../manifest/manifest.js';
-import { firstUncountable, planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
+import { COURT, firstUncountable, planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
 import { learnedForecast, type LearnedForecast } from './plan-learned.js';
 import { learnedLines, powerLines } from './plan-learned-text.js';
 import { planPower, type PlanPower } from './plan-power.js';
@@ -172,14 +172,16 @@ function pairingLines(report: PlanReport): string[] {
   const { projection, otherPairing } = report;
   const a = projection.mergeAttempts;
   const arms = report.arms.length;
-  const merges = `planning nodes x ${a} x [merge + review]`;
+  const d = COURT.driftPerLoop;
+  const merges = `planning nodes x [checker + meta-verifier + ${a} x (merger + review + ${d} drift)]`;
   const lines =
     projection.pairing === 'shared'
       ? [
-          `  sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),`,
-          `                  + ${arms === 1 ? 'for its one arm' : `for each of the ${arms} arms`}: ${merges}.`,
+          `  sessions/pair = leaves x [checker + worker + meta-verifier + verifier + ${d} drift] + planning nodes x [planner],`,
+          `                  once per pair (pairing: shared), + ${arms === 1 ? 'for its one arm' : `for each of the ${arms} arms`}: ${merges}.`,
         ]
-      : [`  sessions/pair = for each of the ${arms} arm(s) (pairing: independent): leaves + planning nodes + ${merges}.`];
+      : [`  sessions/pair = for each of the ${arms} arm(s) (pairing: independent): leaves x [4 + ${d} drift] + planning nodes x [planner] + ${merges}.`];
+  lines.push(`  allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.`);
   if (arms < 2) return [...lines, '  pairing       = one arm is recorded, so shared and independent cost the same.'];
   if (!otherPairing.countable) return [...lines, `  pairing       = ${otherPairing.pairing} would be more sessions than can be counted exactly.`];
   const diff = otherPairing.sessions - projection.total.sessions;

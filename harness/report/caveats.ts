@@ -23,6 +23,16 @@ export interface CaveatInput {
   report: Pick<Report, 'counts' | 'survival' | 'independence' | 'cost'>;
 }
 
+/** Measured cells whose pair's other arm (same cap and repetition) was not measured, when the design has both arms. */
+export function unpairedCells(input: Pick<CaveatInput, 'sweep' | 'manifest'>): string[] {
+  if (input.manifest.arms.length < 2) return [];
+  const measured = input.sweep.cells.filter((c) => c.status === 'measured');
+  const key = (c: { cap: number; repetition: number }) => `${c.cap}/${c.repetition}`;
+  const arms = new Map<string, number>();
+  for (const c of measured) arms.set(key(c), (arms.get(key(c)) ?? 0) + 1);
+  return measured.filter((c) => arms.get(key(c)) === 1).map((c) => c.id);
+}
+
 export function caveatsOf(input: CaveatInput): Caveat[] {
   const { events, manifest, sweep, report } = input;
   const caveats: Caveat[] = [];
@@ -57,6 +67,10 @@ export function caveatsOf(input: CaveatInput): Caveat[] {
   if (counts.escalations > 0) add('escalations', `${plural(counts.escalations, 'NEEDS_HUMAN escalation')} parked, never resolved: the merges stood, and the gated line rests partly on them.`);
   if (report.cost.actual.unpricedSessions + report.cost.unmeasured.unpricedSessions > 0) {
     add('unpriced', `UNPRICED: ${plural(report.cost.actual.unpricedSessions + report.cost.unmeasured.unpricedSessions, 'session')} had no known price; dollar figures that include them read "unknown", never $0.`);
+  }
+  const unpaired = unpairedCells(input);
+  if (unpaired.length > 0) {
+    add('unpaired', `UNPAIRED: ${plural(unpaired.length, 'cell')} measured without the other arm of its pair (${unpaired.join(', ')}): its arm's figures stand, but it is in no paired difference.`);
   }
   const intervals = [...report.survival.byCap.flatMap((r) => [r.gated, r.ungated, r.difference]), ...report.survival.pooled.flatMap((r) => [r.gated, r.ungated, r.difference])];
   if (intervals.some((f) => f?.interval.kind === 't' && !f.interval.calibrated) || intervals.some((f) => f?.interval.kind === 'none')) {

@@ -22,6 +22,7 @@ const SHORT: Record<Caveat['kind'], (report: Report) => string> = {
   unpriced: () => 'UNPRICED sessions: dollars unknown',
   escalations: (r) => `${plural(r.counts.escalations, 'NEEDS_HUMAN escalation')} parked`,
   uncalibrated: () => 'intervals from fewer than 5 pairs are uncalibrated',
+  unpaired: () => 'UNPAIRED: a cell measured without its other arm is in no paired difference',
 };
 
 /** Breaks a comma-separated list only between its items, so `judge_recall 0.8` never splits from its value. */

@@ -1,5 +1,6 @@
 import { count, tokens as tokenFigure, usd } from '../internal/figures.js';
 import type { Manifest } from '../manifest/manifest.js';
+import { cellSessions, treeShape } from '../plan/plan-arithmetic.js';
 import type { SessionTokens, SweepEvent } from './sweep-events.js';
 
 /**
@@ -133,4 +134,30 @@ export function mayContinue(ceilings: UnitCeilings, spend: UnitSpend): UnitVerdi
   if (used >= ceilings.tokenCeiling) return { ok: false, stop: 'token_ceiling', detail: `spent ${tokenFigure(used)} tokens against the unit's token_ceiling of ${tokenFigure(ceilings.tokenCeiling)}` };
   if (spend.costUsd >= ceilings.costCeilingUsd) return { ok: false, stop: 'cost_ceiling', detail: `spent ${usd(spend.costUsd)} against the unit's cost_ceiling_usd of ${usd(ceilings.costCeilingUsd)}` };
   return { ok: true };
+}
+
+/**
+ * Whether the session ceiling is below the next cell before it begins: the sessions the court
+ * always opens for it (`harness plan`'s required count at projected_branching, the shared build
+ * included when its pair has not begun) against what the ceiling leaves. A cell that cannot fit
+ * would spend sessions and measure nothing, so the sweep stops before dispatching any. Returns
+ * the reason, or undefined when the next cell fits or has already begun (a resume then stops at
+ * a session boundary instead).
+ */
+export function ceilingBelowNextCell(
+  state: SessionCeiling,
+  history: readonly SweepEvent[],
+  pairs: ReadonlyArray<{ cap: number; repetition: number; arms: readonly string[] }>,
+  manifest: Pick<Manifest, 'projected_branching' | 'merge_attempts'>,
+): string | undefined {
+  const finished = new Set(history.flatMap((e) => (e.type === 'cell_finished' ? [e.cellId] : [])));
+  const begun = new Set(history.flatMap((e) => (e.type === 'session_started' ? e.cellIds : [])));
+  const pair = pairs.find((p) => p.arms.some((arm) => !finished.has(`cap${p.cap}-rep${p.repetition}-${arm}`)));
+  if (!pair) return undefined;
+  const ids = pair.arms.map((arm) => `cap${pair.cap}-rep${pair.repetition}-${arm}`);
+  if (ids.some((id) => begun.has(id))) return undefined;
+  const needed = cellSessions(treeShape(manifest.projected_branching, pair.cap), manifest.merge_attempts).required;
+  const remaining = Math.max(0, state.maxSessions - state.counted);
+  if (remaining >= needed) return undefined;
+  return `the session ceiling leaves ${count(remaining)} session(s), below the ${count(needed)} the next cell (${ids[0]}) opens at projected_branching ${manifest.projected_branching} (harness plan); no session was dispatched`;
 }

@@ -3,6 +3,7 @@
 import { cpus } from 'node:os';
 import { floorOnly, gradeBench } from './grade.bench.js';
 import { journalBench } from './journal.bench.js';
+import { recordBench } from './record.bench.js';
 import { reportBench } from './report.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { workspaceTransportBench } from './workspace-transport.bench.js';
@@ -27,6 +28,7 @@ if (only !== 'grade') {
   figures.push(...site!.figures);
 }
 if (only !== 'grade') figures.push(...(await simBench()));
+if (only !== 'grade') figures.push(...(await recordBench()));
 console.log(`\nbench on ${process.platform}/${process.arch}, ${cpus().length} cores, node ${process.version}, ${new Date().toISOString()}`);
 console.log(`ratios are to the floor: the median of \`docker run --rm <image> true\` (${sandbox.floorMs} ms) in this same run\n`);
 console.log(table(figures));

@@ -95,9 +95,6 @@ describe('messages speak to users (item 13)', () => {
     // Flags of other programs, written into their command lines: a Dockerfile's RUN line, grep in
     // the SIMULATED merger's listing, and the sqlcsv program under grading (the spec's own CLI).
     const otherPrograms = new Set(['--no-install-recommends', '--include', '--format']);
-    // Flags of `harness record`, whose journal and run-folder modules landed before the command
-    // itself (issue 11). The command's arrival must empty this set.
-    const plannedRecordFlags = new Set(['--allow-code-change', '--keep-workspaces']);
     const unknown: string[] = [];
     for (const file of [...(await sources('harness')), ...(await sources('engine'))]) {
       const text = await readFile(file, 'utf8');
@@ -106,7 +103,7 @@ describe('messages speak to users (item 13)', () => {
       const literals = (text.match(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g) ?? []).filter((literal) => literal.includes(' '));
       for (const literal of literals) {
         for (const flag of literal.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []) {
-          if (!known.has(flag) && !otherPrograms.has(flag) && !plannedRecordFlags.has(flag)) unknown.push(`${path.relative(REPO_ROOT, file)}: ${flag}`);
+          if (!known.has(flag) && !otherPrograms.has(flag)) unknown.push(`${path.relative(REPO_ROOT, file)}: ${flag}`);
         }
       }
     }
@@ -188,6 +185,7 @@ describe('exit codes (item 15)', () => {
         "no_sandbox_host": 3,
         "oracle_invalid": 4,
         "provider_config_invalid": 2,
+        "replay_diverged": 7,
         "sandbox_build_failed": 3,
         "sandbox_disposed": 1,
         "sandbox_host_lost": 3,
@@ -198,6 +196,7 @@ describe('exit codes (item 15)', () => {
         "spec_invalid": 2,
         "structured_output_unreadable": 6,
         "survival_data_invalid": 2,
+        "transcript_gap": 1,
         "usage": 2,
         "workspace_listing": 3,
         "workspace_path": 2,

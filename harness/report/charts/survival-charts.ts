@@ -116,13 +116,16 @@ export function pairedDifferenceSpec(report: Report): TopLevelSpec {
     ...report.survival.pooled.flatMap((r) => (r.difference ? [row(POOLED, r.level, 'gated − ungated', r.difference, r.difference.strata.reduce((n, s) => n + s.pairs, 0))] : [])),
     ...report.survival.byCap.flatMap((r) => (r.difference ? [row(`cap ${r.cap}`, r.level, 'gated − ungated', r.difference, r.difference.pairs)] : [])),
   ];
+  // No pair with both arms measured: an empty frame that says so, never an axis computed from nothing.
+  const ticks = values.length > 0 ? levelTicks(values) : [0];
   return {
     ...frame(report, 'paired difference gated − ungated, by achieved level', [
       `Pairs are (cap, repetition)${report.design.pairing === 'shared' ? ', both arms grading one planned tree with the same leaves' : ''}; above 0 the independent gate kept more work alive.`,
+      ...(values.length === 0 ? ['No pair has both arms measured, so there is no paired difference to show (see the UNPAIRED caveat).'] : []),
       ...TRUTH_NOTE(report),
     ]),
     data: { values },
     facet: { column: { field: 'panel', type: 'nominal', title: null, sort: panels(report) } },
-    spec: { width: 150, height: 220, layer: layers(levelTicks(values), 'achieved level (root = 0)', 'gated − ungated survival', differenceDomain(values), false, true, Boolean(report.simulated)) },
+    spec: { width: 150, height: 220, layer: layers(ticks, 'achieved level (root = 0)', 'gated − ungated survival', differenceDomain(values), false, true, Boolean(report.simulated)) },
   } as TopLevelSpec;
 }

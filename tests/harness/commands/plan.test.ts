@@ -30,7 +30,7 @@ describe('harness plan: the shipped manifests', () => {
         0.1, repair_rate 0.9, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
         0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest a5d0dee5d494)
+        manifest      manifests/smoke.yaml (digest 355342fd2d19)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -43,22 +43,23 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 2:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         2         1             11     1      2        11        2.20M      $11.00
-        2         4         3             31     1      2        31        6.20M      $31.00
-        all                                             4        42        8.40M      $42.00
+        1         2         1             45     1      2        45        9.00M      $45.00
+        2         4         3            119     1      2       119        23.8M        $119
+        all                                             4       164        32.8M        $164
 
         Every figure comes from b = 2: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
-                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
-        pairing       = independent would be 52 sessions (+10 against shared).
+        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
+        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        pairing       = independent would be 216 sessions (+52 against shared).
         token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
-      Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
-        The projection of 42 sessions fits.
+      Ceiling: max_sessions 241 (from the manifest), the number the run enforces.
+        The projection of 164 sessions fits.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -80,7 +81,7 @@ describe('harness plan: the shipped manifests', () => {
         0.1, repair_rate 0.9, branching {2: 0.5, 3: 0.5}, early_leaf_rate 0.1, unresolved_claim_rate
         0.05, non_delivery_rate 0.05
 
-        manifest      manifests/smoke.yaml (digest a5d0dee5d494)
+        manifest      manifests/smoke.yaml (digest 355342fd2d19)
         spec          ../spec/sqlcsv
         executor      sim sim-executor, family sim-alpha, rung 1
         reviewer      sim sim-reviewer, family sim-beta, rung 1
@@ -93,21 +94,22 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 2:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         2         1             11     1      2        11        2.20M      $11.00
-        all                                             2        11        2.20M      $11.00
+        1         2         1             45     1      2        45        9.00M      $45.00
+        all                                             2        45        9.00M      $45.00
 
         Every figure comes from b = 2: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
-                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
-        pairing       = independent would be 14 sessions (+3 against shared).
+        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
+        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        pairing       = independent would be 62 sessions (+17 against shared).
         token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
-      Ceiling: max_sessions 100 (from the manifest), the number the run enforces.
-        The projection of 11 sessions fits.
+      Ceiling: max_sessions 241 (from the manifest), the number the run enforces.
+        The projection of 45 sessions fits.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -137,24 +139,30 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         4         1             13     2      4        26        26.0M        $130
-        2        16         5             61     2      4       122         122M        $610
-        3        64        21            253     4      8     1,012        1.01B      $5,060
-        4       256        85          1,021     4      8     4,084        4.08B     $20,420
-        all                                            24     5,244        5.24B     $26,220
+        1         4         1             61     2      4       122         122M        $610
+        2        16         5            273     2      4       546         546M      $2,730
+        3        64        21          1,121     4      8     4,484        4.48B     $22,420
+        4       256        85          4,513     4      8    18,052        18.1B     $90,260
+        all                                            24    23,204        23.2B    $116,020
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
-                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
-        pairing       = independent would be 7,000 sessions (+1,756 against shared).
+        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
+        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        pairing       = independent would be 34,200 sessions (+10,996 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
 
       Ceiling: max_sessions 8,000 (from the manifest), the number the run enforces.
-        The projection of 5,244 sessions fits.
+        The projection of 23,204 sessions exceeds it by 15,204; 16 of 24 cells fit.
+        Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
+          cap 4: all 8 cells
+        The ceiling is reached inside cap4-rep1-gated: its sessions are spent, it goes unmeasured,
+        and the cells after it never start.
+        Whole caps that fit: --depths 1,2,3 (5,152 sessions).
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -187,27 +195,28 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         4         1             13     2      4        26        26.0M        $130
-        2        16         5             61     2      4       122         122M        $610
-        all                                             8       148         148M        $740
+        1         4         1             61     2      4       122         122M        $610
+        2        16         5            273     2      4       546         546M      $2,730
+        all                                             8       668         668M      $3,340
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
-                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
-        pairing       = independent would be 200 sessions (+52 against shared).
+        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
+        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        pairing       = independent would be 1,000 sessions (+332 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
 
       Ceiling: max_sessions 100 (--max-sessions; the manifest says 8,000), the number the run enforces.
-        The projection of 148 sessions exceeds it by 48; 6 of 8 cells fit.
+        The projection of 668 sessions exceeds it by 568; 2 of 8 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
-          cap 2: 2 of 4 cells, from cap2-rep2-gated on
-        The ceiling is reached inside cap2-rep2-gated: its sessions are spent, it goes unmeasured,
+          cap 1: 2 of 4 cells, from cap1-rep2-gated on
+          cap 2: all 4 cells
+        The ceiling is reached inside cap1-rep2-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
-        Whole caps that fit: --depths 1 (26 sessions).
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -238,17 +247,18 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound   priced
-        1         4         1             13     2      4        26        26.0M        $130   $90.00
-        2        16         5             61     2      4       122         122M        $610     $417
-        3        64        21            253     4      8     1,012        1.01B      $5,060   $3,453
-        4       256        85          1,021     4      8     4,084        4.08B     $20,420  $13,925
-        all                                            24     5,244        5.24B     $26,220  $17,885
+        1         4         1             61     2      4       122         122M        $610     $483
+        2        16         5            273     2      4       546         546M      $2,730   $2,152
+        3        64        21          1,121     4      8     4,484        4.48B     $22,420  $17,656
+        4       256        85          4,513     4      8    18,052        18.1B     $90,260  $71,067
+        all                                            24    23,204        23.2B    $116,020  $91,358
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
-                        + for each of the 2 arms: planning nodes x 2 x [merge + review].
-        pairing       = independent would be 7,000 sessions, $25,069 priced (+1,756 against shared).
+        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
+                        once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
+        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        pairing       = independent would be 34,200 sessions, $136,342 priced (+10,996 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
@@ -257,12 +267,13 @@ describe('harness plan: the shipped manifests', () => {
                         input/output: executor executor-model $3/$15, reviewer reviewer-model $0/$0.
 
       Ceiling: max_sessions 2,000 (--max-sessions; the manifest says 8,000), the number the run enforces.
-        The projection of 5,244 sessions exceeds it by 3,244; 17 of 24 cells fit.
+        The projection of 23,204 sessions exceeds it by 21,204; 10 of 24 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
-          cap 4: 7 of 8 cells, from cap4-rep1-ungated on
-        The ceiling is reached inside cap4-rep1-ungated: its sessions are spent, it goes unmeasured,
+          cap 3: 6 of 8 cells, from cap3-rep2-gated on
+          cap 4: all 8 cells
+        The ceiling is reached inside cap3-rep2-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
-        Whole caps that fit: --depths 1,2,3 (1,160 sessions).
+        Whole caps that fit: --depths 1,2 (668 sessions).
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -291,11 +302,12 @@ describe('harness plan: the shipped manifests', () => {
     const { code, stdout } = await run('plan', 'manifests/smoke.yaml', '--depths', '2', '--max-sessions', '30');
     expect(code).toBe(0);
     expect(stdout.slice(stdout.indexOf('Ceiling:'))).toMatchInlineSnapshot(`
-      "Ceiling: max_sessions 30 (--max-sessions; the manifest says 100), the number the run enforces.
-        The projection of 31 sessions exceeds it by 1; 1 of 2 cells fit.
+      "Ceiling: max_sessions 30 (--max-sessions; the manifest says 241), the number the run enforces.
+        The projection of 119 sessions exceeds it by 89; 0 of 2 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
-          cap 2: 1 of 2 cells, from cap2-rep1-ungated on
-        The ceiling is reached inside cap2-rep1-ungated: its sessions are spent and it goes unmeasured.
+          cap 2: all 2 cells
+        The ceiling is reached inside cap2-rep1-gated: its sessions are spent, it goes unmeasured,
+        and the cells after it never start.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -333,7 +345,7 @@ describe('harness plan: the shipped manifests', () => {
         },
         "independence": "cross_family",
         "manifest": {
-          "digest": "a5d0dee5d494e25f1b83ad90141293d62e02df1c7ad8d28d6cb0558d936a2180",
+          "digest": "355342fd2d197debbd28ba0e66d648a3d6e5829caee01a1fcbe66d9dbb1de2db",
           "file": "manifests/smoke.yaml",
           "name": "smoke",
           "spec": "../spec/sqlcsv",
@@ -342,15 +354,15 @@ describe('harness plan: the shipped manifests', () => {
         "maxSessions": {
           "enforced": 30,
           "lowered": true,
-          "manifest": 100,
+          "manifest": 241,
         },
         "otherPairing": {
-          "costBoundUsd": 38,
+          "costBoundUsd": 154,
           "countable": true,
           "pairing": "independent",
           "pricedUsd": 0,
-          "sessions": 38,
-          "tokenBound": 7600000,
+          "sessions": 154,
+          "tokenBound": 30800000,
         },
         "power": {
           "alpha": 0.05,
@@ -391,43 +403,55 @@ describe('harness plan: the shipped manifests', () => {
             {
               "cap": 2,
               "cells": 2,
-              "costBoundUsd": 31,
+              "costBoundUsd": 119,
               "leaves": 4,
               "perCell": {
-                "build": 4,
-                "merge": 6,
+                "allowance": 40,
+                "build": 16,
+                "merge": 12,
                 "planning": 3,
+                "required": 37,
                 "review": 6,
-                "total": 19,
+                "total": 77,
               },
               "perPair": {
                 "arms": 2,
-                "buildPerTree": 7,
-                "mergesPerArm": 12,
+                "buildPerTree": 35,
+                "mergesPerArm": 42,
                 "pairing": "shared",
-                "total": 31,
+                "required": 55,
+                "total": 119,
               },
               "planningNodes": 3,
               "pricedUsd": 0,
               "repetitions": 1,
-              "sessions": 31,
-              "tokenBound": 6200000,
+              "sessions": 119,
+              "tokenBound": 23800000,
             },
           ],
           "ceiling": {
             "exceeded": true,
             "maxSessions": 30,
-            "measured": 1,
-            "overBy": 1,
+            "measured": 0,
+            "overBy": 89,
             "unmeasured": [
+              {
+                "arm": "gated",
+                "cap": 2,
+                "cumulative": 77,
+                "fate": "stops_inside",
+                "id": "cap2-rep1-gated",
+                "repetition": 1,
+                "sessions": 77,
+              },
               {
                 "arm": "ungated",
                 "cap": 2,
-                "cumulative": 31,
-                "fate": "stops_inside",
+                "cumulative": 119,
+                "fate": "not_started",
                 "id": "cap2-rep1-ungated",
                 "repetition": 1,
-                "sessions": 12,
+                "sessions": 42,
               },
             ],
           },
@@ -435,30 +459,30 @@ describe('harness plan: the shipped manifests', () => {
             {
               "arm": "gated",
               "cap": 2,
-              "cumulative": 19,
-              "fate": "fits",
+              "cumulative": 77,
+              "fate": "stops_inside",
               "id": "cap2-rep1-gated",
               "repetition": 1,
-              "sessions": 19,
+              "sessions": 77,
             },
             {
               "arm": "ungated",
               "cap": 2,
-              "cumulative": 31,
-              "fate": "stops_inside",
+              "cumulative": 119,
+              "fate": "not_started",
               "id": "cap2-rep1-ungated",
               "repetition": 1,
-              "sessions": 12,
+              "sessions": 42,
             },
           ],
           "mergeAttempts": 2,
           "pairing": "shared",
           "total": {
             "cells": 2,
-            "costBoundUsd": 31,
+            "costBoundUsd": 119,
             "pricedUsd": 0,
-            "sessions": 31,
-            "tokenBound": 6200000,
+            "sessions": 119,
+            "tokenBound": 23800000,
           },
         },
         "reviewer": {
@@ -520,13 +544,14 @@ describe('harness plan: other manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 4.4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        3        85        25            209     2      2       418         418M      $2,090
-        all                                             2       418         418M      $2,090
+        3        85        25          1,053     2      2     2,106        2.11B     $10,529
+        all                                             2     2,106        2.11B     $10,529
 
         Every figure comes from b = 4.4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
-        sessions/pair = leaves (1 build each) + planning nodes (1 each), once per pair (pairing: shared),
-                        + for its one arm: planning nodes x 2 x [merge + review].
+        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
+                        once per pair (pairing: shared), + for its one arm: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
+        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
         pairing       = one arm is recorded, so shared and independent cost the same.
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
@@ -534,7 +559,11 @@ describe('harness plan: other manifests', () => {
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
 
       Ceiling: max_sessions 1,000 (from the manifest), the number the run enforces.
-        The projection of 418 sessions fits.
+        The projection of 2,106 sessions exceeds it by 1,106; 0 of 2 cells fit.
+        Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
+          cap 3: all 2 cells
+        The ceiling is reached inside cap3-rep1-gated: its sessions are spent, it goes unmeasured,
+        and the cells after it never start.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).

@@ -103,8 +103,8 @@ describe('figures are finite, or the manifest is refused (item 9)', () => {
       [
         "exit 2: harness: <file>:29: projected_branching: at b = 1000000 and cap 10 the plan projects about 1.0e+60 sessions, above 9,007,199,254,740,991, the largest whole number counted exactly; lower projected_branching or the deepest cap",
         "exit 2: harness: <file>:29: projected_branching: at b = 1e+300 and cap 10 the plan projects about 1.0e+300 sessions, above 9,007,199,254,740,991, the largest whole number counted exactly; lower projected_branching or the deepest cap",
-        "exit 2: harness: <file>:26: unit.token_ceiling: the plan's token bound (sessions x unit.token_ceiling) comes to about 1.2e+17, above 9,007,199,254,740,991, the largest whole number counted exactly; lower unit.token_ceiling",
-        "exit 2: harness: <file>:27: unit.cost_ceiling_usd: the plan's cost bound (sessions x unit.cost_ceiling_usd) comes to about 1.3e+301, above 9,007,199,254,740,991, the largest whole number counted exactly; lower unit.cost_ceiling_usd",
+        "exit 2: harness: <file>:26: unit.token_ceiling: the plan's token bound (sessions x unit.token_ceiling) comes to about 5.5e+17, above 9,007,199,254,740,991, the largest whole number counted exactly; lower unit.token_ceiling",
+        "exit 2: harness: <file>:27: unit.cost_ceiling_usd: the plan's cost bound (sessions x unit.cost_ceiling_usd) comes to about 6.1e+301, above 9,007,199,254,740,991, the largest whole number counted exactly; lower unit.cost_ceiling_usd",
       ]
     `);
   });
@@ -127,13 +127,13 @@ describe('figures are finite, or the manifest is refused (item 9)', () => {
     expect([asText.code, asJson.code]).toEqual([0, 0]);
     expect(asText.stdout).not.toMatch(/∞|NaN|Infinity|undefined/);
     expect(asJson.stdout).not.toMatch(/null|NaN|Infinity/);
-    expect(asText.stdout).toMatch(/^ {2}all +16 +39,676,193 +39\.7T +\$198,380,965$/m);
+    expect(asText.stdout).toMatch(/^ {2}all +16 +179,822,774 +180T +\$899,113,869$/m);
     expect(JSON.parse(asJson.stdout).projection.total).toMatchInlineSnapshot(`
       {
         "cells": 16,
-        "costBoundUsd": 198380965.433168,
-        "sessions": 39676193.086634,
-        "tokenBound": 39676193086633.62,
+        "costBoundUsd": 899113869.140649,
+        "sessions": 179822773.82813,
+        "tokenBound": 179822773828129.75,
       }
     `);
   });

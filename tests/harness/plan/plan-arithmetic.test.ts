@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCeiling, cellOrder, cellSessions, projectPlan, sessionPriceUsd, treeShape, type PlanInput } from '../../../harness/index.js';
+import { applyCeiling, cellOrder, cellSessions, COURT, projectPlan, sessionPriceUsd, treeShape, type PlanInput } from '../../../harness/index.js';
 
 describe('tree shape', () => {
   it.each([
@@ -27,9 +27,11 @@ describe('tree shape', () => {
 });
 
 describe('sessions per cell', () => {
-  it('is one build per leaf plus, per planning node, one planning session and a merge and a review per attempt', () => {
-    expect(cellSessions({ leaves: 64, planningNodes: 21 }, 2)).toEqual({ build: 64, planning: 21, merge: 42, review: 42, total: 169 });
-    expect(cellSessions({ leaves: 4, planningNodes: 1 }, 3)).toEqual({ build: 4, planning: 1, merge: 3, review: 3, total: 11 });
+  it('counts the court: 4 per leaf; per planning node a planner, a merge checker and a merger and a review per attempt; plus the stated drift allowance per worker and merger', () => {
+    // 64 leaves x 4 = 256; 21 planners; 21 x (1 seam checker + 1 meta-verifier + 2 mergers) = 84; 21 x 2 reviews = 42; allowance (64 workers + 42 mergers) x 4.
+    expect(cellSessions({ leaves: 64, planningNodes: 21 }, 2)).toEqual({ build: 256, planning: 21, merge: 84, review: 42, required: 403, allowance: 424, total: 827 });
+    expect(cellSessions({ leaves: 4, planningNodes: 1 }, 3)).toEqual({ build: 16, planning: 1, merge: 5, review: 3, required: 25, allowance: 28, total: 53 });
+    expect(COURT).toEqual({ leaf: 4, planner: 1, mergeChecker: 1, mergeMetaVerifier: 1, perAttempt: 2, driftPerLoop: 4 });
   });
 });
 
@@ -87,29 +89,29 @@ describe('projectPlan', () => {
     branching: 4,
     mergeAttempts: 2,
     unit: { tokenCeiling: 1_000_000, costCeilingUsd: 5 },
-    maxSessions: 8000,
+    maxSessions: 40_000,
     pairing: 'independent',
   };
 
   it('sums sessions per cap and in total, with the token and cost bounds they imply', () => {
     const plan = projectPlan(input);
     expect(plan.caps.map((cap) => [cap.cap, cap.perCell.total, cap.cells, cap.sessions])).toEqual([
-      [1, 9, 4, 36],
-      [2, 41, 4, 164],
-      [3, 169, 8, 1352],
-      [4, 681, 8, 5448],
+      [1, 46, 4, 184],
+      [2, 198, 4, 792],
+      [3, 806, 8, 6448],
+      [4, 3238, 8, 25_904],
     ]);
-    expect(plan.total).toEqual({ cells: 24, sessions: 7000, tokenBound: 7e9, costBoundUsd: 35_000 });
+    expect(plan.total).toEqual({ cells: 24, sessions: 33_328, tokenBound: 33_328e6, costBoundUsd: 166_640 });
     expect(plan.ceiling.exceeded).toBe(false);
     expect(plan.caps[0]).not.toHaveProperty('pricedUsd');
   });
 
   it('prices the executor for every session but the gated arm’s reviews, which the reviewer answers', () => {
     const plan = projectPlan({ ...input, caps: [1], repetitions: { 1: 1 }, pricing: { executor: { input: 10, output: 10 }, reviewer: { input: 1, output: 1 }, inputPerOutput: 10 } });
-    // cap 1, b = 4: 9 sessions per cell, 2 of them reviews. At its 1M-token ceiling an executor
+    // cap 1, b = 4: 46 sessions per cell, 2 of them reviews. At its 1M-token ceiling an executor
     // session would cost $10 and is held to the $5 cost ceiling; a reviewer session costs $1.
-    expect(plan.caps[0]!.pricedUsd).toBe(7 * 5 + 2 * 1 + 9 * 5);
-    expect(plan.total.pricedUsd).toBe(82);
+    expect(plan.caps[0]!.pricedUsd).toBe(44 * 5 + 2 * 1 + 46 * 5);
+    expect(plan.total.pricedUsd).toBe(452);
   });
 
   it('prices a session at its token ceiling split input:output, held by the cost ceiling', () => {
@@ -120,16 +122,16 @@ describe('projectPlan', () => {
 
   it('prices shared pairing per pair: leaves and planning once, then each arm\'s merges times attempts', () => {
     const shared = projectPlan({ ...input, pairing: 'shared' });
-    // cap 2, b = 4: 16 leaves + 5 planning nodes built once; each arm 5 x 2 attempts x [merge + review] = 20.
-    expect(shared.caps[1]!.perPair).toEqual({ pairing: 'shared', arms: 2, buildPerTree: 21, mergesPerArm: 20, total: 61 });
-    expect(projectPlan(input).caps[1]!.perPair).toEqual({ pairing: 'independent', arms: 2, buildPerTree: 21, mergesPerArm: 20, total: 82 });
-    expect(shared.caps.map((cap) => cap.sessions)).toEqual([2 * 13, 2 * 61, 4 * 253, 4 * 1021]);
+    // cap 2, b = 4: 16 leaves x (4 + 4 drift) + 5 planners built once = 133; each arm 5 x [checker + 2 x (merger + review + 4 drift)] = 65.
+    expect(shared.caps[1]!.perPair).toEqual({ pairing: 'shared', arms: 2, buildPerTree: 133, mergesPerArm: 65, required: 119, total: 263 });
+    expect(projectPlan(input).caps[1]!.perPair).toEqual({ pairing: 'independent', arms: 2, buildPerTree: 133, mergesPerArm: 65, required: 188, total: 396 });
+    expect(shared.caps.map((cap) => cap.sessions)).toEqual([2 * 59, 2 * 263, 4 * 1079, 4 * 4343]);
     // The first arm of each pair pays for the build it shares; the second only for its merges.
     expect(shared.cells.filter((cell) => cell.cap === 2).map((cell) => [cell.id, cell.sessions])).toEqual([
-      ['cap2-rep1-gated', 41],
-      ['cap2-rep1-ungated', 20],
-      ['cap2-rep2-gated', 41],
-      ['cap2-rep2-ungated', 20],
+      ['cap2-rep1-gated', 198],
+      ['cap2-rep1-ungated', 65],
+      ['cap2-rep2-gated', 198],
+      ['cap2-rep2-ungated', 65],
     ]);
     // One arm alone: there is nothing to share.
     const alone = projectPlan({ ...input, arms: ['ungated'], pairing: 'shared' });
@@ -138,14 +140,14 @@ describe('projectPlan', () => {
 
   it('prices a shared build at the executor\'s rate once, and each arm\'s reviews at its reviewer\'s', () => {
     const plan = projectPlan({ ...input, pairing: 'shared', caps: [1], repetitions: { 1: 1 }, pricing: { executor: { input: 10, output: 10 }, reviewer: { input: 1, output: 1 }, inputPerOutput: 10 } });
-    // cap 1, b = 4: build 5 sessions once ($5 each); gated 1 x 2 merges ($5) + 2 reviews ($1); ungated 4 x $5.
-    expect(plan.caps[0]!.pricedUsd).toBe(5 * 5 + (2 * 5 + 2 * 1) + 4 * 5);
+    // cap 1, b = 4: build 33 sessions once ($5 each); gated 11 merge sessions ($5) + 2 reviews ($1); ungated 13 x $5.
+    expect(plan.caps[0]!.pricedUsd).toBe(33 * 5 + (11 * 5 + 2 * 1) + 13 * 5);
   });
 
   it('covers only the caps asked for, and judges them against the ceiling alone', () => {
-    const plan = projectPlan({ ...input, caps: [1, 2], maxSessions: 150 });
-    expect(plan.total.sessions).toBe(200);
-    expect(plan.ceiling).toMatchObject({ exceeded: true, overBy: 50, measured: 6 });
+    const plan = projectPlan({ ...input, caps: [1, 2], maxSessions: 700 });
+    expect(plan.total.sessions).toBe(976);
+    expect(plan.ceiling).toMatchObject({ exceeded: true, overBy: 276, measured: 6 });
     expect(plan.ceiling.unmeasured.map((cell) => [cell.id, cell.fate])).toEqual([
       ['cap2-rep2-gated', 'stops_inside'],
       ['cap2-rep2-ungated', 'not_started'],

@@ -52,6 +52,19 @@ describe('buildReport', () => {
     expect(real.survival.byCap.every((r) => r.gated?.truth === null)).toBe(true);
   });
 
+  it('reports a pair with one arm measured as unpaired, with a caveat, and draws no axis from nothing (never NaN)', () => {
+    const design = { ...DESIGN, caps: [1], repetitions: 1 };
+    const cells = simCells(design);
+    const outcomes = { 'cap1-rep1-gated': { status: 'unavailable' as const, reason: 'ungradable' as const, detail: 'the tree cannot be graded' } };
+    const report = build(cells, { outcomes }, design);
+    expect(report.survival.byCap.map((r) => [r.gated === null, r.ungated === null, r.difference])).toEqual([[true, false, null]]);
+    expect(report.caveats.find((c) => c.kind === 'unpaired')?.text).toMatchInlineSnapshot(`"UNPAIRED: 1 cell measured without the other arm of its pair (cap1-rep1-ungated): its arm's figures stand, but it is in no paired difference."`);
+    expect(faceLines(report).join('\n')).toContain('UNPAIRED');
+    const charts = chartSpecs(report).map((c) => reportJson(c.spec)).join('');
+    expect(charts).not.toMatch(/\bNaN\b|Infinity|null\s*,\s*null/);
+    expect(charts).toContain('No pair has both arms measured');
+  });
+
   it('refuses cells that disagree on pairing', () => {
     const cells = simCells(DESIGN);
     cells[1] = { ...cells[1]!, pairing: 'independent' };

@@ -1,0 +1,48 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { positiveInt } from '../internal/cli-parsers.js';
+import type { CliIo } from '../io.js';
+import { runRecord, type RecordFlags } from '../sweep/record.js';
+
+/** Commander value parser for `--depths 1,2`: positive whole numbers, comma-separated, duplicates dropped. */
+function capList(value: string): number[] {
+  const parts = value.split(',').map((part) => part.trim());
+  if (!parts.every((part) => /^[1-9][0-9]*$/.test(part))) {
+    throw new InvalidArgumentError(`expected caps as whole numbers of at least 1 separated by commas, e.g. 1,2; got ${JSON.stringify(value)}.`);
+  }
+  return [...new Set(parts.map(Number))];
+}
+
+/** `harness record`; `onExit` receives the exit code of a sweep that ended without an error (130 interrupted, 5 quota). */
+export function recordCommand(io: CliIo, onExit: (code: number) => void): Command {
+  return new Command('record')
+    .description('record a sweep: every cell of the manifest (or --depths) on the engine, graded in Docker, into a resumable run folder')
+    .argument('<manifest>', 'sweep manifest (YAML), e.g. manifests/smoke.yaml')
+    .option('--depths <caps>', 'only these caps, comma-separated, e.g. 1,2 (default: every cap in the manifest)', capList)
+    .option('--max-sessions <n>', "lower the session ceiling for this invocation; never above the manifest's", positiveInt)
+    .option('--out <dir>', 'the run folder: new, or an existing one to resume (default: runs/<manifest name>-<UTC time>)')
+    .option('--providers <file>', 'provider configuration (default: $RDH_PROVIDERS; not needed when both pairs are sim)')
+    .option('--concurrency <n>', "model calls in flight at once across the whole sweep (default: the manifest's concurrency)", positiveInt)
+    .option('--keep-workspaces', 'keep every graded root tree in cells/<cell>/tree (default: only failed cells keep theirs)', false)
+    .option('--allow-code-change', 'resume a journal begun on other code, with a CODE CHANGED caveat on every artifact', false)
+    .option('--json', 'print the summary as JSON at the end', false)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Staging: record the cheap end first (--depths 1,2), read the curve, then run',
+        '--depths 3,4 with the same --out: one journal, one curve.',
+        'Resuming: run the same command with the same --out. Finished cells are kept; an',
+        'interrupted cell is re-run with every transcribed call answered from its transcript,',
+        'so no completed call is paid twice. A changed manifest, spec, oracle, pair or code is',
+        'refused (exit 2, nothing written).',
+        "Ceilings: max_sessions counts across resumes and is checked before every session;",
+        'each session is bounded by the manifest unit (max_turns, token_ceiling, cost_ceiling_usd).',
+        'Ctrl-C stops dispatching, lets in-flight sessions finish and exits 130.',
+        '',
+      ].join('\n'),
+    )
+    .action(async (file: string, flags: RecordFlags) => {
+      const result = await runRecord(file, flags, io);
+      onExit(result.exit);
+    });
+}

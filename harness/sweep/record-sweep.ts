@@ -1,0 +1,362 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import PQueue from 'p-queue';
+import {
+  DockerUnavailableError,
+  JsonlDirectory,
+  ModelQuotaExhaustedError,
+  SandboxImageMissingError,
+  SecretCatalogue,
+  TranscriptRecorder,
+  assemble,
+  build,
+  flatten,
+  systemClock,
+  type Arm,
+  type BuildOptions,
+  type BuiltTree,
+  type CallLimiter,
+  type ModelClient,
+  type ModelRequest,
+  type ModelResponse,
+  type NodeResult,
+  type SolveRun,
+} from '../../engine/index.js';
+import type { GradeResult } from '../grading/grading-report.js';
+import type { Requirement } from '../grading/spec-requirements.js';
+import type { Manifest } from '../manifest/manifest.js';
+import { measureCell, type SessionSpend } from './cell-measure.js';
+import type { Journal } from './journal.js';
+import { RecordedCallClient } from './recorded-client.js';
+import { cellId, runPaths, sessionFileName, type CellId, type RunPaths } from './run-folder.js';
+import { SessionGate, SessionRefusedError } from './session-gate.js';
+import type { CellOutcome, StopReason, SweepEvent, SweepEventInput } from './sweep-events.js';
+import { readTranscripts } from './transcripts.js';
+
+/**
+ * The cell runner of `harness record`: every (cap, repetition) pair of the invocation in plan
+ * order (caps ascending, then repetition, then arm), each pair's build shared by its arms under
+ * `pairing: shared`, every session admitted by the one SessionGate before dispatch, every
+ * durable step journalled, every root tree graded, and one `cell_finished` per cell.
+ *
+ * Resume: a pair whose cells all finished (measured or unavailable) is skipped; any other pair
+ * is run again from the top with a RecordedCallClient in front of the live clients, so every
+ * call that completed and was transcribed is answered from its transcript, not paid again.
+ */
+
+/** The models of one pair: the sim builds a population per (cap, repetition); real providers reuse theirs. */
+export interface PairModels {
+  roster: BuildOptions['roster'];
+  clients: Record<string, ModelClient>;
+}
+
+export interface SweepPlanCell {
+  cap: number;
+  repetition: number;
+  arms: readonly Arm[];
+}
+
+export interface RecordSweepOptions {
+  runDir: string;
+  manifest: Manifest;
+  /** Pairs in recording order. */
+  pairs: readonly SweepPlanCell[];
+  journal: Journal<SweepEvent>;
+  /** Everything the journal held before this invocation. */
+  history: readonly SweepEvent[];
+  /** One limit on model calls in flight for the whole sweep. */
+  limiter: CallLimiter;
+  /** How many pairs run at once (each is bounded by the limiter anyway). Default 1. */
+  pairConcurrency?: number;
+  gate: SessionGate;
+  modelsFor(cap: number, repetition: number): Promise<PairModels>;
+  sandboxes: BuildOptions['sandboxes'];
+  objective: { goal: string; context: string; criteria: string[] };
+  requirements: readonly Requirement[];
+  grade(tree: string, cell: CellId): Promise<GradeResult>;
+  /** True when a failure is true of every remaining cell (Docker gone): checked after a pair fails. */
+  environmentGone?(): Promise<string | undefined>;
+  keepWorkspaces: boolean;
+  budget: number;
+  secrets: string[];
+}
+
+export interface SweepOutcome {
+  reason: StopReason;
+  detail: string;
+  finished: Map<CellId, CellOutcome>;
+  unmeasured: CellId[];
+}
+
+class QuotaStop extends Error {}
+class FatalStop extends Error {}
+
+/** Which cells of a pair a session serves: its arm's cell in the merge phase, else every arm's. */
+function cellsOfSession(request: Pick<ModelRequest, 'sessionId' | 'arm'>, cells: Record<string, CellId>, arms: readonly Arm[]): { ids: CellId[]; mergeArm?: Arm } {
+  const mergeArm = arms.find((a) => request.sessionId.startsWith(`${a}/`));
+  if (mergeArm) return { ids: [cells[mergeArm]!], mergeArm };
+  if (request.arm) return { ids: [cells[request.arm]!] };
+  return { ids: arms.map((a) => cells[a]!) };
+}
+
+interface OpenSession {
+  spend: SessionSpend;
+  role: ModelRequest['role'];
+  attempt: number;
+  ids: CellId[];
+  calls: number;
+  /** The arm whose cell folder holds the session's transcript (work both arms share: the first arm's). */
+  transcriptArm: Arm;
+}
+
+export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> {
+  const paths = runPaths(o.runDir);
+  const append = (event: SweepEventInput) => {
+    const p = o.journal.append(event);
+    // Folded synchronously (seq and time do not matter to the ceiling), before any await.
+    o.gate.note({ ...event, seq: 0, version: 1, at: '' } as unknown as SweepEvent);
+    return p;
+  };
+  const done = new Map<CellId, CellOutcome>();
+  for (const e of o.history) if (e.type === 'cell_finished' && e.outcome.status !== 'unmeasured') done.set(e.cellId, e.outcome);
+  const startedBefore = new Set(o.history.filter((e) => e.type === 'session_started').map((e) => (e as Extract<SweepEvent, { type: 'session_started' }>).sessionId));
+  const finished = new Map<CellId, CellOutcome>();
+  let stop: { reason: StopReason; detail: string } | undefined;
+
+  const runPairCells = async (pair: SweepPlanCell): Promise<void> => {
+    const cells = Object.fromEntries(pair.arms.map((arm) => [arm, cellId({ cap: pair.cap, arm, repetition: pair.repetition })])) as Record<Arm, CellId>;
+    const ids = pair.arms.map((a) => cells[a]);
+    if (ids.every((id) => done.has(id))) return;
+    if (o.gate.closed) return;
+    for (const id of ids) if (!done.has(id)) await append({ type: 'cell_started', cellId: id });
+    const cellPaths = Object.fromEntries(pair.arms.map((arm) => [arm, paths.cell(cells[arm])])) as Record<Arm, ReturnType<RunPaths['cell']>>;
+    const recorded = await readTranscripts(pair.arms.map((a) => cellPaths[a].transcripts));
+    // One transcript format everywhere: the engine's recorder (each message stored once, every
+    // line redacted), one recorder per cell folder, shared by every client of the pair.
+    const secrets = new SecretCatalogue(o.secrets);
+    const recorders = Object.fromEntries(
+      pair.arms.map((a) => [a, new TranscriptRecorder(new JsonlDirectory(cellPaths[a].transcripts, { fileName: sessionFileName }), systemClock, secrets)]),
+    ) as Record<Arm, TranscriptRecorder>;
+    const sessions = new Map<string, OpenSession>();
+    const models = await o.modelsFor(pair.cap, pair.repetition);
+
+    const wrap = (live: ModelClient): ModelClient => {
+      const transcribed: Partial<Record<Arm, ModelClient>> = Object.fromEntries(pair.arms.map((a) => [a, recorders[a].wrap(live)]));
+      // Only live calls reach the recorder: a call answered from the record is already in it.
+      const recording: ModelClient = { complete: (request) => transcribed[sessions.get(request.sessionId)!.transcriptArm]!.complete(request) };
+      const replay = new RecordedCallClient(recording, recorded, {
+        secrets,
+        onSwitch: async (sessionId, call, reason) => {
+          const s = sessions.get(sessionId);
+          // The live calls continue the session's file from the call that went live; the recorded
+          // lines from there on are superseded (see sessionRequests).
+          if (s) recorders[s.transcriptArm].resume(sessionId, call, recorded.get(sessionId)?.[call - 1]?.messages ?? []);
+          await append({ type: 'replay_switch', cellIds: s?.ids ?? ids, sessionId, call, reason });
+        },
+      });
+      return {
+        async complete(request: ModelRequest): Promise<ModelResponse> {
+          let s = sessions.get(request.sessionId);
+          if (!s) {
+            const { ids: served, mergeArm } = cellsOfSession(request, cells, pair.arms);
+            const reopened = startedBefore.has(request.sessionId) || replay.has(request.sessionId);
+            o.gate.admit(request.model, served, reopened);
+            s = {
+              spend: { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 },
+              role: request.role,
+              attempt: request.attempt,
+              ids: served,
+              calls: 0,
+              transcriptArm: mergeArm ?? (request.arm as Arm | undefined) ?? pair.arms[0]!,
+            };
+            sessions.set(request.sessionId, s);
+            await append({ type: 'session_started', cellIds: served, sessionId: request.sessionId, role: request.role, nodePath: request.nodeId, attempt: request.attempt, reopened });
+          }
+          const { response, replayed } = await replay.answer(request);
+          s.calls++;
+          s.spend.tokens = {
+            input: s.spend.tokens.input + response.usage.inputTokens,
+            cached: s.spend.tokens.cached + response.usage.cachedTokens,
+            output: s.spend.tokens.output + response.usage.outputTokens,
+          };
+          return response;
+        },
+      };
+    };
+    const clients = Object.fromEntries(Object.entries(models.clients).map(([name, c]) => [name, wrap(c)]));
+    const finishSessions = async (filter: (s: OpenSession) => boolean, stopped: 'completed' | 'interrupted' | 'error') => {
+      for (const s of [...sessions.values()].filter(filter)) {
+        sessions.delete(s.spend.sessionId);
+        await append({
+          type: 'session_finished', cellIds: s.ids, sessionId: s.spend.sessionId, role: s.role, nodePath: s.spend.nodeId, attempt: s.attempt,
+          turns: s.calls, tokens: s.spend.tokens, costUsd: s.spend.costUsd, stop: stopped,
+        });
+        spent.push(s.spend);
+      }
+    };
+    const spent: SessionSpend[] = [];
+    const workRoot = path.join(paths.cell(ids[0]!).root, 'work');
+    // A pair re-run after a kill starts from clean workspaces; its calls come back from the transcripts.
+    await rm(workRoot, { recursive: true, force: true });
+    const engine: Omit<BuildOptions, 'forArm'> = {
+      goal: o.objective.goal, budget: o.budget, maxDepth: pair.cap, concurrency: o.manifest.concurrency,
+      mergeAttempts: o.manifest.merge_attempts, roster: models.roster, clients, sandboxes: o.sandboxes, workRoot,
+      runId: path.basename(o.runDir), limiter: o.limiter, secrets: o.secrets, cooldownMs: 1000,
+      sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
+      objective: { context: o.objective.context, criteria: o.objective.criteria },
+    };
+    const finishCell = async (id: CellId, outcome: CellOutcome) => {
+      await append({ type: 'cell_finished', cellId: id, outcome });
+      finished.set(id, outcome);
+      if (outcome.status !== 'unmeasured') done.set(id, outcome);
+    };
+
+    let runs: Partial<Record<Arm, SolveRun>> = {};
+    try {
+      const pairing = o.manifest.pairing;
+      const builds: BuiltTree[] = [];
+      if (pairing === 'shared') {
+        const built = await build(engine);
+        builds.push(built);
+        await finishSessions(() => true, 'completed');
+        await journalBuild(append, ids, built);
+        const results = await Promise.all(pair.arms.map((arm) => assemble(built, arm)));
+        pair.arms.forEach((arm, i) => (runs[arm] = results[i]));
+      } else {
+        for (const arm of pair.arms) {
+          const built = await build({ ...engine, workRoot: path.join(workRoot, arm), forArm: arm });
+          await journalBuild(append, [cells[arm]], built);
+          runs[arm] = await assemble(built, arm);
+        }
+      }
+      await finishSessions(() => true, 'completed');
+    } catch (error) {
+      await finishSessions(() => true, 'error');
+      if (error instanceof ModelQuotaExhaustedError) {
+        o.gate.close({ reason: 'quota', detail: error.message });
+        for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'quota', detail: error.message });
+        throw new QuotaStop(error.message);
+      }
+      if (error instanceof SessionRefusedError || o.gate.closed) return settleRefused(ids);
+      const gone = error instanceof DockerUnavailableError || error instanceof SandboxImageMissingError ? (error as Error).message : await o.environmentGone?.();
+      if (gone) {
+        o.gate.close({ reason: 'fatal', detail: gone });
+        throw new FatalStop(gone);
+      }
+      const detail = (error as Error).message ?? String(error);
+      for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'error', detail });
+      return;
+    }
+
+    // A refused session anywhere in the pair: the cells went unmeasured (ceiling) or were cut (stop).
+    if (ids.some((id) => o.gate.refusedIn.has(id))) return settleRefused(ids);
+
+    for (const arm of pair.arms) {
+      const id = cells[arm];
+      // A cell that finished before a kill keeps its outcome; only its partner is finished now.
+      if (done.has(id)) continue;
+      const run = runs[arm]!;
+      const cp = cellPaths[arm];
+      await mkdir(cp.root, { recursive: true });
+      await writeFile(cp.result, `${JSON.stringify(run.root, null, 2)}\n`);
+      await journalMerges(append, id, arm, run.root);
+      const quota = flatten(run.root).find((n) => n.stop?.code === 'model_quota_exhausted');
+      if (quota) {
+        o.gate.close({ reason: 'quota', detail: `the provider's quota ran out in ${quota.id}` });
+        await finishCell(id, { status: 'unavailable', reason: 'quota', detail: `the provider's quota ran out in ${quota.id} (${quota.stop!.model ?? 'a model'})` });
+        continue;
+      }
+      const byProvider = flatten(run.root).find((n) => n.stop?.by === 'provider');
+      if (byProvider) {
+        await finishCell(id, { status: 'unavailable', reason: 'provider', detail: `node ${byProvider.id} was stopped by its provider (${byProvider.stop!.code}${byProvider.stop!.model ? `, ${byProvider.stop!.model}` : ''})` });
+        continue;
+      }
+      let grade: GradeResult;
+      try {
+        grade = await o.grade(run.root.workspace, id);
+      } catch (error) {
+        const gone = error instanceof DockerUnavailableError || error instanceof SandboxImageMissingError ? (error as Error).message : await o.environmentGone?.();
+        if (gone) {
+          o.gate.close({ reason: 'fatal', detail: gone });
+          throw new FatalStop(gone);
+        }
+        await keepTree(run.root.workspace, cp.tree);
+        await finishCell(id, { status: 'unavailable', reason: 'ungradable', detail: (error as Error).message });
+        continue;
+      }
+      await append({ type: 'grading_recorded', cellId: id, grade });
+      await writeFile(cp.grade, `${JSON.stringify(grade, null, 2)}\n`);
+      if (o.keepWorkspaces) await keepTree(run.root.workspace, cp.tree);
+      const sessionsOfCell = spentOf(spent, arm, pair.arms);
+      await finishCell(id, {
+        status: 'measured',
+        result: measureCell({ cap: pair.cap, arm, repetition: pair.repetition, pairing: o.manifest.pairing, root: run.root, grade, requirements: o.requirements, roster: models.roster, sessions: sessionsOfCell }),
+      });
+    }
+    await Promise.all(Object.values(recorders).map((r) => r.close()));
+    if (!o.keepWorkspaces) await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
+    runs = {};
+  };
+
+  const settleRefused = async (ids: CellId[]) => {
+    const closure = o.gate.closed;
+    // A ceiling leaves the cells unmeasured (a later invocation with room may start them); a stop leaves them to the resume.
+    if (closure?.reason === 'ceiling') {
+      for (const id of ids.filter((i) => !done.has(i))) {
+        await append({ type: 'cell_finished', cellId: id, outcome: { status: 'unmeasured', reason: 'ceiling' } });
+        finished.set(id, { status: 'unmeasured', reason: 'ceiling' });
+      }
+    }
+  };
+
+  const queue = new PQueue({ concurrency: o.pairConcurrency ?? 1 });
+  const results = o.pairs.map((pair) =>
+    queue.add(async () => {
+      try {
+        await runPairCells(pair);
+      } catch (error) {
+        if (error instanceof QuotaStop) stop ??= { reason: 'quota', detail: error.message };
+        else if (error instanceof FatalStop) stop ??= { reason: 'fatal', detail: error.message };
+        else throw error;
+      }
+    }),
+  );
+  await Promise.all(results);
+
+  const all = o.pairs.flatMap((p) => p.arms.map((arm) => cellId({ cap: p.cap, arm, repetition: p.repetition })));
+  const unmeasured = all.filter((id) => !done.has(id));
+  const closure = o.gate.closed;
+  const final = stop ?? (closure ? { reason: closure.reason === 'ceiling' ? ('ceiling' as const) : closure.reason, detail: closure.detail } : { reason: 'completed' as const, detail: `${all.length - unmeasured.length} of ${all.length} cells finished` });
+  await append({ type: 'sweep_stopped', reason: final.reason, detail: final.detail, unmeasured });
+  return { ...final, finished, unmeasured };
+}
+
+function spentOf(spent: readonly SessionSpend[], arm: Arm, arms: readonly Arm[]): SessionSpend[] {
+  return spent.filter((s) => !s.mergeArm || s.mergeArm === arm).filter((s) => s.mergeArm || !arms.some((a) => a !== arm && s.sessionId.startsWith(`${a}/`)));
+}
+
+async function keepTree(from: string, to: string): Promise<void> {
+  const { cp } = await import('node:fs/promises');
+  await cp(from, to, { recursive: true, force: true }).catch(() => undefined);
+}
+
+async function journalBuild(append: (e: SweepEventInput) => Promise<unknown>, ids: CellId[], built: BuiltTree): Promise<void> {
+  const cellIds = ids as [CellId, ...CellId[]];
+  await append({ type: 'planning_recorded', cellIds, tree: built.leaves.map((l) => ({ id: l.id, depth: l.depth, verdict: l.verdict })) });
+  for (const leaf of built.leaves) {
+    await append({ type: 'leaf_built', cellIds, nodePath: leaf.id, leaf: { verdict: leaf.verdict, claims: leaf.claims, artifacts: leaf.artifacts.length, stop: leaf.stop?.by ?? null } });
+  }
+}
+
+async function journalMerges(append: (e: SweepEventInput) => Promise<unknown>, id: CellId, arm: Arm, root: NodeResult): Promise<void> {
+  for (const node of flatten(root)) {
+    for (const a of node.merge?.attempts ?? []) {
+      await append({ type: 'merge_attempt', cellId: id, nodePath: node.id, attempt: a.attempt, merge: { seamChecks: a.seamChecks, interfaceChanges: node.interfaceChanges.length } });
+      await append({
+        type: 'review', cellId: id, nodePath: node.id, attempt: a.attempt, kind: a.reviewer.kind,
+        verdict: a.accept === true ? 'approve' : a.accept === false ? 'reject' : 'escalate',
+        review: { findings: a.findings, reviewer: a.reviewer.model, arm },
+      });
+    }
+  }
+}

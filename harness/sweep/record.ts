@@ -1,0 +1,378 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Docker from 'dockerode';
+import PQueue from 'p-queue';
+import {
+  DockerSandboxProvider,
+  pruneSandboxes,
+  RdhError,
+  SandboxImageMissingError,
+  assertDockerReachable,
+  type CallLimiter,
+  type ModelClient,
+} from '../../engine/index.js';
+import { specObjective } from '../cell/spec-objective.js';
+import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
+import { gradeTree } from '../grading/grader.js';
+import type { CliIo } from '../io.js';
+import { count, tokens as tokenFigure, usd } from '../internal/figures.js';
+import { textTable } from '../internal/text-table.js';
+import { loadManifest, type LoadedManifest } from '../manifest/manifest-loader.js';
+import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
+import { repetitionsAt, usesSimulatedProvider, type Manifest } from '../manifest/manifest.js';
+import { REPO_ROOT, oracleDir } from '../paths.js';
+import { checkProviderConfig, loadProviderConfig, locateProviderConfig, type LoadedProviderConfig } from '../providers/provider-config.js';
+import { clientsFromConfig, configuredKeys, rosterFromConfig } from '../providers/engine-roster.js';
+import { writeReport } from '../report/write-report.js';
+import { sandboxImageTag } from '../sandbox/sandbox-image.js';
+import { CORPUS_DIR } from '../sim/corpus-files.js';
+import { DEFAULT_SIM_PAIRS, simSetup } from '../sim/population/sim-setup.js';
+import { survivalTally, type CellMeasurement } from './cell-measurement.js';
+import { JournalMismatchError, assertPinsMatch, collectPins, pinPair, readHarnessVersion } from './journal-header.js';
+import { openJournal } from './journal.js';
+import { createProgressDisplay } from './progress-display.js';
+import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
+import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, parseCellId, runPaths, type CellId } from './run-folder.js';
+import { ceilingBelowNextCell } from './ceilings.js';
+import { SessionGate } from './session-gate.js';
+import { headerOf, readSweepJournal, type CellOutcome, type SweepEvent } from './sweep-events.js';
+
+/** Grading limits of a sweep cell (as `solve`'s: a correct program must never fail a case for waiting on a busy machine). */
+const SWEEP_GRADING = { caseTimeoutMs: 10_000, deadlineMs: 600_000 };
+/** Token allocation of one tree: a real model's, and the simulated population's (its synthetic usage is larger, and free). */
+const TREE_BUDGET = { real: 300_000, sim: 20_000_000 };
+
+export interface RecordFlags {
+  depths?: number[];
+  maxSessions?: number;
+  out?: string;
+  providers?: string;
+  concurrency?: number;
+  keepWorkspaces?: boolean;
+  json?: boolean;
+  allowCodeChange?: boolean;
+}
+
+/** What tests (and only tests) replace. */
+export interface RecordSeams {
+  /** The models of a pair; default: the sim population, or the provider configuration's clients. */
+  modelsFor?: (cap: number, repetition: number, base: PairModels) => PairModels | Promise<PairModels>;
+  /** Where default run folders go. Default `<repo>/runs`. */
+  runsDir?: string;
+  /** Aborting it is Ctrl-C. Default: SIGINT/SIGTERM of this process. */
+  signal?: AbortSignal;
+  /** The engine's sandboxes; default Docker. A test's host sandbox also skips the Docker preflight. */
+  sandboxes?: import('../../engine/index.js').SandboxProvider;
+  /** Skips the one-token completion per pair (the sim needs none). */
+  skipWarmup?: boolean;
+  /** Called with each durable journal event (tests kill the sweep at a chosen event). */
+  onEvent?: (event: SweepEvent) => void;
+  /** Grading override (tests make one cell ungradable). */
+  grade?: (tree: string, cell: CellId, base: (tree: string) => Promise<import('../grading/grading-report.js').GradeResult>) => Promise<import('../grading/grading-report.js').GradeResult>;
+}
+
+/** Pairs of the invocation in recording order: caps ascending, then repetition; each pair holds its arms in order. */
+export function recordingOrder(manifest: Manifest, caps: readonly number[]): SweepPlanCell[] {
+  return [...caps].sort((a, b) => a - b).flatMap((cap) => Array.from({ length: repetitionsAt(manifest, cap) }, (_, i) => ({ cap, repetition: i + 1, arms: manifest.arms })));
+}
+
+/** A sweep refused because nothing at all was measured: never summarised as zeros. */
+export class NothingMeasuredError extends RdhError {
+  readonly code = 'usage';
+}
+
+export interface RecordResult {
+  exit: ExitCode;
+  runDir: string;
+  summary: RunSummary;
+}
+
+export interface SummaryCell {
+  cell: CellId;
+  status: CellOutcome['status'] | 'not started';
+  reason?: string;
+  /** Requirements passing in the graded root tree, of the spec's total. */
+  score?: { passing: number; total: number };
+  survival?: { survived: number; claimed: number };
+  spend?: { sessions: number; tokens: number; costUsd: number | null };
+}
+
+export interface RunSummary {
+  version: 1;
+  run: string;
+  manifest: string;
+  simulated: boolean;
+  stop: { reason: string; detail: string };
+  sessions: { counted: number; maxSessions: number };
+  cells: SummaryCell[];
+  caveats: string[];
+}
+
+function pinnedSimulated(manifest: Manifest) {
+  return usesSimulatedProvider(manifest) ? (JSON.parse(JSON.stringify(manifest.simulated)) as import('./json-value.js').JsonValue) : null;
+}
+
+/** Preflight, before anything is spent: Docker and the image, provider coverage and families, a one-token call per pair. */
+async function preflight(loaded: LoadedManifest, providers: LoadedProviderConfig | undefined, docker: Docker | undefined, clients: Record<string, ModelClient> | undefined, skipWarmup: boolean): Promise<void> {
+  if (providers) checkProviderConfig(loaded, providers);
+  else if (!usesSimulatedProvider(loaded.manifest) || loaded.manifest.executor.provider !== 'sim' || loaded.manifest.reviewer.provider !== 'sim') {
+    throw new UsageError(`--providers: ${loaded.shownAs} names a real provider; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start)`);
+  }
+  if (docker) {
+    await assertDockerReachable(docker);
+    const image = sandboxImageTag();
+    await docker
+      .getImage(image)
+      .inspect()
+      .catch((cause) => {
+        throw new SandboxImageMissingError(image, { cause });
+      });
+  }
+  if (skipWarmup || !providers || !clients) return;
+  for (const pair of [loaded.manifest.executor, loaded.manifest.reviewer]) {
+    if (pair.provider === 'sim') continue;
+    const entry = providers.config.models[pair.model]!;
+    const client = clients[entry.provider]!;
+    await client.complete({ model: entry.model ?? pair.model, messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 1, role: 'planner', sessionId: 'preflight', nodeId: 'preflight', attempt: 1 });
+  }
+}
+
+export async function runRecord(file: string, flags: RecordFlags, io: CliIo, seams: RecordSeams = {}): Promise<RecordResult> {
+  let loaded = await loadManifest(file);
+  if (flags.maxSessions !== undefined) loaded = withMaxSessions(loaded, flags.maxSessions);
+  const caps = flags.depths === undefined ? loaded.manifest.depth_caps : selectDepths(loaded, flags.depths);
+  const manifest = loaded.manifest;
+  const location = usesSimulatedProvider(manifest) && manifest.executor.provider === 'sim' && manifest.reviewer.provider === 'sim' ? undefined : locateProviderConfig(flags.providers);
+  const providers = location ? await loadProviderConfig(location.file, { via: location.via }) : undefined;
+  const liveClients = providers ? clientsFromConfig(providers) : undefined;
+  const docker = new Docker();
+  await preflight(loaded, providers, seams.sandboxes ? undefined : docker, liveClients, seams.skipWarmup ?? false);
+
+  const manifestBytes = await readFile(loaded.file);
+  const repoRoot = REPO_ROOT;
+  const specName = path.basename(loaded.specDir);
+  const pins = await collectPins({
+    manifestBytes, manifestShownAs: loaded.shownAs, specDir: loaded.specDir, oracleDir: oracleDir(specName), simCorpusDir: CORPUS_DIR, repoRoot,
+    outputDirs: [path.join(repoRoot, 'runs'), ...(flags.out ? [path.resolve(flags.out)] : []), ...(seams.runsDir ? [seams.runsDir] : [])],
+    executor: pinPair(manifest.executor, providers?.config), reviewer: pinPair(manifest.reviewer, providers?.config),
+    simulated: pinnedSimulated(manifest), harnessVersion: await readHarnessVersion(repoRoot),
+  });
+
+  // The run folder: a resume when --out holds a journal (refused, writing nothing, on any pin difference).
+  let runDir: string;
+  let contents: Awaited<ReturnType<typeof readSweepJournal>>;
+  let caveats: string[] = [...loaded.caveats];
+  let resume = false;
+  if (flags.out && (await inspectRunFolder(path.resolve(flags.out))) === 'run') {
+    runDir = path.resolve(flags.out);
+    contents = await readSweepJournal(runPaths(runDir).journal, { shownAs: path.join(flags.out, 'journal.jsonl') });
+    const header = headerOf(contents);
+    if (header) {
+      caveats.push(...assertPinsMatch(header.pins, pins, { allowCodeChange: flags.allowCodeChange ?? false }));
+      resume = true;
+    }
+  } else {
+    runDir = flags.out ? path.resolve(flags.out) : await claimDefaultRunFolder(seams.runsDir ?? path.join(repoRoot, 'runs'), manifest.name, new Date());
+    await createRunFolder(runDir, manifestBytes, flags.out ?? runDir);
+    contents = await readSweepJournal(runPaths(runDir).journal);
+  }
+  const history = contents.events;
+  // Caveats recorded by earlier invocations travel on.
+  for (const e of history) if (e.type === 'run_started') caveats.push(...e.caveats);
+  caveats = [...new Set(caveats)];
+
+  const gate = new SessionGate(history, manifest.max_sessions);
+  const pairs = recordingOrder(manifest, caps);
+  const cellIds = pairs.flatMap((p) => p.arms.map((arm) => `cap${p.cap}-rep${p.repetition}-${arm}` as CellId));
+  const display = createProgressDisplay(
+    { title: manifest.name, simulated: usesSimulatedProvider(manifest), cells: cellIds, manifestMaxSessions: loaded.folded.max_sessions?.manifest ?? manifest.max_sessions },
+    history,
+    { stream: { write: (t: string) => io.err(t) }, isTty: io.isTty && !flags.json },
+  );
+  const journal = await openJournal(contents, {
+    onDurable: (event: SweepEvent) => {
+      display.apply(event);
+      seams.onEvent?.(event);
+    },
+  });
+
+  const concurrency = flags.concurrency ?? manifest.concurrency;
+  const queue = new PQueue({ concurrency });
+  const limiter: CallLimiter = { run: (call) => queue.add(call) as ReturnType<typeof call> };
+
+  // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one
+  // the sessions finish and dispose of theirs, but a second one abandons them mid-command.
+  const removeRunContainers = async () => {
+    if (seams.sandboxes) return;
+    await pruneSandboxes(docker, { all: true, runId: path.basename(runDir), ownerPid: process.pid }).catch((error: Error) => io.err(`harness: could not remove the run's containers (${error.message}); run harness sandbox prune --run ${path.basename(runDir)}\n`));
+  };
+  // Ctrl-C: stop dispatching, let in-flight sessions finish; a second one abandons them.
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    gate.close({ reason: 'interrupted', detail: 'interrupted (Ctrl-C or SIGTERM); resume with the same command' });
+    if (interrupts > 1) void removeRunContainers().finally(() => process.exit(EXIT.interrupted));
+  };
+  if (seams.signal) seams.signal.addEventListener('abort', onSignal, { once: true });
+  else {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+
+  const sandboxes = seams.sandboxes ?? new DockerSandboxProvider({ image: sandboxImageTag(), docker });
+  const objective = await specObjective(loaded.specDir);
+  const simulatedPairs = {
+    executor: manifest.executor.provider === 'sim' ? { model: manifest.executor.model, family: manifest.executor.family ?? DEFAULT_SIM_PAIRS.executor.family } : DEFAULT_SIM_PAIRS.executor,
+    reviewer: manifest.reviewer.provider === 'sim' ? { model: manifest.reviewer.model, family: manifest.reviewer.family ?? DEFAULT_SIM_PAIRS.reviewer.family } : DEFAULT_SIM_PAIRS.reviewer,
+  };
+  const baseModels = async (cap: number, repetition: number): Promise<PairModels> => {
+    if (providers) return { roster: rosterFromConfig(providers), clients: liveClients! };
+    const setup = await simSetup({ params: manifest.simulated, maxDepth: cap, repetition, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing, requirements: objective.requirements, pairs: simulatedPairs });
+    return { roster: setup.roster, clients: setup.clients };
+  };
+  const baseGrade = (tree: string) => gradeTree({ tree, spec: specName, specDir: loaded.specDir, runId: path.basename(runDir), docker, ...SWEEP_GRADING });
+
+  let outcome;
+  try {
+    await journal.append(
+      resume
+        ? { type: 'run_started', resume: true, depths: caps, concurrency, code: pins.code, harnessVersion: pins.harnessVersion, caveats }
+        : { type: 'header', manifestName: manifest.name, pins },
+    );
+    if (!resume) await journal.append({ type: 'run_started', resume: false, depths: caps, concurrency, code: pins.code, harnessVersion: pins.harnessVersion, caveats });
+    gate.note({ type: 'run_started' } as SweepEvent);
+    if (loaded.folded.max_sessions) {
+      const lowered = { type: 'ceiling_lowered' as const, maxSessions: loaded.folded.max_sessions.flag, manifestMaxSessions: loaded.folded.max_sessions.manifest };
+      await journal.append(lowered);
+      gate.note(lowered as unknown as SweepEvent);
+    }
+    const tooLow = ceilingBelowNextCell(gate.ceiling, history, pairs, manifest);
+    if (tooLow) gate.close({ reason: 'ceiling', detail: tooLow });
+    outcome = await recordSweep({
+      runDir, manifest, pairs, journal, history, limiter, gate, sandboxes, objective, requirements: objective.requirements,
+      keepWorkspaces: flags.keepWorkspaces ?? false, budget: providers ? TREE_BUDGET.real : TREE_BUDGET.sim, secrets: providers ? configuredKeys(providers) : [],
+      modelsFor: async (cap, repetition) => {
+        const base = await baseModels(cap, repetition);
+        return seams.modelsFor ? seams.modelsFor(cap, repetition, base) : base;
+      },
+      grade: (tree, cell) => (seams.grade ? seams.grade(tree, cell, baseGrade) : baseGrade(tree)),
+      environmentGone: async () => {
+        try {
+          await assertDockerReachable(docker);
+          return undefined;
+        } catch (error) {
+          return (error as Error).message;
+        }
+      },
+    });
+  } finally {
+    await journal.close();
+    display.stop();
+    if (seams.signal) seams.signal.removeEventListener('abort', onSignal);
+    else {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+
+  if (outcome.reason === 'interrupted') await removeRunContainers();
+  // The summary: every cell of the whole journal, each with its latest outcome.
+  const all = (await readSweepJournal(runPaths(runDir).journal)).events;
+  const summary = summarise(runDir, manifest, all, gate, caveats, outcome);
+  await writeFile(runPaths(runDir).summary, `${JSON.stringify(summary, null, 2)}\n`);
+  const measured = summary.cells.filter((c) => c.status === 'measured').length;
+  const shownRun = path.relative(process.cwd(), runDir) || '.';
+  if (flags.json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
+  else io.out(renderSummary(summary, shownRun));
+  if (outcome.reason === 'fatal') {
+    io.err(`harness: the sweep stopped: ${outcome.detail}\n  The journal is intact; fix it and run the same command to continue (${shownRun}).\n`);
+    return { exit: EXIT.environment, runDir, summary };
+  }
+  if (measured === 0) {
+    if (outcome.reason === 'interrupted') return { exit: EXIT.interrupted, runDir, summary };
+    if (outcome.reason === 'quota') return { exit: EXIT.quotaExhausted, runDir, summary };
+    throw new NothingMeasuredError(`no cell was measured (${outcome.detail}), so there is nothing to summarise; ${outcome.reason === 'ceiling' ? 'raise --max-sessions (up to the manifest’s max_sessions) or max_sessions in the manifest' : 'see the journal for each cell’s reason'} (${shownRun})`);
+  }
+  // The report is rebuilt from the journal at any time (`harness report`): a failure to write it never loses the sweep.
+  try {
+    const report = await writeReport(runDir, { shownAs: shownRun });
+    if (!flags.json) io.out(`\nReport: ${path.join(shownRun, 'report')} (${report.files.length} files)\nRun folder: ${shownRun}\n`);
+  } catch (error) {
+    io.err(`harness: the sweep is recorded, but its report could not be written: ${(error as Error).message}\n  Run harness report ${shownRun} once that is fixed.\n`);
+  }
+  const exit = outcome.reason === 'interrupted' ? EXIT.interrupted : outcome.reason === 'quota' ? EXIT.quotaExhausted : EXIT.ok;
+  return { exit, runDir, summary };
+}
+
+function summarise(runDir: string, manifest: Manifest, events: readonly SweepEvent[], gate: SessionGate, caveats: string[], outcome: { reason: string; detail: string; unmeasured: CellId[] }): RunSummary {
+  const latest = new Map<CellId, CellOutcome>();
+  const order: CellId[] = [];
+  for (const e of events) {
+    if (e.type === 'cell_started' && !order.includes(e.cellId)) order.push(e.cellId);
+    if (e.type === 'cell_finished') latest.set(e.cellId, e.outcome);
+  }
+  const cells: SummaryCell[] = order.map((cell) => {
+    const o = latest.get(cell);
+    if (!o) return { cell, status: 'not started', reason: 'interrupted before it finished' };
+    if (o.status === 'unavailable') return { cell, status: o.status, reason: `${o.reason}: ${o.detail}` };
+    if (o.status === 'unmeasured') return { cell, status: o.status, reason: 'the session ceiling was reached' };
+    return { cell, status: 'measured', ...measuredFigures(o.result) };
+  });
+  const all = [...caveats];
+  if (outcome.reason === 'ceiling' && outcome.unmeasured.length > 0) {
+    all.push(`CEILING: max_sessions stopped the sweep; ${outcome.unmeasured.length} cell(s) left unmeasured: ${outcome.unmeasured.join(', ')}.`);
+  }
+  if (outcome.reason === 'quota') all.push(`QUOTA: the provider's quota ran out (${outcome.detail}); paid work is kept, the triggering cell is unavailable.`);
+  if (usesSimulatedProvider(manifest)) all.push('SIMULATED: these cells were recorded on the built-in simulated population, not real models.');
+  return {
+    version: 1,
+    run: path.basename(runDir),
+    manifest: manifest.name,
+    simulated: usesSimulatedProvider(manifest),
+    stop: { reason: outcome.reason, detail: outcome.detail },
+    sessions: { counted: gate.ceiling.counted, maxSessions: gate.ceiling.maxSessions },
+    cells,
+    caveats: all,
+  };
+}
+
+function measuredFigures(m: CellMeasurement): Pick<SummaryCell, 'score' | 'survival' | 'spend'> {
+  const tally = survivalTally(m);
+  const parts = [m.spend.leaf, m.spend.planning, m.spend.merge];
+  const unpriced = parts.some((p) => p.costUsd === null);
+  return {
+    score: { passing: m.grade.passing.length, total: m.grade.total },
+    survival: { survived: tally.levels.reduce((n, l) => n + l.surviving, 0), claimed: tally.levels.reduce((n, l) => n + l.claimed, 0) },
+    spend: {
+      sessions: parts.reduce((n, p) => n + p.sessions, 0),
+      tokens: parts.reduce((n, p) => n + p.tokens.input + p.tokens.output, 0),
+      costUsd: unpriced ? null : parts.reduce((n, p) => n + (p.costUsd ?? 0), 0),
+    },
+  };
+}
+
+export function renderSummary(s: RunSummary, shownRun: string): string {
+  const rows = s.cells.map((c) => {
+    const key = parseCellId(c.cell);
+    return [
+      c.cell, key ? String(key.cap) : '', c.status,
+      c.score ? `${c.score.passing}/${c.score.total}` : '',
+      c.survival ? `${c.survival.survived}/${c.survival.claimed}` : '',
+      c.spend ? count(c.spend.sessions) : '', c.spend ? tokenFigure(c.spend.tokens) : '', c.spend ? (c.spend.costUsd === null ? 'unknown' : usd(c.spend.costUsd)) : '',
+      c.reason ?? '',
+    ];
+  });
+  const lines = [
+    '',
+    `harness record: ${s.manifest}${s.simulated ? ' (SIMULATED)' : ''}, ${s.stop.reason}: ${s.stop.detail}`,
+    `  sessions ${count(s.sessions.counted)} of max_sessions ${count(s.sessions.maxSessions)}`,
+    '',
+    ...textTable([['cell', 'cap', 'status', 'score', 'survived', 'sessions', 'tokens', 'cost', 'reason'], ...rows], ['left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'left']),
+    ...(s.caveats.length ? ['', ...s.caveats.map((c) => `  ${c}`)] : []),
+    `  run folder: ${shownRun}`,
+    '',
+  ];
+  return `${lines.join('\n')}`;
+}
+
+export { JournalMismatchError };

@@ -1,0 +1,70 @@
+import { ModelConfigurationError } from '../../engine/index.js';
+import { mayDispatch, reduceSessionCeiling, sessionCeilingFrom, type SessionCeiling } from './ceilings.js';
+import type { SweepEvent } from './sweep-events.js';
+
+/**
+ * The one place a sweep decides whether another session may start. Every session's first call
+ * asks `admit` BEFORE it is dispatched; the state is folded synchronously from each journal
+ * event as it is appended, so two sessions can never both pass a check only one fits.
+ *
+ * Once closed (ceiling reached, Ctrl-C, a fatal failure, the quota) it admits nothing new,
+ * while the sessions already in flight finish. A refused session throws SessionRefusedError,
+ * which the engine's router treats as a configuration failure (true of every later call, no
+ * fallback), so the cell ends quickly; the sweep reads the gate to know why.
+ */
+export class SessionRefusedError extends ModelConfigurationError {
+  constructor(
+    model: string,
+    readonly why: 'ceiling' | 'stopping',
+    detail: string,
+  ) {
+    super(model, detail);
+  }
+}
+
+export type GateClosure = { reason: 'ceiling'; detail: string } | { reason: 'interrupted' | 'fatal' | 'quota'; detail: string };
+
+export class SessionGate {
+  private state: SessionCeiling;
+  private closure: GateClosure | undefined;
+  /** Cells (by id) in which a session was refused. */
+  readonly refusedIn = new Set<string>();
+
+  constructor(history: readonly SweepEvent[], manifestMaxSessions: number) {
+    this.state = sessionCeilingFrom(history, manifestMaxSessions);
+  }
+
+  get ceiling(): SessionCeiling {
+    return this.state;
+  }
+
+  get closed(): GateClosure | undefined {
+    return this.closure;
+  }
+
+  /** Folds one event (call it synchronously for every event appended). */
+  note(event: SweepEvent): void {
+    this.state = reduceSessionCeiling(this.state, event);
+  }
+
+  close(closure: GateClosure): void {
+    this.closure ??= closure;
+  }
+
+  /**
+   * May a session start? `reopened`: it already started in an earlier invocation (not counted
+   * again). Returns nothing when it may; throws SessionRefusedError when it may not.
+   */
+  admit(model: string, cellIds: readonly string[], reopened: boolean): void {
+    if (this.closure) {
+      cellIds.forEach((c) => this.refusedIn.add(c));
+      throw new SessionRefusedError(model, this.closure.reason === 'ceiling' ? 'ceiling' : 'stopping', `the sweep is stopping (${this.closure.detail}); no new session is dispatched`);
+    }
+    const decision = mayDispatch(this.state, { reopened });
+    if (!decision.ok) {
+      this.close({ reason: 'ceiling', detail: decision.message });
+      cellIds.forEach((c) => this.refusedIn.add(c));
+      throw new SessionRefusedError(model, 'ceiling', decision.message);
+    }
+  }
+}
