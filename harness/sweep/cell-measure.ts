@@ -1,4 +1,5 @@
 import { flatten, placeModel, type Arm, type ModelSpec, type NodeResult } from '../../engine/index.js';
+import { resolveClaim } from '../cell/claim-resolution.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { CellMeasurement, MeasuredLeaf, MeasuredMerge, Spend } from './cell-measurement.js';
@@ -6,18 +7,10 @@ import type { SessionTokens } from './session-tokens.js';
 
 /**
  * From an arm's finished root tree and its grade to the CellMeasurement the journal keeps.
- * Claims resolve from criterion text to a requirement id: the criterion line begins with the
- * id (cell/spec-objective.ts), so the first requirement id the claim names as a word is the
- * one; a claim naming none is kept with `requirement: null` (dropped from the metric, counted).
+ * Claims resolve from criterion text to a requirement id by the one rule the harness has
+ * (cell/claim-resolution.ts): exactly one known id named, or none; a claim that resolves to
+ * nothing is kept with `requirement: null` (dropped from the metric, counted).
  */
-
-export function resolveClaim(claim: string, ids: readonly string[]): string | null {
-  for (const word of claim.split(/[^A-Za-z0-9_.-]+/)) {
-    const w = word.replace(/[.:]+$/, '');
-    if (ids.includes(w)) return w;
-  }
-  return null;
-}
 
 /**
  * Delivered: the leaf reached no outside stop and its own checks (imports, compiles, its own
@@ -61,7 +54,7 @@ export interface MeasureInput {
 }
 
 export function measureCell(input: MeasureInput): CellMeasurement {
-  const ids = input.requirements.map((r) => r.id);
+  const ids: ReadonlySet<string> = new Set(input.requirements.map((r) => r.id));
   const nodes = flatten(input.root);
   const identity = (model: string) => ({ model, family: placeModel(model, [...input.roster]).family });
   const leaves: MeasuredLeaf[] = nodes

@@ -13,3 +13,7 @@ export * from './run-folder.js';
 export * from './ceilings.js';
 export { duration, eta, initialProgress, oneLine, progressFrom, reduceProgress, renderFrame, renderLine, type CellStatus, type FrameOptions, type ProgressSetup, type ProgressState } from './progress.js';
 export { createProgressDisplay, type ProgressDisplay, type ProgressDisplayOptions, type ProgressStream } from './progress-display.js';
+export { runRecord, type RecordFlags, type RecordResult, type RecordSeams } from './record.js';
+export { RecordedCallClient, ReplayDivergenceError, mismatch, normaliseText, type RecordedCallClientOptions, type ReplayMode } from './recorded-client.js';
+export { completedCalls, readTranscripts, type RecordedCall } from './transcripts.js';
+export { SessionGate, SessionRefusedError } from './session-gate.js';

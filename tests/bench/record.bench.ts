@@ -1,8 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '../../harness/paths.js';
-import { runRecord } from '../../harness/sweep/record.js';
+import { REPO_ROOT, runRecord } from '../../harness/index.js';
 import { figure, type Figure } from './stats.js';
 
 /** Goal: the smoke sweep end to end (preflight, both caps on the simulated population in Docker, grading, summary, report) in at most 3 min on 2 cores. */

@@ -80,8 +80,8 @@ describe('what the forecast learns', () => {
     expect(model.merge.ungated.sessionsPerNode).toBe(2 * SESSIONS.perMergeAttempt);
     expect(model.merge.gated.sessionsPerNode).toBeLessThanOrEqual(model.merge.ungated.sessionsPerNode);
     const declared = learnCostModel(unsplit(6), LEARN);
-    // Declared from the court's arithmetic: a planner; a merge checker + 2 attempts x (merger + review + 4 drift allowance).
-    expect([declared.planning.source, declared.planning.sessionsPerNode, declared.merge.gated.sessionsPerNode]).toEqual(['declared', 1, 13]);
+    // Declared from the court's arithmetic: a planner; a seam checker + its meta-verifier + 2 attempts x (merger + review + 4 drift allowance).
+    expect([declared.planning.source, declared.planning.sessionsPerNode, declared.merge.gated.sessionsPerNode]).toEqual(['declared', 1, 14]);
     // A full tree at b = 4 under the engine's room rule: cap 3 splits at levels 0, 1 and 2.
     expect(expectedTree(declared, 3)).toEqual({ leaves: 64, assembling: 21 });
     expect(expectedTree({ ...declared, room: { offset: -2, source: 'bounded' } }, 3)).toEqual({ leaves: 16, assembling: 5 });

@@ -5,12 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ModelQuotaExhaustedError, type ModelClient, type ModelRequest } from '../../../../engine/index.js';
-import type { GradeResult } from '../../../../harness/grading/grading-report.js';
-import { loadRequirements } from '../../../../harness/grading/spec-requirements.js';
-import type { CliIo } from '../../../../harness/io.js';
-import { REPO_ROOT } from '../../../../harness/paths.js';
-import { runRecord, type RecordFlags, type RecordResult, type RecordSeams } from '../../../../harness/sweep/record.js';
-import { readSweepJournal, type SweepEvent } from '../../../../harness/sweep/sweep-events.js';
+import { type GradeResult, loadRequirements, type CliIo, REPO_ROOT, runRecord, type RecordFlags, type RecordResult, type RecordSeams, readSweepJournal, type SweepEvent } from '../../../../harness/index.js';
 import { FakeSandboxProvider, type FakeCommand, type FakeWorkspace } from '../../../support/fake-sandbox.js';
 
 /**

@@ -5,12 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stableJson } from '../../../../engine/index.js';
-import { loadManifest } from '../../../../harness/manifest/manifest-loader.js';
-import { REPO_ROOT } from '../../../../harness/paths.js';
-import { planInputFor, projectPlan } from '../../../../harness/plan/plan-arithmetic.js';
-import { runRecord, type RecordResult } from '../../../../harness/sweep/record.js';
-import { readSweepJournal, type SweepEvent } from '../../../../harness/sweep/sweep-events.js';
-import { readTranscripts } from '../../../../harness/sweep/transcripts.js';
+import { loadManifest, REPO_ROOT, planInputFor, projectPlan, runRecord, type RecordResult, readSweepJournal, type SweepEvent, readTranscripts } from '../../../../harness/index.js';
 import { bufferIo, RECORD_MANIFEST, recordSim, simSeams } from './record-fixture.js';
 
 /**

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionGate, SessionRefusedError } from '../../../../harness/sweep/session-gate.js';
-import type { SweepEvent } from '../../../../harness/sweep/sweep-events.js';
-import { resolveClaim } from '../../../../harness/sweep/cell-measure.js';
+import { SessionGate, SessionRefusedError, type SweepEvent } from '../../../../harness/index.js';
 import { runStarted, session, stamped } from '../sweep-fixtures.js';
 
 const started = (sessionId: string, reopened = false) => ({ type: 'session_started', cellIds: ['cap1-rep1-gated'], sessionId, role: 'worker', nodePath: 'root', attempt: 1, reopened, seq: 0, version: 1, at: '' }) as unknown as SweepEvent;
@@ -33,12 +31,5 @@ describe('the session gate (max_sessions, checked before every dispatch)', () =>
     const gate = new SessionGate([], 100);
     gate.close({ reason: 'interrupted', detail: 'Ctrl-C' });
     expect(() => gate.admit('m', ['cap1-rep1-gated'], false)).toThrow(/the sweep is stopping \(Ctrl-C\)/);
-  });
-});
-
-describe('claims resolve from criterion text to requirement ids', () => {
-  it('takes the id the claim names, and null when it names none', () => {
-    expect(resolveClaim('R07 Quoted fields: a quoted field may hold commas', ['R06', 'R07'])).toBe('R07');
-    expect(resolveClaim('the parser handles quoting', ['R06', 'R07'])).toBeNull();
   });
 });
