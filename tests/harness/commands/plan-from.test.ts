@@ -31,9 +31,9 @@ describe('harness plan --from', () => {
         per node sessions: leaf 3.0; planning 1.0; merges gated 3.9; ungated 4.0
 
         cap  cells to record  declared sessions (b = 4, full trees)  forecast sessions  forecast tokens (in / out)  forecast cost
-        3                  8                                  1,352                525               10.5M / 1.05M          $0.00
-        4                  8                                  5,448              1,272               25.4M / 2.54M          $0.00
-        all               16                                  6,800              1,797               35.9M / 3.59M          $0.00
+        3                  8                                  6,616                525               10.5M / 1.05M          $0.00
+        4                  8                                 26,584              1,272               25.4M / 2.54M          $0.00
+        all               16                                 33,200              1,797               35.9M / 3.59M          $0.00
 
         declared = the manifest's scenario; forecast = learned from the run (expected shape x measured sessions per node x
         measured spend per session; a pair's planning and leaves once under shared pairing). Both are estimates.
