@@ -117,6 +117,19 @@ describe('a simulated sweep’s report against its generative model', () => {
   });
 });
 
+/** The sections report.md holds, in order, for every sweep. */
+const SECTIONS = [
+  '## Headline: survival by achieved level, pooled over caps',
+  '## Survival by cap and achieved level',
+  '## The cap curve',
+  '## Achieved depth',
+  '## Every cell',
+  '## Cost',
+  '## Independence audit',
+  '## Counts that change what a number means',
+  '## Files',
+];
+
 describe('the smoke sweep’s report', () => {
   it('has every section, from the shipped smoke manifest (one pair per cap: no interval, said so)', async () => {
     const smoke = await readFile(path.join(REPO_ROOT, 'manifests/smoke.yaml'), 'utf8');
@@ -124,18 +137,7 @@ describe('the smoke sweep’s report', () => {
     const { dir } = await simRun(d, simCells(d), { manifestYaml: smoke });
     const { report, files } = await writeReport(dir);
     const md = await readFile(path.join(dir, 'report', 'report.md'), 'utf8');
-    expect(md.split('\n').filter((l) => l.startsWith('#'))).toEqual([
-      '# smoke: does work survive as the tree gets deeper? (SIMULATED)',
-      '## Headline: survival by achieved level, pooled over caps',
-      '## Survival by cap and achieved level',
-      '## The cap curve',
-      '## Achieved depth',
-      '## Every cell',
-      '## Cost',
-      '## Independence audit',
-      '## Counts that change what a number means',
-      '## Files',
-    ]);
+    expect(md.split('\n').filter((l) => l.startsWith('#'))).toEqual(['# smoke: does work survive as the tree gets deeper? (SIMULATED)', ...SECTIONS]);
     for (const chart of report.charts) expect(files).toEqual(expect.arrayContaining([chart.spec, chart.svg]));
     expect(report.survival.byCap.every((r) => r.gated?.interval.kind === 'none')).toBe(true);
     expect(md).toContain('(1 pair, no interval)');
@@ -152,17 +154,7 @@ describe('the smoke sweep as harness record recorded it (the committed runs/exam
     await cp(example, dir, { recursive: true });
     const { report } = await writeReport(dir);
     const md = await readFile(path.join(dir, 'report', 'report.md'), 'utf8');
-    expect(md.split('\n').filter((l) => l.startsWith('## '))).toEqual([
-      '## Headline: survival by achieved level, pooled over caps',
-      '## Survival by cap and achieved level',
-      '## The cap curve',
-      '## Achieved depth',
-      '## Every cell',
-      '## Cost',
-      '## Independence audit',
-      '## Counts that change what a number means',
-      '## Files',
-    ]);
+    expect(md.split('\n').filter((l) => l.startsWith('## '))).toEqual(SECTIONS);
     // The pinned bytes, parsed as data: the spec path inside is relative to the repository's manifests/.
     const manifest = Manifest.parse(YAML.parse(await readFile(path.join(dir, 'manifest.yaml'), 'utf8')));
     const d = design({ params: manifest.simulated, caps: manifest.depth_caps, repetitions: manifest.repetitions.default, mergeAttempts: manifest.merge_attempts, name: manifest.name });
