@@ -28,6 +28,7 @@ export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type Engin
 // adapters
 export { OpenAIModelClient, type OpenAIModelClientOptions } from './adapters/openai-client.js';
 export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './adapters/docker-sandbox.js';
+export { ContainerShutdown } from './adapters/container-shutdown.js';
 export { resolveTransport, type WorkspaceTransportChoice, type WorkspaceTransportKind } from './adapters/workspace-transport.js';
 export { DockerHostSpec, dockerClientFor } from './adapters/docker-host.js';
 export {

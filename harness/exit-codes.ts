@@ -72,6 +72,7 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   no_sandbox_host: EXIT.environment,
   workspace_path: EXIT.usage,
   sandbox_disposed: EXIT.internal,
+  sandboxes_closed: EXIT.interrupted,
   budget_exhausted: EXIT.internal,
   model_rate_limited: EXIT.environment,
   model_unavailable: EXIT.environment,

@@ -3,7 +3,8 @@ import { chown, cp, lchown, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { assertDockerReachable, sandboxLabels } from './docker-daemon.js';
-import { SandboxDisposedError, SandboxImageMissingError } from '../base/errors.js';
+import { SandboxDisposedError, SandboxImageMissingError, SandboxesClosedError } from '../base/errors.js';
+import { ContainerShutdown } from './container-shutdown.js';
 import { CappedSink } from './internal/output-cap.js';
 import { resolveInside } from './internal/workspace-fs.js';
 import {
@@ -65,6 +66,12 @@ export interface DockerSandboxProviderOptions {
    * `auto`: a bind mount for a daemon on a local unix socket, tar streams into a volume otherwise.
    */
   transport?: WorkspaceTransportChoice;
+  /**
+   * Shared with everything else that makes this run's containers; once closed, `create` refuses
+   * and a creation under way removes its container. Default: a shutdown of this provider's own,
+   * never closed.
+   */
+  shutdown?: ContainerShutdown;
 }
 
 /**
@@ -85,12 +92,14 @@ export class DockerSandboxProvider implements SandboxProvider {
   /** The workspace transport in force, `auto` resolved. */
   readonly transport: WorkspaceTransportKind;
   private imageChecked = false;
+  private readonly shutdown: ContainerShutdown;
 
   constructor(private readonly options: DockerSandboxProviderOptions) {
     this.docker = options.docker ?? new Docker();
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.outputCapBytes = options.outputCapBytes ?? 1024 ** 2;
     this.transport = resolveTransport(this.docker, options.transport);
+    this.shutdown = options.shutdown ?? new ContainerShutdown();
   }
 
   /** Fails fast with an actionable error when the daemon or the image is missing. */
@@ -106,6 +115,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   async create(options: SandboxCreateOptions): Promise<Sandbox> {
+    if (this.shutdown.closed) throw new SandboxesClosedError(`a sandbox for ${options.purpose}`);
     await this.ensureReady();
     const owner = sandboxOwner();
     // Only a bind mount shares host files with the sandbox user; an archive carries its owner in the tar.
@@ -126,6 +136,15 @@ export class DockerSandboxProvider implements SandboxProvider {
         ? bindTransport(workspaceDir, owner.chown ? owner : null)
         : archiveTransport(this.docker, workspaceDir, owner, name, sandboxLabels(options.runId, options.purpose));
     await transport.prepare();
+    const container = await this.shutdown.admit(`sandbox ${name}`, () => this.startContainer(name, options, owner, transport), async (made) => {
+      await made.remove({ force: true }).catch(() => undefined);
+      await transport.dispose().catch(() => undefined);
+    });
+    return new DockerSandbox(name, container, workspaceDir, owner, this.outputCapBytes, transport);
+  }
+
+  /** Creates and starts the container; on a failure nothing of it is left. */
+  private async startContainer(name: string, options: SandboxCreateOptions, owner: { uid: number; gid: number; chown: boolean }, transport: WorkspaceTransport): Promise<Docker.Container> {
     const container = await this.docker.createContainer({
       name,
       Image: this.options.image,
@@ -164,7 +183,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       await transport.dispose().catch(() => undefined);
       throw error;
     }
-    return new DockerSandbox(name, container, workspaceDir, owner, this.outputCapBytes, transport);
+    return container;
   }
 }
 

@@ -50,6 +50,14 @@ export class SandboxDisposedError extends RdhError {
   }
 }
 
+/** The process is shutting down (a second Ctrl-C): it makes no more containers. */
+export class SandboxesClosedError extends RdhError {
+  readonly code = 'sandboxes_closed';
+  constructor(what: string) {
+    super(`${what} was not started: the run is shutting down and makes no more containers.`);
+  }
+}
+
 /**
  * A Docker host of the pool stopped answering while this work used it. The host is drained;
  * the work is `retryable`: re-run it and the pool places it on a host that still answers.
@@ -162,6 +170,7 @@ export const ENGINE_ERRORS = [
   SandboxImageMissingError,
   WorkspacePathError,
   SandboxDisposedError,
+  SandboxesClosedError,
   SandboxHostLostError,
   NoSandboxHostError,
   BudgetExhaustedError,

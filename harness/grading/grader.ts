@@ -2,7 +2,7 @@ import { copyFile, lstat, mkdir, mkdtemp, readdir, realpath, rm, writeFile, cp }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { SandboxImageMissingError, assertDockerReachable } from '../../engine/index.js';
+import { SandboxImageMissingError, assertDockerReachable, type ContainerShutdown } from '../../engine/index.js';
 import { revealFailures } from './failure-reveal.js';
 import { GradingRefusedError, runGradingContainer } from './grading-container.js';
 import { GradeResult, type RunnerReport } from './grading-report.js';
@@ -46,6 +46,8 @@ export interface GradeOptions {
   reveal?: (text: string) => void;
   /** Run id for the grading container's labels (so `sandbox prune` finds orphans). Default `grade`. */
   runId?: string;
+  /** Shared with the run's sandboxes: once closed, no grading container starts. Default: never closed. */
+  shutdown?: ContainerShutdown;
 }
 
 /** Files the oracle dir may hold once the runner has deleted its expectations. */
@@ -107,7 +109,7 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
       mode,
       reveal: Boolean(options.reveal),
       runId: options.runId ?? 'grade',
-    });
+    }, options.shutdown);
     const leftovers = (await readdir(path.join(scratch, 'oracle'))).sort();
     if (leftovers.join() !== ORACLE_ALLOWLIST.join()) {
       throw new GradingRefusedError(`oracle expectations were not deleted before grading: ${leftovers.join(', ')} remain; measurement refused.`);

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { RdhError, sandboxLabels } from '../../engine/index.js';
+import { ContainerShutdown, RdhError, sandboxLabels } from '../../engine/index.js';
 import { RunnerReport } from './grading-report.js';
 
 /** The grading could not be shown to be honest, so no score is given (exit code 4). */
@@ -31,13 +31,13 @@ const FIXED_ALLOWANCE_MS = 60_000;
  * case only); the limit here is a safety net computed from the per-case limits, so a tree
  * cannot reach it: if it fires, the runner itself misbehaved and the grading is refused.
  */
-export async function runGradingContainer(docker: Docker, run: ContainerRun): Promise<RunnerReport> {
+export async function runGradingContainer(docker: Docker, run: ContainerRun, shutdown = new ContainerShutdown()): Promise<RunnerReport> {
   const owner = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
   // Each grading draws its own uid range, so concurrent gradings never share a uid (rlimits
   // such as RLIMIT_NPROC count per uid across the whole machine).
   const uidBase = randomInt(1, 2_000_000) * 1024;
   const safetyMs = FIXED_ALLOWANCE_MS + Math.ceil((run.cases * (run.caseTimeoutMs + 1000)) / run.workers);
-  const container = await docker.createContainer({
+  const create = () => docker.createContainer({
     Image: run.image,
     User: '0:0',
     // -I -S -B: no script dir or user site on sys.path, no site module (so no sitecustomize
@@ -72,9 +72,21 @@ export async function runGradingContainer(docker: Docker, run: ContainerRun): Pr
       SecurityOpt: ['no-new-privileges'],
     },
   });
+  const container = await shutdown.admit(
+    'a grading container',
+    async () => {
+      const made = await create();
+      await made.start().catch(async (error: unknown) => {
+        await made.remove({ force: true }).catch(() => undefined);
+        throw error;
+      });
+      return made;
+    },
+    (made) => made.remove({ force: true }).catch(() => undefined),
+  );
   try {
-    const exited = container.wait({ condition: 'next-exit' });
-    await container.start();
+    // `not-running` answers at once for a runner that already exited, and waits otherwise.
+    const exited = container.wait({ condition: 'not-running' });
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
       exited.then((r: { StatusCode: number }) => r.StatusCode),

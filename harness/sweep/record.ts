@@ -4,6 +4,7 @@ import Docker from 'dockerode';
 import PQueue from 'p-queue';
 import {
   DockerSandboxProvider,
+  ContainerShutdown,
   pruneSandboxes,
   RdhError,
   SandboxImageMissingError,
@@ -202,8 +203,10 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
 
   // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one
   // the sessions finish and dispose of theirs, but a second one abandons them mid-command.
+  const shutdown = new ContainerShutdown();
   const removeRunContainers = async () => {
     if (seams.sandboxes) return;
+    await shutdown.close();
     await pruneSandboxes(docker, { all: true, runId: path.basename(runDir), ownerPid: process.pid }).catch((error: Error) => io.err(`harness: could not remove the run's containers (${error.message}); run harness sandbox prune --run ${path.basename(runDir)}\n`));
   };
   // Ctrl-C: stop dispatching, let in-flight sessions finish; a second one abandons them.
@@ -219,7 +222,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     process.on('SIGTERM', onSignal);
   }
 
-  const sandboxes = seams.sandboxes ?? new DockerSandboxProvider({ image: sandboxImageTag(), docker });
+  const sandboxes = seams.sandboxes ?? new DockerSandboxProvider({ image: sandboxImageTag(), docker, shutdown });
   const objective = await specObjective(loaded.specDir);
   const simulatedPairs = {
     executor: manifest.executor.provider === 'sim' ? { model: manifest.executor.model, family: manifest.executor.family ?? DEFAULT_SIM_PAIRS.executor.family } : DEFAULT_SIM_PAIRS.executor,
@@ -230,7 +233,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     const setup = await simSetup({ params: manifest.simulated, maxDepth: cap, repetition, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing, requirements: objective.requirements, pairs: simulatedPairs });
     return { roster: setup.roster, clients: setup.clients };
   };
-  const baseGrade = (tree: string) => gradeTree({ tree, spec: specName, specDir: loaded.specDir, runId: path.basename(runDir), docker, ...SWEEP_GRADING });
+  const baseGrade = (tree: string) => gradeTree({ tree, spec: specName, specDir: loaded.specDir, runId: path.basename(runDir), docker, shutdown, ...SWEEP_GRADING });
 
   let outcome;
   try {
