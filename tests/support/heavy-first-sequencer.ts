@@ -1,0 +1,25 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that grade dozens of trees in Docker or record whole sweeps, longest first. A fresh
+ * clone has no timing cache, and vitest would then start large files first, which leaves these
+ * (short files, long runs) for the end, alone on one worker. Started first, the other worker
+ * works through everything else beside them. An ordering hint only: a file missing here still runs.
+ */
+const HEAVY = [
+  'tests/harness/sim/corpus-validity.test.ts',
+  'tests/harness/grading/oracle-mutants.test.ts',
+  'tests/harness/sweep/record/record.test.ts',
+  'tests/site/site.browser.test.ts',
+];
+
+export default class HeavyFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = HEAVY.findIndex((h) => f.moduleId.endsWith(h));
+      return i === -1 ? HEAVY.length : i;
+    };
+    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+  }
+}
