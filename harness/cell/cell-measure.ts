@@ -1,109 +1,147 @@
-import { flatten, maySplitAtDepth, type Arm, type EngineEvent, type ModelSpec, type NodeResult } from '../../engine/index.js';
+import { flatten, maySplitAtDepth, placeModel, type Arm, type EngineEvent, type MergeAttempt, type ModelSpec, type NodeResult } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import { CellMeasurement, type MeasuredLeaf, type MeasuredMerge, type MeasuredReview, type Spend } from '../sweep/cell-measurement.js';
+import type { SessionTokens } from '../sweep/session-tokens.js';
 import { resolveClaim } from './claim-resolution.js';
 
-type Charge = Extract<EngineEvent, { type: 'charge' }>;
+/**
+ * From an arm's finished root tree and its grade to the CellMeasurement the journal keeps: the
+ * one measurement `harness record` journals and `harness solve` prints. Claims resolve from
+ * criterion text to a requirement id by the one rule the harness has (claim-resolution.ts);
+ * a claim that resolves to nothing is kept with `requirement: null` (dropped from the metric, counted).
+ */
+
+/** What one session cost, and where in the tree it served. */
+export interface SessionSpend {
+  sessionId: string;
+  nodeId: string;
+  /** The arm whose merge phase this session served; absent for the build (planning and leaves). */
+  mergeArm?: Arm;
+  tokens: SessionTokens;
+  /** Null when a model that answered in it has no known price. */
+  costUsd: number | null;
+}
 
 export interface MeasureInput {
   cap: number;
-  repetition: number;
   arm: Arm;
+  repetition: number;
   pairing: 'shared' | 'independent';
   /** The arm's assembled root (leaves included, byte for byte the build's). */
   root: NodeResult;
   /** The oracle's grade of `root.workspace`. */
   grade: GradeResult;
-  /**
-   * Every `charge` event of this arm's cell: the shared build's (no arm) and this arm's own.
-   * Under shared pairing the build's are reported in both arms, as CellMeasurement says.
-   */
-  charges: readonly Charge[];
-  /** The roster the run used: families of contributors, and which models had a known price. */
+  /** The roster the run used: the families of contributors and reviewers. */
   roster: readonly ModelSpec[];
+  /** Every session this cell paid for: the pair's shared build and this arm's own merges. */
+  sessions: readonly SessionSpend[];
 }
 
-/** Leaves by the metric's rule: delivered when the node changed what it declared and its own tests (its checks) pass in its own tree. */
-function leafOf(node: NodeResult, cap: number, known: ReadonlySet<string>): MeasuredLeaf {
-  const delivered = node.checkResults.length > 0 && node.checkResults.every((r) => r.passed);
-  return {
-    path: node.id,
-    level: node.depth,
-    // A forced execute at the cap is the cap's doing; any other leaf had room and executed by choice (or by a brake the sim never trips).
-    room: maySplitAtDepth(node.depth, cap),
-    delivered,
-    claims: node.claims.map((criterion) => ({ criterion, requirement: resolveClaim(criterion, known) })),
-  };
-}
+type Charge = Extract<EngineEvent, { type: 'charge' }>;
 
-function mergeOf(node: NodeResult, familyOf: (model: string) => string | null): MeasuredMerge | null {
-  const merge = node.merge;
-  if (!merge || merge.attempts.length === 0) return null;
-  const contributors = node.contributorModels.map((model) => ({ model, family: familyOf(model) }));
-  const reviews: MeasuredReview[] = [];
-  for (const a of merge.attempts) {
-    // Nobody eligible answered: there is no review to measure (the merge's verdict says why).
-    if (a.reviewer.model === null || a.accept === null || contributors.length === 0) continue;
-    reviews.push({
-      attempt: a.attempt,
-      kind: a.reviewer.kind,
-      reviewer: { model: a.reviewer.model, family: a.reviewer.family },
-      contributors,
-      verdict: a.verdict === 'NEEDS_HUMAN' ? 'escalate' : a.accept ? 'approve' : 'reject',
-    });
-  }
-  return { path: node.id, level: node.depth, children: node.children.length, attempts: merge.attempts.length, reviews };
-}
-
-/** Sessions of a set of charges: distinct session ids, their tokens, and a price only when every model that answered had one. */
-function spendOf(charges: readonly Charge[], priced: (model: string) => boolean): Spend {
-  const sessions = new Map<string, boolean>();
-  const tokens = { input: 0, cached: 0, output: 0 };
-  let cost = 0;
+/** Sessions from the engine's `charge` events: one per session id, priced only when every model that answered in it has a price. */
+export function sessionsOfCharges(charges: readonly Charge[], roster: readonly ModelSpec[]): SessionSpend[] {
+  const priced = new Set(roster.filter((m) => m.prices !== undefined).map((m) => m.model));
+  const sessions = new Map<string, SessionSpend>();
   for (const c of charges) {
-    sessions.set(c.sessionId, (sessions.get(c.sessionId) ?? true) && priced(c.model));
-    tokens.input += c.usage.inputTokens;
-    tokens.cached += c.usage.cachedTokens;
-    tokens.output += c.usage.outputTokens;
-    cost += c.costUsd;
+    const s = sessions.get(c.sessionId) ?? { sessionId: c.sessionId, nodeId: c.nodeId, ...(c.arm ? { mergeArm: c.arm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 };
+    s.tokens = { input: s.tokens.input + c.usage.inputTokens, cached: s.tokens.cached + c.usage.cachedTokens, output: s.tokens.output + c.usage.outputTokens };
+    s.costUsd = s.costUsd === null || !priced.has(c.model) ? null : s.costUsd + c.costUsd;
+    sessions.set(c.sessionId, s);
   }
-  const unpriced = [...sessions.values()].filter((p) => !p).length;
-  return { sessions: sessions.size, tokens, costUsd: unpriced > 0 ? null : cost, unpricedSessions: unpriced };
+  return [...sessions.values()];
 }
 
 /**
- * One arm's CellMeasurement from what the engine returned and what the oracle graded: the
- * payload `harness record` journals as `cell_finished`. Leaves are the finished nodes without
- * children; merges are the nodes that ran a merge loop in this arm; spend is split by the node
- * a session served (a leaf; the planner of an assembling node; everything else there, which
- * is this arm's merge phase). Parsed before it is returned, so a bad measurement fails here.
+ * Delivered: the leaf reached no outside stop and its own checks (imports, compiles, its own
+ * tests) pass in its own tree. The engine records no per-leaf diff, so "changed something it
+ * declared" is read as "its declared checks ran on a tree that passes them".
+ */
+export function delivered(node: NodeResult): boolean {
+  return node.stop === null && node.checkResults.length > 0 && node.checkResults.every((c) => c.passed);
+}
+
+function spendOf(sessions: readonly SessionSpend[]): Spend {
+  const unpriced = sessions.filter((s) => s.costUsd === null).length;
+  return {
+    sessions: sessions.length,
+    tokens: sessions.reduce((t, s) => ({ input: t.input + s.tokens.input, cached: t.cached + s.tokens.cached, output: t.output + s.tokens.output }), { input: 0, cached: 0, output: 0 }),
+    costUsd: unpriced > 0 ? null : sessions.reduce((sum, s) => sum + (s.costUsd ?? 0), 0),
+    unpricedSessions: unpriced,
+  };
+}
+
+/**
+ * An assembling node's merge, or null when it never reached one (it stopped before merging).
+ * A review needs a reviewer that answered and the subtree's contributors; with either missing
+ * there is no review to measure, and the merge's verdict says why. Families come from the
+ * engine's one placement rule; a model it cannot place has family null, which the
+ * independence audit reads as "unknown", never as a family of its own.
+ */
+function mergeOf(node: NodeResult, roster: readonly ModelSpec[]): MeasuredMerge | null {
+  const attempts = node.merge?.attempts ?? [];
+  if (attempts.length === 0) return null;
+  const identity = (model: string) => {
+    const placed = placeModel(model, roster);
+    return { model, family: placed.placed ? placed.family : null };
+  };
+  const contributors = node.contributorModels.map(identity);
+  const reviews: MeasuredReview[] = [];
+  for (const a of attempts) {
+    if (a.reviewer.model === null || contributors.length === 0) continue;
+    reviews.push({
+      attempt: a.attempt,
+      kind: a.reviewer.kind,
+      reviewer: identity(a.reviewer.model),
+      contributors,
+      verdict: a.verdict === 'NEEDS_HUMAN' || a.accept === null ? 'escalate' : a.accept ? 'approve' : 'reject',
+    });
+  }
+  return { path: node.id, level: node.depth, children: node.children.length, attempts: attempts.length, reviews };
+}
+
+/** A reviewer that answered "a person must decide" is a review escalation, one per attempt; a node that ended NEEDS_HUMAN without one escalated an assumption. */
+function escalationsOf(node: NodeResult): CellMeasurement['escalations'] {
+  const escalated = (a: MergeAttempt) => a.reviewer.model !== null && (a.accept === null || a.verdict === 'NEEDS_HUMAN');
+  const reviews = (node.merge?.attempts ?? []).filter(escalated).map((a) => ({ nodePath: node.id, source: 'review' as const, text: a.findings.join('; ') || `attempt ${a.attempt} escalated` }));
+  if (reviews.length > 0 || node.verdict !== 'NEEDS_HUMAN') return reviews;
+  return [{ nodePath: node.id, source: 'assumption', text: node.openQuestions.join(' | ') || node.reasons.join(' | ') || 'escalated' }];
+}
+
+/**
+ * One arm's CellMeasurement. Leaves are the finished nodes without children; merges are the
+ * nodes that ran a merge loop in this arm; spend splits by where a session served (a leaf, a
+ * planning node in the build, or this arm's merge phase). Parsed before it is returned, so a
+ * bad measurement fails here rather than in the journal.
  */
 export function measureCell(input: MeasureInput): CellMeasurement {
   const nodes = flatten(input.root);
-  const known = new Set(input.grade.requirements.map((r) => r.id));
-  const byModel = new Map(input.roster.map((s) => [s.model, s]));
-  const familyOf = (model: string) => byModel.get(model)?.family ?? null;
-  const priced = (model: string) => byModel.get(model)?.prices !== undefined;
-  const leafIds = new Set(nodes.filter((n) => n.children.length === 0).map((n) => n.id));
-  const kinds = { leaf: [] as Charge[], planning: [] as Charge[], merge: [] as Charge[] };
-  for (const c of input.charges) {
-    if (c.arm !== undefined && c.arm !== input.arm) continue;
-    if (leafIds.has(c.nodeId)) kinds.leaf.push(c);
-    else if (c.role === 'planner') kinds.planning.push(c);
-    else kinds.merge.push(c);
-  }
-  const escalations = nodes
-    .filter((n) => n.verdict === 'NEEDS_HUMAN')
-    .map((n) => ({ nodePath: n.id, source: n.merge?.attempts.some((a) => a.verdict === 'NEEDS_HUMAN') ? ('review' as const) : ('assumption' as const), text: n.openQuestions.join(' | ') || n.reasons.join(' | ') }));
+  const known: ReadonlySet<string> = new Set(input.grade.requirements.map((r) => r.id));
+  const leaves: MeasuredLeaf[] = nodes
+    .filter((n) => n.children.length === 0)
+    .map((n) => ({
+      path: n.id,
+      level: n.depth,
+      // A forced execute at the cap is the cap's doing; any other leaf had room and executed by choice.
+      room: maySplitAtDepth(n.depth, input.cap),
+      delivered: delivered(n),
+      claims: n.claims.map((criterion) => ({ criterion: criterion || '(empty claim)', requirement: resolveClaim(criterion, known) })),
+    }));
+  const leafIds = new Set(leaves.map((l) => l.path));
+  const build = input.sessions.filter((s) => s.mergeArm === undefined);
   return CellMeasurement.parse({
     cap: input.cap,
     arm: input.arm,
     repetition: input.repetition,
     pairing: input.pairing,
-    leaves: nodes.filter((n) => n.children.length === 0).map((n) => leafOf(n, input.cap, known)),
-    merges: nodes.flatMap((n) => mergeOf(n, familyOf) ?? []),
+    leaves,
+    merges: nodes.flatMap((n) => (n.children.length > 0 ? (mergeOf(n, input.roster) ?? []) : [])),
     grade: { passing: input.grade.requirements.filter((r) => r.pass).map((r) => r.id), total: input.grade.total, testsCarried: input.grade.testFiles },
-    escalations,
-    spend: { leaf: spendOf(kinds.leaf, priced), planning: spendOf(kinds.planning, priced), merge: spendOf(kinds.merge, priced) },
+    escalations: nodes.flatMap(escalationsOf),
+    spend: {
+      leaf: spendOf(build.filter((s) => leafIds.has(s.nodeId))),
+      planning: spendOf(build.filter((s) => !leafIds.has(s.nodeId))),
+      merge: spendOf(input.sessions.filter((s) => s.mergeArm === input.arm)),
+    },
   });
 }

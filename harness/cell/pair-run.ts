@@ -4,7 +4,7 @@ import { gradeTree, type GradeOptions } from '../grading/grader.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import type { Pairing } from '../manifest/manifest.js';
 import type { CellMeasurement } from '../sweep/cell-measurement.js';
-import { measureCell } from './cell-measure.js';
+import { measureCell, sessionsOfCharges } from './cell-measure.js';
 
 export type { Pairing };
 
@@ -107,7 +107,7 @@ export async function runPair(o: PairRunOptions): Promise<PairRun> {
     const run = runs[i]!;
     const grade = await gradeOnce(run.root.workspace, arm);
     const own = charges.filter((c) => c.arm === undefined || c.arm === arm);
-    const measurement = measureCell({ cap: o.cell.cap, repetition: o.cell.repetition, arm, pairing, root: run.root, grade, charges: own, roster: o.engine.roster });
+    const measurement = measureCell({ cap: o.cell.cap, repetition: o.cell.repetition, arm, pairing, root: run.root, grade, roster: o.engine.roster, sessions: sessionsOfCharges(own, o.engine.roster) });
     outcomes.push({ arm, run, root: run.root, grade, measurement, charges: own });
   }
   return { pairing, builds, arms: outcomes };

@@ -25,7 +25,7 @@ import {
 import type { GradeResult } from '../grading/grading-report.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { Manifest } from '../manifest/manifest.js';
-import { measureCell, type SessionSpend } from './cell-measure.js';
+import { measureCell, type SessionSpend } from '../cell/cell-measure.js';
 import type { Journal } from './journal.js';
 import { RecordedCallClient } from './recorded-client.js';
 import { cellId, runPaths, sessionFileName, type CellId, type RunPaths } from './run-folder.js';
@@ -290,7 +290,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       const sessionsOfCell = spentOf(spent, arm, pair.arms);
       await finishCell(id, {
         status: 'measured',
-        result: measureCell({ cap: pair.cap, arm, repetition: pair.repetition, pairing: o.manifest.pairing, root: run.root, grade, requirements: o.requirements, roster: models.roster, sessions: sessionsOfCell }),
+        result: measureCell({ cap: pair.cap, arm, repetition: pair.repetition, pairing: o.manifest.pairing, root: run.root, grade, roster: models.roster, sessions: sessionsOfCell }),
       });
     }
     await Promise.all(Object.values(recorders).map((r) => r.close()));
