@@ -21,7 +21,7 @@ export { stableJson } from './base/stable-json.js';
 // ports
 export * from './ports/model-client.js';
 export * from './ports/sandbox.js';
-export { UNLIMITED, type CallLimiter } from './ports/call-limiter.js';
+export { UNLIMITED, type CallLimiter } from './ports/session-limiter.js';
 export { systemClock, type Clock } from './ports/clock.js';
 export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type EngineEventType } from './ports/events.js';
 

@@ -1,7 +1,7 @@
 import { BudgetExhaustedError, ModelConfigurationError, ModelQuotaExhaustedError, ModelRateLimitedError, NoEligibleModelError } from '../base/errors.js';
 import { SECRET_SHAPES, type SecretCatalogue } from '../base/secrets.js';
 import { meterUsage, typicalTokens } from '../base/usage.js';
-import { UNLIMITED, type CallLimiter } from '../ports/call-limiter.js';
+import { UNLIMITED, type CallLimiter } from '../ports/session-limiter.js';
 import type { Clock } from '../ports/clock.js';
 import { type EventSink, stamp } from '../ports/events.js';
 import { conservativeUsage, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse, type Role, type ToolSpec } from '../ports/model-client.js';

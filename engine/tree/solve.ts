@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Arm } from '../base/arm.js';
 import { SecretCatalogue } from '../base/secrets.js';
 import type { Usage } from '../base/usage.js';
-import type { CallLimiter } from '../ports/call-limiter.js';
+import type { CallLimiter } from '../ports/session-limiter.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { EngineEvent, EventSink } from '../ports/events.js';
 import type { ModelClient } from '../ports/model-client.js';
