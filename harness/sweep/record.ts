@@ -1,14 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
-import PQueue from 'p-queue';
 import {
   DockerSandboxProvider,
   pruneSandboxes,
   RdhError,
   SandboxImageMissingError,
   assertDockerReachable,
-  type CallLimiter,
+  sessionLimiter,
   type ModelClient,
 } from '../../engine/index.js';
 import { specObjective } from '../cell/spec-objective.js';
@@ -197,8 +196,8 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   });
 
   const concurrency = flags.concurrency ?? manifest.concurrency;
-  const queue = new PQueue({ concurrency });
-  const limiter: CallLimiter = { run: (call) => queue.add(call) as ReturnType<typeof call> };
+  // One limiter for the whole sweep: every cell, level and arm takes its session slots here.
+  const limiter = sessionLimiter(concurrency);
 
   // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one
   // the sessions finish and dispose of theirs, but a second one abandons them mid-command.
