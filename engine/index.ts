@@ -2,7 +2,7 @@
  * The engine's public entry. Everything outside engine/ imports from here and nowhere else.
  * Its rooms, lowest first (no import runs upward; tests/engine/layout.test.ts holds it):
  * - base/: the data every room shares (checks, verdicts, usage), errors, the secret catalogue;
- * - ports/: what the engine needs from outside (model client, sandbox, clock, events, call limiter);
+ * - ports/: what the engine needs from outside (model client, sandbox, clock, events, session limiter);
  * - adapters/: those ports on real things (openai SDK, Docker, JSONL files, transcripts);
  * - runtime/: the plumbing every stage uses (router, accounting, structured output, tool loop);
  * - court/: checks, falsification, verification, the gate, the monitor, the repair loop;
@@ -21,7 +21,7 @@ export { stableJson } from './base/stable-json.js';
 // ports
 export * from './ports/model-client.js';
 export * from './ports/sandbox.js';
-export { UNLIMITED, type CallLimiter } from './ports/call-limiter.js';
+export { sessionLimiter, type SessionLimiter } from './ports/session-limiter.js';
 export { systemClock, type Clock } from './ports/clock.js';
 export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type EngineEventType } from './ports/events.js';
 

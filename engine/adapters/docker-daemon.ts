@@ -16,6 +16,21 @@ export function describeDockerHost(): string {
   return process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock';
 }
 
+/** How a connection to the daemon fails when it is gone: its socket removed, refused, cut. */
+const CONNECTION_FAILURES = new Set(['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * A failure to reach the daemon at all, as {@link DockerUnavailableError} (true of every later
+ * call, so the sweep stops); anything else unchanged. Without it a daemon that went away
+ * mid-command gave `connect ENOENT <its socket>`, which the tools took for a missing file and
+ * showed the model as its own mistake.
+ */
+export function daemonFailure(error: unknown): unknown {
+  const e = error as NodeJS.ErrnoException | null;
+  const socketCall = e?.syscall === 'connect' || e?.syscall === 'read' || e?.syscall === 'write';
+  return e && typeof e === 'object' && e.code && CONNECTION_FAILURES.has(e.code) && socketCall ? new DockerUnavailableError(describeDockerHost(), { cause: error }) : error;
+}
+
 /** Throws {@link DockerUnavailableError} unless a daemon answers a ping. */
 export async function assertDockerReachable(docker: Docker): Promise<void> {
   try {
@@ -24,7 +39,6 @@ export async function assertDockerReachable(docker: Docker): Promise<void> {
     throw new DockerUnavailableError(describeDockerHost(), { cause });
   }
 }
-
 
 /** The labels for a container this process creates for `runId`. */
 export function sandboxLabels(runId: string, purpose = ''): Record<string, string> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chown, cp, lchown, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { assertDockerReachable, sandboxLabels } from './docker-daemon.js';
+import { assertDockerReachable, daemonFailure, sandboxLabels } from './docker-daemon.js';
 import { SandboxDisposedError, SandboxImageMissingError, SandboxesClosedError } from '../base/errors.js';
 import { ContainerShutdown } from './container-shutdown.js';
 import { CappedSink } from './internal/output-cap.js';
@@ -116,6 +116,12 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   async create(options: SandboxCreateOptions): Promise<Sandbox> {
     if (this.shutdown.closed) throw new SandboxesClosedError(`a sandbox for ${options.purpose}`);
+    return this.createOn(options).catch((error: unknown) => {
+      throw daemonFailure(error);
+    });
+  }
+
+  private async createOn(options: SandboxCreateOptions): Promise<Sandbox> {
     await this.ensureReady();
     const owner = sandboxOwner();
     // Only a bind mount shares host files with the sandbox user; an archive carries its owner in the tar.
@@ -206,6 +212,13 @@ class DockerSandbox implements Sandbox {
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    // A daemon that went away is no command's result.
+    return this.run(command, options).catch((error: unknown) => {
+      throw daemonFailure(error);
+    });
+  }
+
+  private async run(command: string, options: ExecOptions): Promise<ExecResult> {
     this.live();
     const timeoutMs = options.timeoutMs ?? 60_000;
     const cwd = options.cwd ?? '.';
@@ -293,7 +306,9 @@ class DockerSandbox implements Sandbox {
 
   async writeFile(p: string, content: string): Promise<void> {
     this.live();
-    return this.transport.write(this.container, p, content);
+    return this.transport.write(this.container, p, content).catch((error: unknown) => {
+      throw daemonFailure(error);
+    });
   }
 
   async listFiles(dir = '.'): Promise<string[]> {

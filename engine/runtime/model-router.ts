@@ -1,7 +1,6 @@
 import { BudgetExhaustedError, ModelConfigurationError, ModelQuotaExhaustedError, ModelRateLimitedError, NoEligibleModelError } from '../base/errors.js';
 import { SECRET_SHAPES, type SecretCatalogue } from '../base/secrets.js';
 import { meterUsage, typicalTokens } from '../base/usage.js';
-import { UNLIMITED, type CallLimiter } from '../ports/call-limiter.js';
 import type { Clock } from '../ports/clock.js';
 import { type EventSink, stamp } from '../ports/events.js';
 import { conservativeUsage, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse, type Role, type ToolSpec } from '../ports/model-client.js';
@@ -41,8 +40,6 @@ export interface RouterOptions {
   cooldownMs?: number;
   /** Consecutive failed calls (each after the client's own retries) before a cooldown. Default 2. */
   failuresBeforeCooldown?: number;
-  /** Shared bound on calls in flight (one per sweep). Default: unlimited. */
-  limiter?: CallLimiter;
   /** Redacts keys from fallback reasons. Default: shapes only. */
   secrets?: SecretCatalogue;
 }
@@ -148,7 +145,7 @@ export class ModelRouter {
       };
       let response: ModelResponse;
       try {
-        response = await (this.options.limiter ?? UNLIMITED).run(() => client.complete(modelRequest));
+        response = await client.complete(modelRequest);
       } catch (error) {
         // Quota and configuration failures are true of every later call: no fallback hides them.
         if (error instanceof ModelQuotaExhaustedError || error instanceof ModelConfigurationError) throw this.latch(error);

@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { Arm } from '../base/arm.js';
 import type { GateOutcome } from '../court/gate.js';
 import type { NodeAccount } from '../runtime/accounting.js';
@@ -8,7 +7,7 @@ import { runMerge } from './merge-loop.js';
 import { finishNode } from './node-finish.js';
 import type { MergeRecord, NodeResult, NodeStop } from './node-result.js';
 import { stopOf } from './stops.js';
-import type { TreeContext } from './tree-context.js';
+import { inSlot, type TreeContext } from './tree-context.js';
 
 /** A child that ended as it should in this arm: DONE, or (ungated) merged and self-reviewed. */
 function finished(child: NodeResult): boolean {
@@ -37,13 +36,11 @@ export async function assembleNode(ctx: TreeContext, node: BuiltNode, arm: Arm, 
       let stop: NodeStop | null = null;
       let merged = false;
       try {
-        const queue = new PQueue({ concurrency: ctx.concurrency });
+        // The children assemble at once, each merge loop on a session slot; this node holds none while it waits.
         const settled = await Promise.allSettled(
-          node.children.map((child, i) =>
-            queue.add(async () => {
-              children[i] = await assembleNode(ctx, child, arm, account);
-            }),
-          ),
+          node.children.map(async (child, i) => {
+            children[i] = await assembleNode(ctx, child, arm, account);
+          }),
         );
         const thrown = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
         if (thrown) throw thrown.reason;
@@ -53,7 +50,7 @@ export async function assembleNode(ctx: TreeContext, node: BuiltNode, arm: Arm, 
           outcome = record.questions.length ? { verdict: 'NEEDS_HUMAN', reasons: [reason], overrides: [] } : { verdict: 'STOPPED', reasons: [reason], overrides: [] };
         } else {
           merged = true;
-          outcome = await runMerge(ctx, task, { arm, plan: node.plan, account, session, record, children, merge });
+          outcome = await inSlot(ctx, () => runMerge(ctx, task, { arm, plan: node.plan, account, session, record, children, merge }));
         }
       } catch (error) {
         const stopped = stopOf(error);

@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import PQueue from 'p-queue';
 import { WorkspaceListingError } from '../base/errors.js';
 import type { GateOutcome } from '../court/gate.js';
 import { NodeRecord } from '../court/node-record.js';
@@ -15,7 +14,7 @@ import type { NodeResult, NodeStop } from './node-result.js';
 import { planNode } from './plan-stage.js';
 import { atomicity, isOneFileGoal, maySplitAtDepth, namedFiles } from './plan-rules.js';
 import { stopOf } from './stops.js';
-import type { TreeContext } from './tree-context.js';
+import { inSlot, type TreeContext } from './tree-context.js';
 
 /**
  * A node after the build phase. A leaf (or a node that stopped before it had children) is
@@ -109,7 +108,7 @@ export async function buildNode(ctx: TreeContext, task: Task, account: NodeAccou
       forcedExecute = splitBrake(ctx, task);
       let plan: PlanReply | null = null;
       if (!forcedExecute) {
-        plan = await planNode(ctx, task, record, session);
+        plan = await inSlot(ctx, () => planNode(ctx, task, record, session));
         if (plan.mode === 'split' && plan.subtasks.length < 2) forcedExecute = 'a split needs at least two pieces';
       }
       const split = plan && plan.mode === 'split' && !forcedExecute;
@@ -125,7 +124,7 @@ export async function buildNode(ctx: TreeContext, task: Task, account: NodeAccou
         const failedPrerequisite = await buildChildren(ctx, planned, plan!, account, built);
         return { kind: 'split', task: planned, account, record, plan: plan!, children: built, failedPrerequisite };
       }
-      outcome = await runLeaf(ctx, task, record, session);
+      outcome = await inSlot(ctx, () => runLeaf(ctx, task, record, session));
     } catch (error) {
       const stopped = error instanceof Blocked ? { by: 'prerequisite' as const, model: null, code: 'prerequisite_failed', reason: error.message } : stopOf(error);
       if (!stopped) throw error;
@@ -143,7 +142,8 @@ export async function buildNode(ctx: TreeContext, task: Task, account: NodeAccou
 /**
  * Builds the children: prerequisites first, alone, each handing its real files on; a failed
  * prerequisite stops every sibling after it, with that reason; the rest run at once, each with
- * an equal share after the parent's reserve. Every sibling finishes (or stops) before a failure
+ * an equal share after the parent's reserve, and each taking a session slot only for its own
+ * planning or leaf (the parent, waiting here, holds none). Every sibling finishes (or stops) before a failure
  * true of the whole run is raised, so none is left running.
  */
 async function buildChildren(ctx: TreeContext, task: Task, plan: PlanReply, account: NodeAccount, children: BuiltNode[]): Promise<NodeResult | null> {
@@ -169,15 +169,11 @@ async function buildChildren(ctx: TreeContext, task: Task, plan: PlanReply, acco
     seedDirs.push(result.workspace);
     prereqListing = [...(prereqListing ?? []), ...(await listing(result.workspace))];
   }
-  const queue = new PQueue({ concurrency: ctx.concurrency });
+  // All at once: each child's planning and leaf wait for a session slot (ctx.sessions), never this node.
   const settled = await Promise.allSettled(
-    kids.map((kid, i) =>
-      kid.prerequisite
-        ? null
-        : queue.add(async () => {
-            children[i] = await buildNode(ctx, child(kid), account.child(kid.id, share));
-          }),
-    ),
+    kids.map(async (kid, i) => {
+      if (!kid.prerequisite) children[i] = await buildNode(ctx, child(kid), account.child(kid.id, share));
+    }),
   );
   const thrown = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (thrown) throw thrown.reason;

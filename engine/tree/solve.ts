@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Arm } from '../base/arm.js';
 import { SecretCatalogue } from '../base/secrets.js';
 import type { Usage } from '../base/usage.js';
-import type { CallLimiter } from '../ports/call-limiter.js';
+import { sessionLimiter, type SessionLimiter } from '../ports/session-limiter.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { EngineEvent, EventSink } from '../ports/events.js';
 import type { ModelClient } from '../ports/model-client.js';
@@ -33,8 +33,6 @@ export interface SolveOptions {
   arm?: Arm;
   /** Attempts of every merge loop, first included; hold it equal across arms. Default 2. */
   mergeAttempts?: number;
-  /** Siblings built at once. Default 4. */
-  concurrency?: number;
   /** Model turns per tool loop. Default 30. */
   maxTurns?: number;
   /** Models the engine may call. */
@@ -56,8 +54,12 @@ export interface SolveOptions {
   atomicity?: AtomicityLimits;
   /** Model cooldown after repeated failures. Default 60 000 ms. */
   cooldownMs?: number;
-  /** One bound on model calls in flight, shared with whatever else the caller runs. Default: unlimited. */
-  limiter?: CallLimiter;
+  /**
+   * The one bound on sessions in flight, for every level of the tree and both arms' merges;
+   * a sweep passes one limiter to every cell (see {@link SessionLimiter} for what holds a slot).
+   * Default: `sessionLimiter(4)`, made for this build and shared by its assemblies.
+   */
+  limiter?: SessionLimiter;
   /** Known secret values (e.g. the configured API keys) to redact from events, besides every key-shaped string. Default none. */
   secrets?: Iterable<string>;
 }
@@ -139,7 +141,7 @@ export async function build(options: BuildOptions): Promise<BuiltTree> {
     },
   };
   const router = new ModelRouter({
-    roster: options.roster, clients: options.clients, accounting, events, clock, cooldownMs: options.cooldownMs, limiter: options.limiter, secrets,
+    roster: options.roster, clients: options.clients, accounting, events, clock, cooldownMs: options.cooldownMs, secrets,
   });
   const ctx: TreeContext = {
     router,
@@ -152,7 +154,7 @@ export async function build(options: BuildOptions): Promise<BuiltTree> {
     maxDepth: options.maxDepth ?? 3,
     maxAttempts: options.maxAttempts ?? 2,
     mergeAttempts: options.mergeAttempts ?? 2,
-    concurrency: options.concurrency ?? 4,
+    sessions: options.limiter ?? sessionLimiter(4),
     maxTurns: options.maxTurns ?? 30,
     atomicity: options.atomicity ?? DEFAULT_ATOMICITY,
     objective: options.objective ?? { context: null, criteria: [] },

@@ -21,8 +21,8 @@ export interface PairRunOptions {
    * roster and clients (wrap the clients, e.g. in TranscribingModelClient, to keep
    * transcripts: every request carries its sessionId), `events` (every event, the build's
    * with no `arm` and each arm's with it; `charge` events name the sessionId a call was charged
-   * to, the unit `max_sessions` counts), `limiter` (one CallLimiter shared with whatever else
-   * the caller runs), `runId`, `secrets`, ceilings. Under independent pairing `workRoot` gets
+   * to, the unit `max_sessions` counts), `limiter` (the one SessionLimiter shared with whatever
+   * else the caller runs), `runId`, `secrets`, ceilings. Under independent pairing `workRoot` gets
    * one folder per arm. For the SIMULATED population, build the clients per pair with
    * `simSetup({ maxDepth: cell.cap, repetition: cell.repetition, pairing, ... })`.
    */

@@ -21,7 +21,7 @@ export function recordCommand(io: CliIo, onExit: (code: number) => void): Comman
     .option('--max-sessions <n>', "lower the session ceiling for this invocation; never above the manifest's", positiveInt)
     .option('--out <dir>', 'the run folder: new, or an existing one to resume (default: runs/<manifest name>-<UTC time>)')
     .option('--providers <file>', 'provider configuration (default: $RDH_PROVIDERS; not needed when both pairs are sim)')
-    .option('--concurrency <n>', "model calls in flight at once across the whole sweep (default: the manifest's concurrency)", positiveInt)
+    .option('--concurrency <n>', "sessions in flight at once across the whole sweep: every cell, level and arm (default: the manifest's concurrency)", positiveInt)
     .option('--keep-workspaces', 'keep every graded root tree in cells/<cell>/tree (default: only failed cells keep theirs)', false)
     .option('--allow-code-change', 'resume a journal begun on other code, with a CODE CHANGED caveat on every artifact', false)
     .option('--json', 'print the summary as JSON at the end', false)

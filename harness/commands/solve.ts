@@ -8,6 +8,7 @@ import {
   MemoryEventSink,
   SecretCatalogue,
   TranscriptRecorder,
+  sessionLimiter,
   systemClock,
   type Arm,
   type EngineEvent,
@@ -118,7 +119,7 @@ export function solveCommand(io: CliIo): Command {
     .option('--budget <tokens>', 'token allocation of the whole tree (default: 300000; with --sim 20000000)', positiveInt)
     .option('--providers <file>', 'provider configuration (default: $RDH_PROVIDERS)')
     .option('--out <dir>', 'where the trace is saved (default: runs/solve-<time>)')
-    .option('--concurrency <n>', 'siblings built at once', positiveInt, 4)
+    .option('--concurrency <n>', 'sessions in flight at once, across every level and both arms', positiveInt, 4)
     .option('--json', 'print the result as JSON', false)
     .action(async (goalArg: string | undefined, flags: SolveFlags) => {
       if (goalArg !== undefined && (!goalArg.trim() || goalArg.includes('\n'))) throw new UsageError('<goal>: give the goal as one non-empty line, in quotes.');
@@ -150,7 +151,7 @@ export function solveCommand(io: CliIo): Command {
       const redact = (value: unknown) => new SecretCatalogue(models.keys).redactDeep(value);
       try {
         const engine = {
-          goal, budget: flags.budget ?? (flags.sim ? DEFAULT_BUDGET.sim : DEFAULT_BUDGET.real), concurrency: flags.concurrency,
+          goal, budget: flags.budget ?? (flags.sim ? DEFAULT_BUDGET.sim : DEFAULT_BUDGET.real), limiter: sessionLimiter(flags.concurrency),
           mergeAttempts: models.mergeAttempts, roster: models.roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: models.keys,
           ...(models.sessionCeilings ? { sessionCeilings: models.sessionCeilings } : {}), ...(models.maxTurns ? { maxTurns: models.maxTurns } : {}),
           ...(objective ? { objective: { context: objective.context, criteria: objective.criteria } } : {}),

@@ -15,7 +15,7 @@ import {
   type Arm,
   type BuildOptions,
   type BuiltTree,
-  type CallLimiter,
+  type SessionLimiter,
   type ModelClient,
   type ModelRequest,
   type ModelResponse,
@@ -64,8 +64,8 @@ export interface RecordSweepOptions {
   journal: Journal<SweepEvent>;
   /** Everything the journal held before this invocation. */
   history: readonly SweepEvent[];
-  /** One limit on model calls in flight for the whole sweep. */
-  limiter: CallLimiter;
+  /** The one limit on sessions in flight for the whole sweep: every cell, level and arm. */
+  limiter: SessionLimiter;
   /** How many pairs run at once (each is bounded by the limiter anyway). Default 1. */
   pairConcurrency?: number;
   gate: SessionGate;
@@ -199,7 +199,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     // A pair re-run after a kill starts from clean workspaces; its calls come back from the transcripts.
     await rm(workRoot, { recursive: true, force: true });
     const engine: Omit<BuildOptions, 'forArm'> = {
-      goal: o.objective.goal, budget: o.budget, maxDepth: pair.cap, concurrency: o.manifest.concurrency,
+      goal: o.objective.goal, budget: o.budget, maxDepth: pair.cap,
       mergeAttempts: o.manifest.merge_attempts, roster: models.roster, clients, sandboxes: o.sandboxes, workRoot,
       runId: path.basename(o.runDir), limiter: o.limiter, secrets: o.secrets, cooldownMs: 1000,
       sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,

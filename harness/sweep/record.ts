@@ -1,7 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
-import PQueue from 'p-queue';
 import {
   DockerSandboxProvider,
   ContainerShutdown,
@@ -9,15 +8,13 @@ import {
   RdhError,
   SandboxImageMissingError,
   assertDockerReachable,
-  type CallLimiter,
+  sessionLimiter,
   type ModelClient,
 } from '../../engine/index.js';
 import { specObjective } from '../cell/spec-objective.js';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { gradeTree } from '../grading/grader.js';
 import type { CliIo } from '../io.js';
-import { count, tokens as tokenFigure, usd } from '../internal/figures.js';
-import { textTable } from '../internal/text-table.js';
 import { loadManifest, type LoadedManifest } from '../manifest/manifest-loader.js';
 import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
 import { repetitionsAt, usesSimulatedProvider, type Manifest } from '../manifest/manifest.js';
@@ -28,15 +25,15 @@ import { writeReport } from '../report/write-report.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { CORPUS_DIR } from '../sim/corpus-files.js';
 import { DEFAULT_SIM_PAIRS, simSetup } from '../sim/population/sim-setup.js';
-import { survivalTally, type CellMeasurement } from './cell-measurement.js';
 import { JournalMismatchError, assertPinsMatch, collectPins, pinPair, readHarnessVersion } from './journal-header.js';
 import { openJournal } from './journal.js';
 import { createProgressDisplay } from './progress-display.js';
 import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
-import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, parseCellId, runPaths, type CellId } from './run-folder.js';
+import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, runPaths, type CellId } from './run-folder.js';
 import { ceilingBelowNextCell } from './ceilings.js';
 import { SessionGate } from './session-gate.js';
-import { headerOf, readSweepJournal, type CellOutcome, type SweepEvent } from './sweep-events.js';
+import { headerOf, readSweepJournal, type SweepEvent } from './sweep-events.js';
+import { renderSummary, summarise, type RunSummary } from './run-summary.js';
 
 /** Grading limits of a sweep cell (as `solve`'s: a correct program must never fail a case for waiting on a busy machine). */
 const SWEEP_GRADING = { caseTimeoutMs: 10_000, deadlineMs: 600_000 };
@@ -86,27 +83,6 @@ export interface RecordResult {
   exit: ExitCode;
   runDir: string;
   summary: RunSummary;
-}
-
-export interface SummaryCell {
-  cell: CellId;
-  status: CellOutcome['status'] | 'not started';
-  reason?: string;
-  /** Requirements passing in the graded root tree, of the spec's total. */
-  score?: { passing: number; total: number };
-  survival?: { survived: number; claimed: number };
-  spend?: { sessions: number; tokens: number; costUsd: number | null };
-}
-
-export interface RunSummary {
-  version: 1;
-  run: string;
-  manifest: string;
-  simulated: boolean;
-  stop: { reason: string; detail: string };
-  sessions: { counted: number; maxSessions: number };
-  cells: SummaryCell[];
-  caveats: string[];
 }
 
 function pinnedSimulated(manifest: Manifest) {
@@ -198,8 +174,8 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   });
 
   const concurrency = flags.concurrency ?? manifest.concurrency;
-  const queue = new PQueue({ concurrency });
-  const limiter: CallLimiter = { run: (call) => queue.add(call) as ReturnType<typeof call> };
+  // One limiter for the whole sweep: every cell, level and arm takes its session slots here.
+  const limiter = sessionLimiter(concurrency);
 
   // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one
   // the sessions finish and dispose of theirs, but a second one abandons them mid-command.
@@ -307,75 +283,4 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   return { exit, runDir, summary };
 }
 
-function summarise(runDir: string, manifest: Manifest, events: readonly SweepEvent[], gate: SessionGate, caveats: string[], outcome: { reason: string; detail: string; unmeasured: CellId[] }): RunSummary {
-  const latest = new Map<CellId, CellOutcome>();
-  const order: CellId[] = [];
-  for (const e of events) {
-    if (e.type === 'cell_started' && !order.includes(e.cellId)) order.push(e.cellId);
-    if (e.type === 'cell_finished') latest.set(e.cellId, e.outcome);
-  }
-  const cells: SummaryCell[] = order.map((cell) => {
-    const o = latest.get(cell);
-    if (!o) return { cell, status: 'not started', reason: 'interrupted before it finished' };
-    if (o.status === 'unavailable') return { cell, status: o.status, reason: `${o.reason}: ${o.detail}` };
-    if (o.status === 'unmeasured') return { cell, status: o.status, reason: 'the session ceiling was reached' };
-    return { cell, status: 'measured', ...measuredFigures(o.result) };
-  });
-  const all = [...caveats];
-  if (outcome.reason === 'ceiling' && outcome.unmeasured.length > 0) {
-    all.push(`CEILING: max_sessions stopped the sweep; ${outcome.unmeasured.length} cell(s) left unmeasured: ${outcome.unmeasured.join(', ')}.`);
-  }
-  if (outcome.reason === 'quota') all.push(`QUOTA: the provider's quota ran out (${outcome.detail}); paid work is kept, the triggering cell is unavailable.`);
-  if (usesSimulatedProvider(manifest)) all.push('SIMULATED: these cells were recorded on the built-in simulated population, not real models.');
-  return {
-    version: 1,
-    run: path.basename(runDir),
-    manifest: manifest.name,
-    simulated: usesSimulatedProvider(manifest),
-    stop: { reason: outcome.reason, detail: outcome.detail },
-    sessions: { counted: gate.ceiling.counted, maxSessions: gate.ceiling.maxSessions },
-    cells,
-    caveats: all,
-  };
-}
-
-function measuredFigures(m: CellMeasurement): Pick<SummaryCell, 'score' | 'survival' | 'spend'> {
-  const tally = survivalTally(m);
-  const parts = [m.spend.leaf, m.spend.planning, m.spend.merge];
-  const unpriced = parts.some((p) => p.costUsd === null);
-  return {
-    score: { passing: m.grade.passing.length, total: m.grade.total },
-    survival: { survived: tally.levels.reduce((n, l) => n + l.surviving, 0), claimed: tally.levels.reduce((n, l) => n + l.claimed, 0) },
-    spend: {
-      sessions: parts.reduce((n, p) => n + p.sessions, 0),
-      tokens: parts.reduce((n, p) => n + p.tokens.input + p.tokens.output, 0),
-      costUsd: unpriced ? null : parts.reduce((n, p) => n + (p.costUsd ?? 0), 0),
-    },
-  };
-}
-
-export function renderSummary(s: RunSummary, shownRun: string): string {
-  const rows = s.cells.map((c) => {
-    const key = parseCellId(c.cell);
-    return [
-      c.cell, key ? String(key.cap) : '', c.status,
-      c.score ? `${c.score.passing}/${c.score.total}` : '',
-      c.survival ? `${c.survival.survived}/${c.survival.claimed}` : '',
-      c.spend ? count(c.spend.sessions) : '', c.spend ? tokenFigure(c.spend.tokens) : '', c.spend ? (c.spend.costUsd === null ? 'unknown' : usd(c.spend.costUsd)) : '',
-      c.reason ?? '',
-    ];
-  });
-  const lines = [
-    '',
-    `harness record: ${s.manifest}${s.simulated ? ' (SIMULATED)' : ''}, ${s.stop.reason}: ${s.stop.detail}`,
-    `  sessions ${count(s.sessions.counted)} of max_sessions ${count(s.sessions.maxSessions)}`,
-    '',
-    ...textTable([['cell', 'cap', 'status', 'score', 'survived', 'sessions', 'tokens', 'cost', 'reason'], ...rows], ['left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'left']),
-    ...(s.caveats.length ? ['', ...s.caveats.map((c) => `  ${c}`)] : []),
-    `  run folder: ${shownRun}`,
-    '',
-  ];
-  return `${lines.join('\n')}`;
-}
-
-export { JournalMismatchError };
+export { JournalMismatchError, type RunSummary };

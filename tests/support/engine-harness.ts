@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MemoryEventSink, solve, type ModelClient, type ModelSpec, type NodeResult, type Role, type SandboxProvider, type SolveOptions } from '../../engine/index.js';
+import { MemoryEventSink, sessionLimiter, solve, type ModelClient, type ModelSpec, type NodeResult, type Role, type SandboxProvider, type SolveOptions } from '../../engine/index.js';
 import { testProvider } from './docker.js';
 import { FakeSandboxProvider, type FakeCommand } from './fake-sandbox.js';
 import { ScriptedModel, type Handler } from './scripted-model.js';
@@ -31,6 +31,7 @@ export async function runSolve(options: {
   roster?: ModelSpec[];
   clients?: (model: ScriptedModel) => Record<string, ModelClient>;
   usage?: ConstructorParameters<typeof ScriptedModel>[1];
+  /** Sessions in flight (a `sessionLimiter` of this many). Default: the engine's. */
   concurrency?: number;
   maxTurns?: number;
   /** Run on the FAKE sandbox with these command answers instead of Docker (court logic only). */
@@ -51,7 +52,7 @@ export async function runSolve(options: {
     workRoot,
     runId: `vitest-solve-${process.pid}`,
     events,
-    concurrency: options.concurrency,
+    ...(options.concurrency ? { limiter: sessionLimiter(options.concurrency) } : {}),
     maxTurns: options.maxTurns ?? 12,
     ...options.extra,
   });

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
+import { DockerHostSpec, openDockerHostPool } from '../../engine/index.js';
 
 const run = promisify(execFile);
 
@@ -23,6 +24,12 @@ export interface SecondDockerd {
    * or `SIGSTOP` (connections hang, as a machine that froze or lost its network).
    */
   kill(signal?: 'SIGKILL' | 'SIGSTOP'): void;
+  /** Stop the daemon as an operator would (SIGTERM; its containers are stopped) and wait until it has exited. */
+  stop(): Promise<void>;
+  /** Start it again on the same socket and data-root, so the images and containers it held are back. */
+  restart(): Promise<void>;
+  /** Copy an image of the machine's daemon onto it (the host pool's save/load), unless it holds it already. */
+  loadImage(image: string): Promise<void>;
   /** Stop everything it started (restarting it first if killed, so its containers are stopped) and delete its folders. */
   cleanup(): Promise<void>;
 }
@@ -69,6 +76,20 @@ export async function startSecondDockerd(): Promise<SecondDockerd> {
       if (signal === 'SIGSTOP') stopped = true;
       else killed = true;
       daemon.kill(signal);
+    },
+    async stop() {
+      if (daemon.exitCode !== null || daemon.signalCode !== null) return;
+      const exited = new Promise((r) => daemon.once('exit', r));
+      daemon.kill('SIGTERM');
+      await exited;
+    },
+    async restart() {
+      killed = false;
+      daemon = await launch();
+    },
+    async loadImage(image) {
+      const { pool } = await openDockerHostPool({ hosts: [DockerHostSpec.parse({ url: `unix://${socket}`, capacity: 1 })], image, imageSource: new Docker() });
+      pool.close();
     },
     async cleanup() {
       try {

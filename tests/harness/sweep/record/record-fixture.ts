@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { ModelQuotaExhaustedError, type ModelClient, type ModelRequest } from '../../../../engine/index.js';
 import { type GradeResult, loadRequirements, type CliIo, REPO_ROOT, runRecord, type RecordFlags, type RecordResult, type RecordSeams, readSweepJournal, type SweepEvent } from '../../../../harness/index.js';
 import { FakeSandboxProvider, type FakeCommand, type FakeWorkspace } from '../../../support/fake-sandbox.js';
+import type { SessionGauge } from '../../../support/session-gauge.js';
 
 /**
  * `harness record` on the simulated population WITHOUT Docker, for the sweep's logic tests
@@ -79,10 +80,12 @@ export interface SimRecordOptions {
   signal?: AbortSignal;
   onEvent?: (event: SweepEvent) => void;
   /**
-   * Counts the model calls in flight across the sweep (every client of every pair); each call
-   * is held `holdMs` so calls that could overlap do.
+   * Sandboxes in the Docker daemon the environment names (DOCKER_HOST), as a real sweep's, with
+   * the Docker preflight; grading stays fake. Default: the host sandbox.
    */
-  inFlight?: { now: number; peak: number; holdMs: number };
+  dockerSandboxes?: boolean;
+  /** Counts the sessions in flight across the sweep (every client of every pair, as an endpoint sees them). */
+  inFlight?: SessionGauge;
 }
 
 export function bufferIo(): CliIo & { text(): string } {
@@ -97,7 +100,7 @@ export function simSeams(o: SimRecordOptions = {}, before: readonly SweepEvent[]
   let calls = 0;
   let counted = o.killAt ? before.filter((e) => counts(e, o.killAt!.type)).length : 0;
   return {
-    sandboxes: hostSandboxes(),
+    ...(o.dockerSandboxes ? {} : { sandboxes: hostSandboxes() }),
     skipWarmup: true,
     ...(o.signal ? { signal: o.signal } : {}),
     onEvent: (event) => {
@@ -111,25 +114,20 @@ export function simSeams(o: SimRecordOptions = {}, before: readonly SweepEvent[]
     modelsFor: (_cap, _rep, base) => ({
       roster: base.roster,
       clients: Object.fromEntries(
-        Object.entries(base.clients).map(([name, client]): [string, ModelClient] => [
-          name,
-          {
+        Object.entries(base.clients).map(([name, live]): [string, ModelClient] => {
+          const client = o.inFlight ? o.inFlight.wrap(live) : live;
+          const counting: ModelClient = {
             async complete(request: ModelRequest) {
               calls++;
-              const gauge = o.inFlight;
-              if (gauge) {
-                gauge.peak = Math.max(gauge.peak, ++gauge.now);
-                await new Promise((resolve) => setTimeout(resolve, gauge.holdMs));
-                gauge.now--;
-              }
               if (o.quotaAt !== undefined && calls >= o.quotaAt) throw new ModelQuotaExhaustedError(request.model, 'insufficient_quota (test)');
               const response = await client.complete(request);
               // A call is named by its session and the length of the history it sent (it only grows).
               if (o.countFile) appendFileSync(o.countFile, `${request.sessionId} ${request.messages.length}\n`);
               return response;
             },
-          },
-        ]),
+          };
+          return [name, counting];
+        }),
       ),
     }),
   };

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stableJson } from '../../../../engine/index.js';
 import { loadManifest, REPO_ROOT, planInputFor, projectPlan, runRecord, type RecordResult, readSweepJournal, type SweepEvent, readTranscripts } from '../../../../harness/index.js';
+import { SessionGauge } from '../../../support/session-gauge.js';
 import { bufferIo, RECORD_MANIFEST, recordSim, simSeams } from './record-fixture.js';
 
 /**
@@ -49,8 +50,8 @@ interface Cut {
 let tmp: string;
 let baseline: { dir: string; result: RecordResult; count: string };
 let ungradable: { dir: string; result: RecordResult };
-/** Model calls in flight in the ungradable run (recorded with --concurrency 1), each held 30 ms. */
-const gauge = { now: 0, peak: 0, holdMs: 30 };
+/** Sessions in flight in the ungradable run (recorded with --concurrency 1), each call held 30 ms. */
+const gauge = new SessionGauge(30);
 let quota: { dir: string; result: RecordResult; io: ReturnType<typeof bufferIo> };
 /** The chained sweep: cuts[0] is the SIGKILL inside planning, cuts[1] the Ctrl-C, cuts[2..5] the other kills. */
 let chain: { dir: string; cuts: Cut[]; final: RecordResult; finalCalls: string[]; ctrlC: { first: number; from: number; to: number } };
@@ -188,8 +189,8 @@ describe('harness record on the simulated population (cap 1)', () => {
     await expect(readFile(path.join(quota.dir, 'summary.json'), 'utf8')).resolves.toContain('"quota"');
   });
 
-  it('holds the whole sweep to one limit: --concurrency 1 lets one model call at a time through, across both leaves, levels and arms', () => {
-    // Without the one limiter the two leaves' sessions overlap (their calls are held 30 ms each).
+  it('holds the whole sweep to one limit: --concurrency 1 lets one session at a time run, across both leaves, levels and arms', () => {
+    // Without the one limiter the two leaves' sessions, and the two arms' merges, overlap (their calls are held 30 ms each).
     expect(gauge.peak).toBe(1);
     expect(gauge.now).toBe(0);
   });

@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { count, tokens as tokenFigure, usd } from '../internal/figures.js';
+import { textTable } from '../internal/text-table.js';
+import { usesSimulatedProvider, type Manifest } from '../manifest/manifest.js';
+import { survivalTally, type CellMeasurement } from './cell-measurement.js';
+import { parseCellId, type CellId } from './run-folder.js';
+import type { SessionGate } from './session-gate.js';
+import type { CellOutcome, SweepEvent } from './sweep-events.js';
+
+/**
+ * The summary of a `harness record` invocation (summary.json and the terminal table): every
+ * cell of the whole journal with its latest outcome, score, survival and spend, and the caveats.
+ * The full report is harness/report's.
+ */
+
+export interface SummaryCell {
+  cell: CellId;
+  status: CellOutcome['status'] | 'not started';
+  reason?: string;
+  /** Requirements passing in the graded root tree, of the spec's total. */
+  score?: { passing: number; total: number };
+  survival?: { survived: number; claimed: number };
+  spend?: { sessions: number; tokens: number; costUsd: number | null };
+}
+
+export interface RunSummary {
+  version: 1;
+  run: string;
+  manifest: string;
+  simulated: boolean;
+  stop: { reason: string; detail: string };
+  sessions: { counted: number; maxSessions: number };
+  cells: SummaryCell[];
+  caveats: string[];
+}
+
+export function summarise(runDir: string, manifest: Manifest, events: readonly SweepEvent[], gate: SessionGate, caveats: string[], outcome: { reason: string; detail: string; unmeasured: CellId[] }): RunSummary {
+  const latest = new Map<CellId, CellOutcome>();
+  const order: CellId[] = [];
+  for (const e of events) {
+    if (e.type === 'cell_started' && !order.includes(e.cellId)) order.push(e.cellId);
+    if (e.type === 'cell_finished') latest.set(e.cellId, e.outcome);
+  }
+  const cells: SummaryCell[] = order.map((cell) => {
+    const o = latest.get(cell);
+    if (!o) return { cell, status: 'not started', reason: 'interrupted before it finished' };
+    if (o.status === 'unavailable') return { cell, status: o.status, reason: `${o.reason}: ${o.detail}` };
+    if (o.status === 'unmeasured') return { cell, status: o.status, reason: 'the session ceiling was reached' };
+    return { cell, status: 'measured', ...measuredFigures(o.result) };
+  });
+  const all = [...caveats];
+  if (outcome.reason === 'ceiling' && outcome.unmeasured.length > 0) {
+    all.push(`CEILING: max_sessions stopped the sweep; ${outcome.unmeasured.length} cell(s) left unmeasured: ${outcome.unmeasured.join(', ')}.`);
+  }
+  if (outcome.reason === 'quota') all.push(`QUOTA: the provider's quota ran out (${outcome.detail}); paid work is kept, the triggering cell is unavailable.`);
+  if (usesSimulatedProvider(manifest)) all.push('SIMULATED: these cells were recorded on the built-in simulated population, not real models.');
+  return {
+    version: 1,
+    run: path.basename(runDir),
+    manifest: manifest.name,
+    simulated: usesSimulatedProvider(manifest),
+    stop: { reason: outcome.reason, detail: outcome.detail },
+    sessions: { counted: gate.ceiling.counted, maxSessions: gate.ceiling.maxSessions },
+    cells,
+    caveats: all,
+  };
+}
+
+function measuredFigures(m: CellMeasurement): Pick<SummaryCell, 'score' | 'survival' | 'spend'> {
+  const tally = survivalTally(m);
+  const parts = [m.spend.leaf, m.spend.planning, m.spend.merge];
+  const unpriced = parts.some((p) => p.costUsd === null);
+  return {
+    score: { passing: m.grade.passing.length, total: m.grade.total },
+    survival: { survived: tally.levels.reduce((n, l) => n + l.surviving, 0), claimed: tally.levels.reduce((n, l) => n + l.claimed, 0) },
+    spend: {
+      sessions: parts.reduce((n, p) => n + p.sessions, 0),
+      tokens: parts.reduce((n, p) => n + p.tokens.input + p.tokens.output, 0),
+      costUsd: unpriced ? null : parts.reduce((n, p) => n + (p.costUsd ?? 0), 0),
+    },
+  };
+}
+
+export function renderSummary(s: RunSummary, shownRun: string): string {
+  const rows = s.cells.map((c) => {
+    const key = parseCellId(c.cell);
+    return [
+      c.cell, key ? String(key.cap) : '', c.status,
+      c.score ? `${c.score.passing}/${c.score.total}` : '',
+      c.survival ? `${c.survival.survived}/${c.survival.claimed}` : '',
+      c.spend ? count(c.spend.sessions) : '', c.spend ? tokenFigure(c.spend.tokens) : '', c.spend ? (c.spend.costUsd === null ? 'unknown' : usd(c.spend.costUsd)) : '',
+      c.reason ?? '',
+    ];
+  });
+  const lines = [
+    '',
+    `harness record: ${s.manifest}${s.simulated ? ' (SIMULATED)' : ''}, ${s.stop.reason}: ${s.stop.detail}`,
+    `  sessions ${count(s.sessions.counted)} of max_sessions ${count(s.sessions.maxSessions)}`,
+    '',
+    ...textTable([['cell', 'cap', 'status', 'score', 'survived', 'sessions', 'tokens', 'cost', 'reason'], ...rows], ['left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'left']),
+    ...(s.caveats.length ? ['', ...s.caveats.map((c) => `  ${c}`)] : []),
+    `  run folder: ${shownRun}`,
+    '',
+  ];
+  return `${lines.join('\n')}`;
+}
