@@ -33,15 +33,17 @@ const EDITED = { cell: 'cap1-rep1-gated', session: 'root.1/worker/1', file: 'roo
 
 let tmp: string;
 let recorded: { dir: string; exit: number; simAnswers: number };
-let clean: { exit: number; result: ReplayResult; simAnswers: number; clients: number };
-let edited: { dir: string; exit: number; result: ReplayResult; simAnswers: number; clients: number };
+let clean: { exit: number; output: string; simAnswers: number; clients: number };
+let edited: { dir: string; exit: number; output: string; simAnswers: number; clients: number };
 
-async function replayCli(dir: string): Promise<{ exit: number; result: ReplayResult }> {
+/** The command as a user runs it; its output is parsed by each test, so one phase's failure fails only its tests. */
+async function replayCli(dir: string): Promise<{ exit: number; output: string }> {
   const io = bufferIo();
   const out: string[] = [];
   const exit = await runCli(['replay', dir, '--json'], { ...io, out: (t) => void out.push(t) });
-  return { exit, result: JSON.parse(out.join('')) as ReplayResult };
+  return { exit, output: out.join('') || io.text() };
 }
+const resultOf = (run: { output: string }) => JSON.parse(run.output) as ReplayResult;
 
 /** Replaces the command of the edited call's tool call: the engine then runs another command, and its next request is one the record does not hold. */
 async function editReply(dir: string): Promise<void> {
@@ -90,12 +92,12 @@ afterAll(async () => {
 describe('harness replay', () => {
   it('replays a recorded run: every cell reproduces, from the transcripts alone, exit 0', () => {
     expect(recorded.exit).toBe(0);
-    expect(clean.result.cells.map((c) => [c.cell, c.status, c.detail])).toEqual([
+    expect(resultOf(clean).cells.map((c) => [c.cell, c.status, c.detail])).toEqual([
       ['cap1-rep1-gated', 'reproduced', []],
       ['cap1-rep1-ungated', 'reproduced', []],
     ]);
     expect(clean.exit).toBe(0);
-    expect(clean.result.caveats).toEqual([]);
+    expect(resultOf(clean).caveats).toEqual([]);
   });
 
   it('constructs no model client and asks the simulated population nothing: every call is served from the record', async () => {
@@ -109,7 +111,7 @@ describe('harness replay', () => {
     expect(clean.simAnswers).toBe(0);
     expect(edited.clients).toBe(0);
     expect(edited.simAnswers).toBe(0);
-    expect(clean.result.calls.live).toBe(0);
+    expect(resultOf(clean).calls.live).toBe(0);
     // Every call the transcripts hold was asked again and served (the build's and both merges').
     const files = await Promise.all(['cap1-rep1-gated', 'cap1-rep1-ungated'].map((c) => readdir(path.join(recorded.dir, 'cells', c, 'transcripts'))));
     let responses = 0;
@@ -119,12 +121,12 @@ describe('harness replay', () => {
         responses += text.split('\n').filter((l) => l.includes('"type":"response"')).length;
       }
     }
-    expect(clean.result.calls.served).toBe(responses);
+    expect(resultOf(clean).calls.served).toBe(responses);
   });
 
   it('catches a reply edited by hand as a divergence at its node and call, exit 7', () => {
     expect(edited.exit).toBe(7);
-    const [gated, ungated] = edited.result.cells;
+    const [gated, ungated] = resultOf(edited).cells;
     expect(gated!.status).toBe('diverged');
     expect(ungated!.status).toBe('diverged');
     expect(gated!.detail).toMatchInlineSnapshot(`
@@ -135,7 +137,7 @@ describe('harness replay', () => {
         "got:      …role":"assistant","toolCalls":[{"arguments":"{\\"command\\":\\"echo edited by hand\\"}","id":"sim_1_0","name":"run_command"}…",
       ]
     `);
-    expect(edited.result.calls.live).toBe(0);
+    expect(resultOf(edited).calls.live).toBe(0);
   });
 
   it('refuses a run recorded on other code, naming the commit and the flag, exit 2', async () => {
