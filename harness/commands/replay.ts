@@ -19,7 +19,7 @@ export function replayCommand(io: CliIo, onExit: (code: number) => void): Comman
         'divergence, never a live call. The node tree, its check results, the grade and the',
         'measurement are compared with the recording; each cell prints `reproduced` or its first',
         'divergence. Exit 0 when every cell reproduces, 7 when one diverges, 2 for a bad run folder,',
-        'cell id, or a spec/oracle/corpus/code that differs from the recording.',
+        'cell id, or a spec, held-out grader, sim corpus or code that differs from the recording.',
         '',
       ].join('\n'),
     )

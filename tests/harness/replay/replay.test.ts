@@ -27,7 +27,7 @@ vi.mock('openai', async (importOriginal) => {
   return { ...mod, default: CountedOpenAI, OpenAI: CountedOpenAI };
 });
 
-const HEAVY = 900_000;
+const HEAVY = 1_200_000;
 /** The leaf worker session whose reply the edited run changes, and the call it edits (0-based). */
 const EDITED = { cell: 'cap1-rep1-gated', session: 'root.1/worker/1', file: 'root.1%2Fworker%2F1.jsonl', call: 1 };
 
