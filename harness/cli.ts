@@ -6,6 +6,7 @@ import { gradeCommand } from './commands/grade.js';
 import { solveCommand } from './commands/solve.js';
 import { planCommand } from './commands/plan.js';
 import { recordCommand } from './commands/record.js';
+import { replayCommand } from './commands/replay.js';
 import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
@@ -27,6 +28,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void = () => 
   program.addCommand(sandboxCommand(io));
   program.addCommand(planCommand(io));
   program.addCommand(recordCommand(io, setExit));
+  program.addCommand(replayCommand(io, setExit));
   program.addCommand(reportCommand(io));
   program.addCommand(gradeCommand(io));
   program.addCommand(solveCommand(io));

@@ -29,6 +29,8 @@ export { TEXT_LIMITS } from './internal/text-limits.js';
 export * from './stats/index.js';
 export * from './sweep/index.js';
 export * from './report/index.js';
+export { runReplay, renderReplay, type ReplayFlags, type ReplayResult, type ReplaySeams, type CellReplay, type CellReplayStatus } from './replay/replay.js';
+export { canonicalForm, treeDifference } from './replay/replay-compare.js';
 export { learnCostModel, forecastCells, expectedTree, type NodeCost, type LearnOptions } from './plan/forecast.js';
 /** The run-file schemas, the one module the results site imports (see run-files.ts). */
 export * as runFiles from './run-files.js';

@@ -92,7 +92,7 @@ class QuotaStop extends Error {}
 class FatalStop extends Error {}
 
 /** Which cells of a pair a session serves: its arm's cell in the merge phase, else every arm's. */
-function cellsOfSession(request: Pick<ModelRequest, 'sessionId' | 'arm'>, cells: Record<string, CellId>, arms: readonly Arm[]): { ids: CellId[]; mergeArm?: Arm } {
+export function cellsOfSession(request: Pick<ModelRequest, 'sessionId' | 'arm'>, cells: Record<string, CellId>, arms: readonly Arm[]): { ids: CellId[]; mergeArm?: Arm } {
   const mergeArm = arms.find((a) => request.sessionId.startsWith(`${a}/`));
   if (mergeArm) return { ids: [cells[mergeArm]!], mergeArm };
   if (request.arm) return { ids: [cells[request.arm]!] };
@@ -331,7 +331,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
   return { ...final, finished, unmeasured };
 }
 
-function spentOf(spent: readonly SessionSpend[], arm: Arm, arms: readonly Arm[]): SessionSpend[] {
+export function spentOf(spent: readonly SessionSpend[], arm: Arm, arms: readonly Arm[]): SessionSpend[] {
   return spent.filter((s) => !s.mergeArm || s.mergeArm === arm).filter((s) => s.mergeArm || !arms.some((a) => a !== arm && s.sessionId.startsWith(`${a}/`)));
 }
 

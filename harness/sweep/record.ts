@@ -36,9 +36,9 @@ import { headerOf, readSweepJournal, type SweepEvent } from './sweep-events.js';
 import { renderSummary, summarise, type RunSummary } from './run-summary.js';
 
 /** Grading limits of a sweep cell (as `solve`'s: a correct program must never fail a case for waiting on a busy machine). */
-const SWEEP_GRADING = { caseTimeoutMs: 10_000, deadlineMs: 600_000 };
+export const SWEEP_GRADING = { caseTimeoutMs: 10_000, deadlineMs: 600_000 };
 /** Token allocation of one tree: a real model's, and the simulated population's (its synthetic usage is larger, and free). */
-const TREE_BUDGET = { real: 300_000, sim: 20_000_000 };
+export const TREE_BUDGET = { real: 300_000, sim: 20_000_000 };
 
 export interface RecordFlags {
   depths?: number[];

@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import { floorOnly, gradeBench } from './grade.bench.js';
 import { journalBench } from './journal.bench.js';
 import { recordBench } from './record.bench.js';
+import { replayBench } from './replay.bench.js';
 import { reportBench } from './report.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { workspaceTransportBench } from './workspace-transport.bench.js';
@@ -13,6 +14,12 @@ import { table, type Figure } from './stats.js';
 
 // `npm run bench -- grade` measures grading against the floor only, skipping the sandbox figures.
 const only = process.argv[2];
+// `npm run bench -- replay` replays the committed example run alone.
+if (only === 'replay') {
+  const r = await replayBench();
+  console.log(`${table(r.figures)}\n\n${r.lines.join('\n')}`);
+  process.exit(0);
+}
 const figures: Figure[] = [];
 if (only !== 'grade') {
   figures.push(...(await journalBench()));
@@ -29,8 +36,11 @@ if (only !== 'grade') {
 }
 if (only !== 'grade') figures.push(...(await simBench()));
 if (only !== 'grade') figures.push(...(await recordBench()));
+const replay = only === 'grade' ? undefined : await replayBench();
+if (replay) figures.push(...replay.figures);
 console.log(`\nbench on ${process.platform}/${process.arch}, ${cpus().length} cores, node ${process.version}, ${new Date().toISOString()}`);
 console.log(`ratios are to the floor: the median of \`docker run --rm <image> true\` (${sandbox.floorMs} ms) in this same run\n`);
 console.log(table(figures));
 console.log(`\n${grading.summary}`);
 if (site) console.log(`\n${site.lines.join('\n')}`);
+if (replay?.lines.length) console.log(`\n${replay.lines.join('\n')}`);

@@ -1,0 +1,169 @@
+import path from 'node:path';
+import {
+  SecretCatalogue,
+  assemble,
+  build,
+  type Arm,
+  type BuildOptions,
+  type CallLimiter,
+  type ModelClient,
+  type ModelRequest,
+  type ModelResponse,
+  type NodeResult,
+} from '../../engine/index.js';
+import type { GradeResult } from '../grading/grading-report.js';
+import type { Manifest } from '../manifest/manifest.js';
+import type { SessionSpend } from '../sweep/cell-measure.js';
+import { RecordedCallClient, ReplayDivergenceError } from '../sweep/recorded-client.js';
+import { cellsOfSession, spentOf } from '../sweep/record-sweep.js';
+import { cellId, type CellId } from '../sweep/run-folder.js';
+import type { RecordedCall } from '../sweep/transcripts.js';
+import { messageDifference } from './replay-compare.js';
+
+/**
+ * One recorded (cap, repetition) pair re-executed for `harness replay`: the engine runs again
+ * with the recorded options, in real sandboxes, and every model call is answered from the
+ * pair's transcripts by a RecordedCallClient in STRICT mode, whose inner client refuses: no
+ * model is ever called, and no HTTP client exists. The first request the record does not
+ * hold (after the documented normalisation) is the divergence; from then on every call is
+ * refused at once, so the rest of the tree stops quickly instead of guessing.
+ */
+
+/** The first model call the record does not hold. */
+export interface CallDivergence {
+  cells: CellId[];
+  node: string;
+  sessionId: string;
+  role: ModelRequest['role'];
+  attempt: number;
+  /** 0-based index of the call in its session. */
+  call: number;
+  reason: string;
+  /** The first differing message, expected (recorded) against got (asked), when the histories differ. */
+  message?: { message: string; expected: string; got: string };
+}
+
+export interface ReplayedArm {
+  root: NodeResult;
+  grade: GradeResult;
+  /** The sessions this arm's cell paid for, from the recorded usage (as record counts them). */
+  sessions: SessionSpend[];
+}
+
+export interface PairReplay {
+  divergence?: CallDivergence;
+  /** Sessions the record holds more calls of than the replay asked for (the engine stopped early). */
+  unasked: Array<{ sessionId: string; recorded: number; asked: number }>;
+  arms: Partial<Record<Arm, ReplayedArm>>;
+  calls: { served: number; live: number };
+  /** What ended the replay early (a divergence refused, or a failure), when it did not finish. */
+  error?: Error;
+}
+
+export interface ReplayPairOptions {
+  manifest: Manifest;
+  cap: number;
+  repetition: number;
+  /** The arms to assemble and grade (both, or the one `--cell` names). */
+  arms: readonly Arm[];
+  /** Every session of the pair on record, by id (both arms' transcript folders). */
+  recorded: ReadonlyMap<string, readonly RecordedCall[]>;
+  roster: BuildOptions['roster'];
+  /** The endpoint names the roster uses: each gets the strict recorded client, and nothing else. */
+  endpoints: readonly string[];
+  sandboxes: BuildOptions['sandboxes'];
+  objective: { goal: string; context: string; criteria: string[] };
+  budget: number;
+  /** Scratch folder shaped like the recorded one (`…/cells/<cell>/work`) so paths compare canonically. */
+  workRoot: string;
+  runId: string;
+  limiter: CallLimiter;
+  grade(tree: string): Promise<GradeResult>;
+}
+
+/** The inner client of the strict record: never reached (strict mode throws first), and refusing if it were. */
+const NO_LIVE_CALLS: ModelClient = {
+  complete: () => Promise.reject(new Error('harness replay makes no model calls (the strict recorded client should have refused first)')),
+};
+
+export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
+  const recordedArms = o.manifest.arms;
+  const cells = Object.fromEntries(recordedArms.map((arm) => [arm, cellId({ cap: o.cap, arm, repetition: o.repetition })])) as Record<Arm, CellId>;
+  const asked = new Map<string, number>();
+  const spends = new Map<string, SessionSpend>();
+  let divergence: CallDivergence | undefined;
+  // The same redaction the transcripts were written with (key shapes; the sim has no keys).
+  const strict = new RecordedCallClient(NO_LIVE_CALLS, o.recorded, { mode: 'strict', secrets: new SecretCatalogue([]) });
+
+  const client: ModelClient = {
+    async complete(request: ModelRequest): Promise<ModelResponse> {
+      const k = asked.get(request.sessionId) ?? 0;
+      asked.set(request.sessionId, k + 1);
+      if (divergence) throw new ReplayDivergenceError(request.sessionId, k, 'refused: the replay already diverged');
+      let response: ModelResponse;
+      try {
+        response = await strict.complete(request);
+      } catch (error) {
+        if (error instanceof ReplayDivergenceError) {
+          const message = messageDifference(request, o.recorded.get(request.sessionId)?.[k]);
+          divergence = {
+            cells: cellsOfSession(request, cells, recordedArms).ids, node: request.nodeId, sessionId: request.sessionId,
+            role: request.role, attempt: request.attempt, call: k, reason: error.reason, ...(message ? { message } : {}),
+          };
+        }
+        throw error;
+      }
+      // Spend as record counts it: per session, the usage each recorded answer carried.
+      let spend = spends.get(request.sessionId);
+      if (!spend) {
+        const { mergeArm } = cellsOfSession(request, cells, recordedArms);
+        spend = { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 };
+        spends.set(request.sessionId, spend);
+      }
+      spend.tokens = { input: spend.tokens.input + response.usage.inputTokens, cached: spend.tokens.cached + response.usage.cachedTokens, output: spend.tokens.output + response.usage.outputTokens };
+      return response;
+    },
+  };
+
+  const engine: Omit<BuildOptions, 'forArm'> = {
+    goal: o.objective.goal, budget: o.budget, maxDepth: o.cap, concurrency: o.manifest.concurrency,
+    mergeAttempts: o.manifest.merge_attempts, roster: o.roster, clients: Object.fromEntries(o.endpoints.map((e) => [e, client])),
+    sandboxes: o.sandboxes, workRoot: o.workRoot, runId: o.runId, limiter: o.limiter, secrets: [], cooldownMs: 1000,
+    sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
+    objective: { context: o.objective.context, criteria: o.objective.criteria },
+  };
+
+  const roots: Partial<Record<Arm, NodeResult>> = {};
+  const arms: Partial<Record<Arm, ReplayedArm>> = {};
+  let error: Error | undefined;
+  try {
+    if (o.manifest.pairing === 'shared') {
+      const built = await build(engine);
+      for (const arm of o.arms) roots[arm] = (await assemble(built, arm)).root;
+    } else {
+      for (const arm of o.arms) {
+        const built = await build({ ...engine, workRoot: path.join(o.workRoot, arm), forArm: arm });
+        roots[arm] = (await assemble(built, arm)).root;
+      }
+    }
+    if (!divergence) {
+      for (const arm of o.arms) {
+        const root = roots[arm]!;
+        arms[arm] = { root, grade: await o.grade(root.workspace), sessions: spentOf([...spends.values()], arm, recordedArms) };
+      }
+    }
+  } catch (caught) {
+    error = caught as Error;
+  }
+
+  // Calls the record holds that the replay never asked for: the replayed engine stopped sooner.
+  const otherArms = recordedArms.filter((a) => !o.arms.includes(a));
+  // (An independent pair's build sessions carry no arm in their ids, so one arm alone cannot be told apart.)
+  const checkable = otherArms.length === 0 || o.manifest.pairing === 'shared';
+  const unasked = [...o.recorded.entries()]
+    .filter(() => checkable)
+    .filter(([sessionId]) => !otherArms.some((a) => sessionId.startsWith(`${a}/`)))
+    .filter(([sessionId, calls]) => (asked.get(sessionId) ?? 0) < calls.length)
+    .map(([sessionId, calls]) => ({ sessionId, recorded: calls.length, asked: asked.get(sessionId) ?? 0 }));
+  return { ...(divergence ? { divergence } : {}), unasked, arms, calls: { served: strict.counts.replayed, live: strict.counts.live }, ...(error ? { error } : {}) };
+}
