@@ -35,7 +35,7 @@ export { learnCostModel, forecastCells, expectedTree, type NodeCost, type LearnO
 /** The run-file schemas, the one module the results site imports (see run-files.ts). */
 export * as runFiles from './run-files.js';
 export { runPair, oracleGrader, type PairRun, type PairRunOptions, type ArmOutcome, type TreeGrader } from './cell/pair-run.js';
-export { measureCell, sessionsOfCharges, type MeasureInput, type SessionSpend } from './cell/cell-measure.js';
+export { addCall, measureCell, sessionsOfCharges, type MeasureInput, type SessionSpend } from './cell/cell-measure.js';
 export { resolveClaim } from './cell/claim-resolution.js';
 export { specObjective, criterionLine, type SpecObjective } from './cell/spec-objective.js';
 export { simSetup, DEFAULT_SIM_PAIRS, type SimSetup, type SimSetupOptions } from './sim/population/sim-setup.js';

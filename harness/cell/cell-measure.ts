@@ -1,4 +1,4 @@
-import { flatten, maySplitAtDepth, placeModel, type Arm, type EngineEvent, type MergeAttempt, type ModelSpec, type NodeResult } from '../../engine/index.js';
+import { flatten, maySplitAtDepth, placeModel, priceOf, type Usage, type Arm, type EngineEvent, type MergeAttempt, type ModelSpec, type NodeResult } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import { CellMeasurement, type MeasuredLeaf, type MeasuredMerge, type MeasuredReview, type Spend } from '../sweep/cell-measurement.js';
 import type { SessionTokens } from '../sweep/session-tokens.js';
@@ -35,6 +35,16 @@ export interface MeasureInput {
   roster: readonly ModelSpec[];
   /** Every session this cell paid for: the pair's shared build and this arm's own merges. */
   sessions: readonly SessionSpend[];
+}
+
+/**
+ * Adds one answered call to its session: its tokens always, and its price by the roster entry
+ * the engine asked for. A model without a price leaves the session unpriced (null), never $0.
+ */
+export function addCall(spend: SessionSpend, roster: readonly ModelSpec[], model: string, usage: Usage): void {
+  spend.tokens = { input: spend.tokens.input + usage.inputTokens, cached: spend.tokens.cached + usage.cachedTokens, output: spend.tokens.output + usage.outputTokens };
+  const spec = roster.find((m) => m.model === model && m.prices !== undefined);
+  spend.costUsd = spend.costUsd === null || !spec ? null : spend.costUsd + priceOf(spec, usage);
 }
 
 type Charge = Extract<EngineEvent, { type: 'charge' }>;

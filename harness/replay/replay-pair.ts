@@ -5,7 +5,7 @@ import {
   build,
   type Arm,
   type BuildOptions,
-  type CallLimiter,
+  type SessionLimiter,
   type ModelClient,
   type ModelRequest,
   type ModelResponse,
@@ -13,7 +13,7 @@ import {
 } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import type { Manifest } from '../manifest/manifest.js';
-import type { SessionSpend } from '../sweep/cell-measure.js';
+import { addCall, type SessionSpend } from '../cell/cell-measure.js';
 import { RecordedCallClient, ReplayDivergenceError } from '../sweep/recorded-client.js';
 import { cellsOfSession, spentOf } from '../sweep/record-sweep.js';
 import { cellId, type CellId } from '../sweep/run-folder.js';
@@ -77,7 +77,7 @@ export interface ReplayPairOptions {
   /** Scratch folder shaped like the recorded one (`…/cells/<cell>/work`) so paths compare canonically. */
   workRoot: string;
   runId: string;
-  limiter: CallLimiter;
+  limiter: SessionLimiter;
   grade(tree: string): Promise<GradeResult>;
 }
 
@@ -120,13 +120,13 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
         spend = { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 };
         spends.set(request.sessionId, spend);
       }
-      spend.tokens = { input: spend.tokens.input + response.usage.inputTokens, cached: spend.tokens.cached + response.usage.cachedTokens, output: spend.tokens.output + response.usage.outputTokens };
+      addCall(spend, o.roster, request.model, response.usage);
       return response;
     },
   };
 
   const engine: Omit<BuildOptions, 'forArm'> = {
-    goal: o.objective.goal, budget: o.budget, maxDepth: o.cap, concurrency: o.manifest.concurrency,
+    goal: o.objective.goal, budget: o.budget, maxDepth: o.cap,
     mergeAttempts: o.manifest.merge_attempts, roster: o.roster, clients: Object.fromEntries(o.endpoints.map((e) => [e, client])),
     sandboxes: o.sandboxes, workRoot: o.workRoot, runId: o.runId, limiter: o.limiter, secrets: [], cooldownMs: 1000,
     sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,

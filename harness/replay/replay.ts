@@ -2,17 +2,16 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
-import PQueue from 'p-queue';
 import {
   DockerSandboxProvider,
   SandboxImageMissingError,
   assertDockerReachable,
   pruneSandboxes,
+  sessionLimiter,
   type Arm,
-  type CallLimiter,
   type SandboxProvider,
 } from '../../engine/index.js';
-import { measureCell } from '../sweep/cell-measure.js';
+import { measureCell } from '../cell/cell-measure.js';
 import { specObjective } from '../cell/spec-objective.js';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { gradeTree } from '../grading/grader.js';
@@ -167,8 +166,8 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const runId = `replay-${run.name}`;
   const sandboxes = seams.sandboxes ?? new DockerSandboxProvider({ image: sandboxImageTag(), docker });
   const grade = seams.grade ?? ((tree: string) => gradeTree({ tree, spec: path.basename(specDir), specDir, runId, docker, ...SWEEP_GRADING }));
-  const queue = new PQueue({ concurrency: manifest.concurrency });
-  const limiter: CallLimiter = { run: (call) => queue.add(call) as ReturnType<typeof call> };
+  // One limit on sessions in flight for the whole replay, as record has.
+  const limiter = sessionLimiter(manifest.concurrency);
   const pairs = {
     executor: { model: manifest.executor.model, family: manifest.executor.family ?? DEFAULT_SIM_PAIRS.executor.family },
     reviewer: { model: manifest.reviewer.model, family: manifest.reviewer.family ?? DEFAULT_SIM_PAIRS.reviewer.family },
@@ -262,7 +261,7 @@ async function judgeCell(id: CellId, arm: Arm, replayed: PairReplay, c: JudgeCon
   const key = parseCellId(id)!;
   const measured = measureCell({
     cap: key.cap, arm, repetition: key.repetition, pairing: c.run.manifest.pairing, root: mine.root, grade: mine.grade,
-    requirements: c.objective.requirements, roster: c.roster, sessions: mine.sessions,
+    roster: c.roster, sessions: mine.sessions,
   });
   const found =
     differs('the node tree, result.json', recordedTree, mine.root) ??

@@ -25,7 +25,7 @@ import {
 import type { GradeResult } from '../grading/grading-report.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { Manifest } from '../manifest/manifest.js';
-import { measureCell, type SessionSpend } from '../cell/cell-measure.js';
+import { addCall, measureCell, type SessionSpend } from '../cell/cell-measure.js';
 import type { Journal } from './journal.js';
 import { RecordedCallClient } from './recorded-client.js';
 import { cellId, runPaths, sessionFileName, type CellId, type RunPaths } from './run-folder.js';
@@ -174,11 +174,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
           }
           const { response, replayed } = await replay.answer(request);
           s.calls++;
-          s.spend.tokens = {
-            input: s.spend.tokens.input + response.usage.inputTokens,
-            cached: s.spend.tokens.cached + response.usage.cachedTokens,
-            output: s.spend.tokens.output + response.usage.outputTokens,
-          };
+          addCall(s.spend, models.roster, request.model, response.usage);
           return response;
         },
       };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelSpec, NodeResult } from '../../../engine/index.js';
-import { measureCell, reviewRelation, sessionsOfCharges, type GradeResult } from '../../../harness/index.js';
+import { addCall, measureCell, reviewRelation, sessionsOfCharges, type GradeResult } from '../../../harness/index.js';
 
 /**
  * The one measurement `record` journals and `solve` prints, on hand-made trees: the
@@ -8,7 +8,7 @@ import { measureCell, reviewRelation, sessionsOfCharges, type GradeResult } from
  * before merging is no merge, and spend splits by where each session served.
  */
 const ROSTER: ModelSpec[] = [
-  { name: 'w', model: 'worker-1', family: 'alpha', prices: { inputPerMTok: 1, outputPerMTok: 2, cachedInputPerMTok: 0.5 } },
+  { name: 'w', model: 'worker-1', family: 'alpha', prices: { input: 1, output: 2, cachedInput: 0.5 } },
   { name: 'j', model: 'judge-1', family: 'beta' },
 ] as ModelSpec[];
 
@@ -70,5 +70,18 @@ describe('measureCell', () => {
     expect(spend.planning.sessions).toBe(1);
     // judge-1 has no price: its session is unpriced, never $0; the other arm's session is not this cell's.
     expect(spend.merge).toEqual({ sessions: 1, tokens: { input: 10, cached: 0, output: 5 }, costUsd: null, unpricedSessions: 1 });
+  });
+});
+
+describe('addCall', () => {
+  it('prices a call by the roster entry asked for, and leaves a session with an unpriced model unpriced for good', () => {
+    const spend = { sessionId: 's', nodeId: 'root', tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 as number | null };
+    addCall(spend, ROSTER, 'worker-1', { inputTokens: 1_000_000, outputTokens: 500_000, cachedTokens: 0 });
+    // 1M input at $1 and 0.5M output at $2 per million.
+    expect(spend).toEqual({ sessionId: 's', nodeId: 'root', tokens: { input: 1_000_000, cached: 0, output: 500_000 }, costUsd: 2 });
+    addCall(spend, ROSTER, 'judge-1', { inputTokens: 10, outputTokens: 1, cachedTokens: 0 });
+    addCall(spend, ROSTER, 'worker-1', { inputTokens: 10, outputTokens: 1, cachedTokens: 0 });
+    expect(spend.costUsd).toBeNull();
+    expect(spend.tokens).toEqual({ input: 1_000_020, cached: 0, output: 500_002 });
   });
 });
