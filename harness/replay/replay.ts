@@ -4,8 +4,6 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import {
   DockerSandboxProvider,
-  SandboxImageMissingError,
-  assertDockerReachable,
   pruneSandboxes,
   sessionLimiter,
   type Arm,
@@ -154,17 +152,17 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const caveats = await checkPins(run, runDir, flags.allowCodeChange ?? false);
 
   const docker = new Docker();
-  if (!seams.sandboxes) {
-    await assertDockerReachable(docker);
-    const image = sandboxImageTag();
-    await docker.getImage(image).inspect().catch((cause) => {
-      throw new SandboxImageMissingError(image, { cause });
-    });
+  let sandboxes: SandboxProvider;
+  if (seams.sandboxes) sandboxes = seams.sandboxes;
+  else {
+    // The provider's own readiness check: Docker answers and the sandbox image is there.
+    const provider = new DockerSandboxProvider({ image: sandboxImageTag(), docker });
+    await provider.ensureReady();
+    sandboxes = provider;
   }
   const specDir = path.resolve(REPO_ROOT, run.header.pins.spec.path);
   const objective = await specObjective(specDir);
   const runId = `replay-${run.name}`;
-  const sandboxes = seams.sandboxes ?? new DockerSandboxProvider({ image: sandboxImageTag(), docker });
   const grade = seams.grade ?? ((tree: string) => gradeTree({ tree, spec: path.basename(specDir), specDir, runId, docker, ...SWEEP_GRADING }));
   // One limit on sessions in flight for the whole replay, as record has.
   const limiter = sessionLimiter(manifest.concurrency);
