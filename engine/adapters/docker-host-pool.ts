@@ -5,6 +5,7 @@ import { copyImage, hasImage } from './internal/image-copy.js';
 import type { Sandbox, SandboxCreateOptions, SandboxProvider } from '../ports/sandbox.js';
 import { DockerSandboxProvider, type SandboxLimits } from './docker-sandbox.js';
 import { dockerClientFor, type DockerHostSpec } from './docker-host.js';
+import type { ContainerShutdown } from './container-shutdown.js';
 import type { WorkspaceTransportChoice, WorkspaceTransportKind } from './workspace-transport.js';
 
 export interface DockerHostPoolOptions {
@@ -30,6 +31,11 @@ export interface DockerHostPoolOptions {
   healthIntervalMs?: number;
   /** Builds a host's client. Default {@link dockerClientFor}. */
   clientFor?: (spec: DockerHostSpec) => Docker;
+  /**
+   * Shared by every host's provider (and whatever else the caller runs, e.g. grading), so one
+   * Ctrl-C path removes the containers of a run on every host. Default: one per host's provider.
+   */
+  shutdown?: ContainerShutdown;
 }
 
 /** What preflight found on one host. */
@@ -85,6 +91,7 @@ export class DockerHostPool implements SandboxProvider {
         ...(options.transport ? { transport: options.transport } : {}),
         ...(options.limits ? { limits: options.limits } : {}),
         ...(options.outputCapBytes ? { outputCapBytes: options.outputCapBytes } : {}),
+        ...(options.shutdown ? { shutdown: options.shutdown } : {}),
       });
       return { spec, docker, provider, inFlight: 0, created: 0, drained: false, lost, markLost };
     });
@@ -93,6 +100,11 @@ export class DockerHostPool implements SandboxProvider {
   /** Sum of the answering hosts' capacities: a sensible concurrency for the caller. */
   get capacity(): number {
     return this.hosts.filter((h) => !h.drained).reduce((sum, h) => sum + h.spec.capacity, 0);
+  }
+
+  /** Every host's client, drained ones included (a caller pruning a run's containers tries them all). */
+  clients(): Docker[] {
+    return this.hosts.map((h) => h.docker);
   }
 
   status(): HostStatus[] {
