@@ -13,7 +13,7 @@ export interface DockerHostPoolOptions {
   hosts: DockerHostSpec[];
   /** Sandbox image every host must hold (loaded onto those that lack it). */
   image: string;
-  /** Workspace transport per host. Default `auto` (bind for a local socket, archive otherwise). */
+  /** Workspace transport of every host whose spec says `auto`. Default `auto` (bind for a local socket, archive otherwise). */
   transport?: WorkspaceTransportChoice;
   /** Passed to every host's {@link DockerSandboxProvider}. Default its defaults. */
   limits?: Partial<SandboxLimits>;
@@ -53,6 +53,8 @@ export interface HostPreflight {
 export interface HostStatus {
   url: string;
   capacity: number;
+  /** Its workspace transport, `auto` resolved. */
+  transport: WorkspaceTransportKind;
   inFlight: number;
   /** Sandboxes created on this host so far. */
   created: number;
@@ -88,7 +90,7 @@ export class DockerHostPool implements SandboxProvider {
       const provider = new DockerSandboxProvider({
         image: options.image,
         docker,
-        ...(options.transport ? { transport: options.transport } : {}),
+        transport: spec.transport === 'auto' ? (options.transport ?? 'auto') : spec.transport,
         ...(options.limits ? { limits: options.limits } : {}),
         ...(options.outputCapBytes ? { outputCapBytes: options.outputCapBytes } : {}),
         ...(options.shutdown ? { shutdown: options.shutdown } : {}),
@@ -109,7 +111,7 @@ export class DockerHostPool implements SandboxProvider {
 
   status(): HostStatus[] {
     return this.hosts.map((h) => ({
-      url: h.spec.url, capacity: h.spec.capacity, inFlight: h.inFlight, created: h.created, drained: h.drained,
+      url: h.spec.url, capacity: h.spec.capacity, transport: h.provider.transport, inFlight: h.inFlight, created: h.created, drained: h.drained,
       ...(h.drainReason ? { drainReason: h.drainReason } : {}),
     }));
   }
