@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, bufferIo, runCli } from '../../../../harness/index.js';
+import { HAS_DOCKER } from '../../../support/docker.js';
 import { RECORD_MANIFEST } from './record-fixture.js';
 
 /**
@@ -56,5 +57,12 @@ describe('harness record --docker-host', () => {
       "harness: <tmp>/providers.yaml:6: docker_hosts[0].capacity: must be at least 1, got 0; e.g. capacity: 4
       "
     `);
+  });
+
+  it.skipIf(!HAS_DOCKER)('stops with the fatal outcome (exit 3) before writing anything when no host answers, naming each', async () => {
+    const result = await record(['--docker-host', 'unix:///nonexistent/a.sock', '--docker-host', 'unix:///nonexistent/b.sock,capacity=4']);
+    expect(result.exit).toBe(EXIT.environment);
+    expect(result.written).toBe(null);
+    expect(result.stderr).toMatch(/^harness: no Docker host can run sandboxes: unix:\/\/\/nonexistent\/a\.sock: no answer within \d+ ms; unix:\/\/\/nonexistent\/b\.sock: no answer/);
   });
 });
