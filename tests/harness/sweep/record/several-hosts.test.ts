@@ -73,16 +73,24 @@ describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second k
     let ended: Invocation | undefined;
     void spread.then((r) => (ended = r));
 
-    // Mid-sweep: the second daemon runs a sandbox of this sweep.
+    // Mid-sweep: the second daemon has been running a sandbox of this sweep for a while (past its
+    // creation, which the pool would simply place elsewhere), so work in flight is lost.
     const d2 = new Docker({ socketPath: daemon.socket });
     const onSecond = async () => (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } }).catch(() => [])).length;
-    while (!ended && (await onSecond()) === 0) await new Promise((r) => setTimeout(r, 200));
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    for (;;) {
+      while (!ended && (await onSecond()) === 0) await sleep(200);
+      if (ended) break;
+      await sleep(2000);
+      if ((await onSecond()) > 0) break;
+    }
     expect(ended, 'the sweep ended before the second daemon ran any of its sandboxes').toBeUndefined();
     daemon.kill('SIGKILL');
 
     const [one, got] = await Promise.all([oneHost, spread]);
     expect(one.exit, one.output).toBe(0);
     expect(got.exit, got.output).toBe(0);
+    console.log(got.output.split('\n').filter((l) => /^(host|harness)/.test(l)).join('\n'));
     // The preflight loaded the image onto the second host, which works over tcp + TLS without a shared folder.
     expect(got.output).toContain(`host ${daemon.tcpUrl}: image loaded, archive transport`);
     expect(got.output).toContain('host unix:///var/run/docker.sock: image present, bind transport');
