@@ -1,5 +1,5 @@
 import Docker from 'dockerode';
-import { NoSandboxHostError, SandboxDisposedError, SandboxHostLostError, WorkspacePathError } from '../base/errors.js';
+import { NoSandboxHostError, SandboxDisposedError, SandboxHostLostError, WorkspacePathError, hostLossReason } from '../base/errors.js';
 import { PooledSandbox, type PoolHost } from './internal/pooled-sandbox.js';
 import { copyImage, hasImage } from './internal/image-copy.js';
 import type { Sandbox, SandboxCreateOptions, SandboxProvider } from '../ports/sandbox.js';
@@ -186,7 +186,7 @@ export class DockerHostPool implements SandboxProvider {
     if (host.drained) return true;
     if (error instanceof WorkspacePathError || error instanceof SandboxDisposedError) return false;
     if (await this.answers(host)) return false;
-    this.drain(host, error instanceof Error ? error.message : String(error));
+    this.drain(host, hostLossReason(error));
     return true;
   }
 

@@ -260,7 +260,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
       grade: (tree, cell) => (seams.grade ? seams.grade(tree, cell, baseGrade) : baseGrade(tree)),
       // A lost host is drained by the pool, so each re-run lands on the hosts left; one per host bounds it.
       hostRetries: pool ? hosts.length : 0,
-      onHostLost: (ids, detail) => io.err(`harness: ${detail}; re-running ${ids.join(', ')} on the hosts left (completed model calls are answered from the transcripts)\n`),
+      onHostLost: (ids, detail) => io.err(`harness: ${detail.replace(/\.$/, '')}; re-running ${ids.join(', ')} on the hosts left (completed model calls are answered from the transcripts)\n`),
       environmentGone: async () => {
         try {
           await assertDockerReachable(docker);
