@@ -113,4 +113,24 @@ describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second k
     expect(await finalOutcomes(dir)).toEqual(await finalOutcomes(path.join(tmp, 'one-host')));
     expect(Object.values(await finalOutcomes(dir)).every((o) => JSON.parse(o).status === 'measured')).toBe(true);
   }, 900_000);
+
+  it('stops with the fatal outcome (exit 3, the journal intact) when its only host stops answering mid-sweep', async () => {
+    await daemon.restart();
+    const runId = `alone-${process.pid}`;
+    const dir = path.join(tmp, runId);
+    const result = recordChild(dir, path.join(tmp, 'alone.calls'), [`unix://${daemon.socket},capacity=2`]);
+    let ended: Invocation | undefined;
+    void result.then((r) => (ended = r));
+    const d2 = new Docker({ socketPath: daemon.socket });
+    while (!ended && (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } }).catch(() => [])).length === 0) await new Promise((r) => setTimeout(r, 200));
+    expect(ended, 'the sweep ended before its host ran a sandbox').toBeUndefined();
+    daemon.kill('SIGKILL');
+    const got = await result;
+    expect(got.exit, got.output).toBe(3);
+    expect(got.output).toContain('harness: the sweep stopped: no Docker host can run sandboxes');
+    expect(got.output).toContain('The journal is intact; fix it and run the same command to continue');
+    const events = (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
+    expect(events.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'fatal' });
+    expect(events.some((e) => e.type === 'cell_finished')).toBe(false);
+  }, 600_000);
 });
