@@ -115,6 +115,8 @@ describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second k
   }, 900_000);
 
   it('stops with the fatal outcome (exit 3, the journal intact) when its only host stops answering mid-sweep', async () => {
+    // Killed by the test above, or (run alone) still up: either way a fresh start on the same data-root.
+    await daemon.stop();
     await daemon.restart();
     const runId = `alone-${process.pid}`;
     const dir = path.join(tmp, runId);
