@@ -44,6 +44,8 @@ import { readTranscripts } from './transcripts.js';
  * Resume: a pair whose cells all finished (measured or unavailable) is skipped; any other pair
  * is run again from the top with a RecordedCallClient in front of the live clients, so every
  * call that completed and was transcribed is answered from its transcript, not paid again.
+ * A pair whose sandbox host was lost (a retryable sandbox error from a host pool) is re-run
+ * the same way within the invocation, on the hosts left (`hostRetries`).
  */
 
 /** The models of one pair: the sim builds a population per (cap, repetition); real providers reuse theirs. */
