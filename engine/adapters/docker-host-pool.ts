@@ -1,10 +1,11 @@
 import Docker from 'dockerode';
-import { NoSandboxHostError, SandboxDisposedError, SandboxHostLostError, WorkspacePathError } from '../base/errors.js';
+import { NoSandboxHostError, SandboxDisposedError, SandboxHostLostError, WorkspacePathError, hostLossReason } from '../base/errors.js';
 import { PooledSandbox, type PoolHost } from './internal/pooled-sandbox.js';
 import { copyImage, hasImage } from './internal/image-copy.js';
 import type { Sandbox, SandboxCreateOptions, SandboxProvider } from '../ports/sandbox.js';
 import { DockerSandboxProvider, type SandboxLimits } from './docker-sandbox.js';
 import { dockerClientFor, type DockerHostSpec } from './docker-host.js';
+import type { ContainerShutdown } from './container-shutdown.js';
 import type { WorkspaceTransportChoice, WorkspaceTransportKind } from './workspace-transport.js';
 
 export interface DockerHostPoolOptions {
@@ -12,7 +13,7 @@ export interface DockerHostPoolOptions {
   hosts: DockerHostSpec[];
   /** Sandbox image every host must hold (loaded onto those that lack it). */
   image: string;
-  /** Workspace transport per host. Default `auto` (bind for a local socket, archive otherwise). */
+  /** Workspace transport of every host whose spec says `auto`. Default `auto` (bind for a local socket, archive otherwise). */
   transport?: WorkspaceTransportChoice;
   /** Passed to every host's {@link DockerSandboxProvider}. Default its defaults. */
   limits?: Partial<SandboxLimits>;
@@ -30,6 +31,11 @@ export interface DockerHostPoolOptions {
   healthIntervalMs?: number;
   /** Builds a host's client. Default {@link dockerClientFor}. */
   clientFor?: (spec: DockerHostSpec) => Docker;
+  /**
+   * Shared by every host's provider (and whatever else the caller runs, e.g. grading), so one
+   * Ctrl-C path removes the containers of a run on every host. Default: one per host's provider.
+   */
+  shutdown?: ContainerShutdown;
 }
 
 /** What preflight found on one host. */
@@ -47,6 +53,8 @@ export interface HostPreflight {
 export interface HostStatus {
   url: string;
   capacity: number;
+  /** Its workspace transport, `auto` resolved. */
+  transport: WorkspaceTransportKind;
   inFlight: number;
   /** Sandboxes created on this host so far. */
   created: number;
@@ -82,9 +90,10 @@ export class DockerHostPool implements SandboxProvider {
       const provider = new DockerSandboxProvider({
         image: options.image,
         docker,
-        ...(options.transport ? { transport: options.transport } : {}),
+        transport: spec.transport === 'auto' ? (options.transport ?? 'auto') : spec.transport,
         ...(options.limits ? { limits: options.limits } : {}),
         ...(options.outputCapBytes ? { outputCapBytes: options.outputCapBytes } : {}),
+        ...(options.shutdown ? { shutdown: options.shutdown } : {}),
       });
       return { spec, docker, provider, inFlight: 0, created: 0, drained: false, lost, markLost };
     });
@@ -95,9 +104,14 @@ export class DockerHostPool implements SandboxProvider {
     return this.hosts.filter((h) => !h.drained).reduce((sum, h) => sum + h.spec.capacity, 0);
   }
 
+  /** Every host's client, drained ones included (a caller pruning a run's containers tries them all). */
+  clients(): Docker[] {
+    return this.hosts.map((h) => h.docker);
+  }
+
   status(): HostStatus[] {
     return this.hosts.map((h) => ({
-      url: h.spec.url, capacity: h.spec.capacity, inFlight: h.inFlight, created: h.created, drained: h.drained,
+      url: h.spec.url, capacity: h.spec.capacity, transport: h.provider.transport, inFlight: h.inFlight, created: h.created, drained: h.drained,
       ...(h.drainReason ? { drainReason: h.drainReason } : {}),
     }));
   }
@@ -172,7 +186,7 @@ export class DockerHostPool implements SandboxProvider {
     if (host.drained) return true;
     if (error instanceof WorkspacePathError || error instanceof SandboxDisposedError) return false;
     if (await this.answers(host)) return false;
-    this.drain(host, error instanceof Error ? error.message : String(error));
+    this.drain(host, hostLossReason(error));
     return true;
   }
 

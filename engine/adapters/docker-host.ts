@@ -23,6 +23,11 @@ export const DockerHostSpec = z
       .default(2)
       .describe('How many sandboxes this host runs at once, as a share of the pool: sessions go to the host with the most free capacity. Default 2.')
       .meta({ examples: [4] }),
+    transport: z
+      .enum(['auto', 'bind', 'archive'], { error: 'must be bind, archive or auto' })
+      .default('auto')
+      .describe('How workspaces reach this host: bind-mount the folder (a daemon sharing this filesystem), archive (tar streams into a volume; needs nothing shared), or auto (bind for a unix socket, archive otherwise). Default auto.')
+      .meta({ examples: ['archive'] }),
     tls: z
       .object({
         ca: z.string().min(1).describe('CA certificate (PEM) the daemon certificate must chain to. No default.'),

@@ -66,9 +66,18 @@ export class SandboxHostLostError extends RdhError {
   readonly code = 'sandbox_host_lost';
   readonly retryable = true;
   constructor(readonly host: string, options?: { cause?: unknown }) {
-    const why = options?.cause instanceof Error ? ` (${options.cause.message})` : '';
+    const why = options?.cause instanceof Error ? ` (${hostLossReason(options.cause)})` : '';
     super(`Docker host ${host} stopped answering${why}; it is drained and the work can be re-run on another host.`, options);
   }
+}
+
+/**
+ * Why a pool host was lost, in its own words: a {@link DockerUnavailableError} names the daemon
+ * of the environment (DOCKER_HOST), not the pool's host, so its cause (ECONNREFUSED ...) is what to show.
+ */
+export function hostLossReason(error: unknown): string {
+  if (error instanceof DockerUnavailableError && error.cause instanceof Error) return error.cause.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** No Docker host of the pool answers (or none has the sandbox image). Fatal: nothing can run. */

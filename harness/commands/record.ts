@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { positiveInt } from '../internal/cli-parsers.js';
+import { collectDockerHost } from '../sandbox/docker-hosts.js';
 import type { CliIo } from '../io.js';
 import { runRecord, type RecordFlags } from '../sweep/record.js';
 
@@ -22,6 +23,7 @@ export function recordCommand(io: CliIo, onExit: (code: number) => void): Comman
     .option('--out <dir>', 'the run folder: new, or an existing one to resume (default: runs/<manifest name>-<UTC time>)')
     .option('--providers <file>', 'provider configuration (default: $RDH_PROVIDERS; not needed when both pairs are sim)')
     .option('--concurrency <n>', "sessions in flight at once across the whole sweep: every cell, level and arm (default: the manifest's concurrency)", positiveInt)
+    .option('--docker-host <spec>', 'run sandboxes on this Docker host: URL[,capacity=N][,transport=bind|archive|auto][,tls=DIR | ,ca=FILE,cert=FILE,key=FILE]; repeat for more, spread by free capacity (replaces docker_hosts of --providers; default: the daemon DOCKER_HOST names)', collectDockerHost)
     .option('--keep-workspaces', 'keep every graded root tree in cells/<cell>/tree (default: only failed cells keep theirs)', false)
     .option('--allow-code-change', 'resume a journal begun on other code, with a CODE CHANGED caveat on every artifact', false)
     .option('--json', 'print the summary as JSON at the end', false)

@@ -64,7 +64,7 @@ export function sandboxCommand(io: CliIo): Command {
   sandbox
     .command('hosts')
     .description('preflight the Docker hosts a sweep would use: each must answer, and gets the sandbox image copied over (save/load) if it lacks it')
-    .option('--docker-host <spec>', 'a host: URL[,capacity=N][,tls=DIR | ,ca=FILE,cert=FILE,key=FILE]; repeat for more (replaces docker_hosts)', collectDockerHost, [])
+    .option('--docker-host <spec>', 'a host: URL[,capacity=N][,transport=bind|archive|auto][,tls=DIR | ,ca=FILE,cert=FILE,key=FILE]; repeat for more (replaces docker_hosts)', collectDockerHost, [])
     .option('--providers <file>', 'provider configuration whose docker_hosts to check (default: $RDH_PROVIDERS)')
     .option('--json', 'print the preflight as JSON', false)
     .action(async (opts: { dockerHost: string[]; providers?: string; json: boolean }) => {

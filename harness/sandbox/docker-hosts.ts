@@ -3,7 +3,7 @@ import { DockerHostSpec } from '../../engine/index.js';
 import { UsageError } from '../exit-codes.js';
 
 /**
- * Reads one `--docker-host` value: `URL[,capacity=N][,tls=DIR | ,ca=FILE,cert=FILE,key=FILE]`.
+ * Reads one `--docker-host` value: `URL[,capacity=N][,transport=bind|archive|auto][,tls=DIR | ,ca=FILE,cert=FILE,key=FILE]`.
  * `tls=DIR` means DIR/ca.pem, DIR/cert.pem and DIR/key.pem, as Docker's own DOCKER_CERT_PATH.
  * Examples: `unix:///var/run/docker.sock,capacity=4`, `tcp://10.0.0.7:2376,capacity=8,tls=~/.docker/gpu1`.
  * Throws {@link UsageError} naming the part and the fix.
@@ -16,16 +16,18 @@ export function parseDockerHostFlag(value: string): DockerHostSpec {
     const eq = part.indexOf('=');
     const key = eq > 0 ? part.slice(0, eq) : part;
     const val = eq > 0 ? part.slice(eq + 1) : '';
-    if (!val) throw new UsageError(`--docker-host ${value}: "${part}" is not KEY=VALUE; use capacity=N, tls=DIR, or ca=/cert=/key=FILE`);
+    if (!val) throw new UsageError(`--docker-host ${value}: "${part}" is not KEY=VALUE; use capacity=N, transport=bind|archive|auto, tls=DIR, or ca=/cert=/key=FILE`);
     if (key === 'capacity') {
       if (!/^\d+$/.test(val)) throw new UsageError(`--docker-host ${value}: capacity must be a whole number from 1 to 256, got "${val}"`);
       raw.capacity = Number(val);
+    } else if (key === 'transport') {
+      raw.transport = val;
     } else if (key === 'tls') {
       for (const f of ['ca', 'cert', 'key'] as const) tls[f] ??= path.join(val, `${f}.pem`);
     } else if (key === 'ca' || key === 'cert' || key === 'key') {
       tls[key] = val;
     } else {
-      throw new UsageError(`--docker-host ${value}: unknown option "${key}"; use capacity=N, tls=DIR, or ca=/cert=/key=FILE`);
+      throw new UsageError(`--docker-host ${value}: unknown option "${key}"; use capacity=N, transport=bind|archive|auto, tls=DIR, or ca=/cert=/key=FILE`);
     }
   }
   if (Object.keys(tls).length) raw.tls = tls;

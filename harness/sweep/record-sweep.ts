@@ -5,11 +5,13 @@ import {
   DockerUnavailableError,
   JsonlDirectory,
   ModelQuotaExhaustedError,
+  NoSandboxHostError,
   SandboxImageMissingError,
   SecretCatalogue,
   TranscriptRecorder,
   assemble,
   build,
+  isRetryableSandboxError,
   flatten,
   systemClock,
   type Arm,
@@ -42,6 +44,8 @@ import { readTranscripts } from './transcripts.js';
  * Resume: a pair whose cells all finished (measured or unavailable) is skipped; any other pair
  * is run again from the top with a RecordedCallClient in front of the live clients, so every
  * call that completed and was transcribed is answered from its transcript, not paid again.
+ * A pair whose sandbox host was lost (a retryable sandbox error from a host pool) is re-run
+ * the same way within the invocation, on the hosts left (`hostRetries`).
  */
 
 /** The models of one pair: the sim builds a population per (cap, repetition); real providers reuse theirs. */
@@ -79,6 +83,15 @@ export interface RecordSweepOptions {
   keepWorkspaces: boolean;
   budget: number;
   secrets: string[];
+  /**
+   * How many times a pair is re-run because its sandbox host stopped answering (a retryable
+   * sandbox error: the host pool has drained it, so the re-run lands on the hosts left). The
+   * re-run is a resume of the pair: its completed calls are answered from its transcripts.
+   * Default 0 (a single daemon: nothing to retry on).
+   */
+  hostRetries?: number;
+  /** Told of each such re-run, before it starts. Default: nothing. */
+  onHostLost?(cellIds: CellId[], detail: string): void;
 }
 
 export interface SweepOutcome {
@@ -90,6 +103,8 @@ export interface SweepOutcome {
 
 class QuotaStop extends Error {}
 class FatalStop extends Error {}
+/** The pair's sandbox host was lost; its sessions are finished and its transcripts closed, ready for a re-run. */
+class HostLost extends Error {}
 
 /** Which cells of a pair a session serves: its arm's cell in the merge phase, else every arm's. */
 export function cellsOfSession(request: Pick<ModelRequest, 'sessionId' | 'arm'>, cells: Record<string, CellId>, arms: readonly Arm[]): { ids: CellId[]; mergeArm?: Arm } {
@@ -123,7 +138,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
   const finished = new Map<CellId, CellOutcome>();
   let stop: { reason: StopReason; detail: string } | undefined;
 
-  const runPairCells = async (pair: SweepPlanCell): Promise<void> => {
+  const runPairCells = async (pair: SweepPlanCell, mayRetry: boolean): Promise<void> => {
     const cells = Object.fromEntries(pair.arms.map((arm) => [arm, cellId({ cap: pair.cap, arm, repetition: pair.repetition })])) as Record<Arm, CellId>;
     const ids = pair.arms.map((a) => cells[a]);
     if (ids.every((id) => done.has(id))) return;
@@ -170,6 +185,8 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
               transcriptArm: mergeArm ?? (request.arm as Arm | undefined) ?? pair.arms[0]!,
             };
             sessions.set(request.sessionId, s);
+            // A re-run of this pair after a lost host re-opens it, as a resume would.
+            startedBefore.add(request.sessionId);
             await append({ type: 'session_started', cellIds: served, sessionId: request.sessionId, role: request.role, nodePath: request.nodeId, attempt: request.attempt, reopened });
           }
           const { response, replayed } = await replay.answer(request);
@@ -216,8 +233,12 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
         builds.push(built);
         await finishSessions(() => true, 'completed');
         await journalBuild(append, ids, built);
-        const results = await Promise.all(pair.arms.map((arm) => assemble(built, arm)));
-        pair.arms.forEach((arm, i) => (runs[arm] = results[i]));
+        // Settled, not raced: an arm still running after its partner failed would go on writing
+        // into a workspace a re-run of the pair is about to clear.
+        const settled = await Promise.allSettled(pair.arms.map((arm) => assemble(built, arm)));
+        const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
+        pair.arms.forEach((arm, i) => (runs[arm] = (settled[i] as PromiseFulfilledResult<SolveRun>).value));
       } else {
         for (const arm of pair.arms) {
           const built = await build({ ...engine, workRoot: path.join(workRoot, arm), forArm: arm });
@@ -234,7 +255,12 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
         throw new QuotaStop(error.message);
       }
       if (error instanceof SessionRefusedError || o.gate.closed) return settleRefused(ids);
-      const gone = error instanceof DockerUnavailableError || error instanceof SandboxImageMissingError ? (error as Error).message : await o.environmentGone?.();
+      if (mayRetry && isRetryableSandboxError(error)) {
+        await Promise.all(Object.values(recorders).map((r) => r.close()));
+        throw new HostLost((error as Error).message);
+      }
+      const gone =
+        error instanceof DockerUnavailableError || error instanceof SandboxImageMissingError || error instanceof NoSandboxHostError ? (error as Error).message : await o.environmentGone?.();
       if (gone) {
         o.gate.close({ reason: 'fatal', detail: gone });
         throw new FatalStop(gone);
@@ -309,7 +335,15 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
   const results = o.pairs.map((pair) =>
     queue.add(async () => {
       try {
-        await runPairCells(pair);
+        for (let retries = o.hostRetries ?? 0; ; retries--) {
+          try {
+            await runPairCells(pair, retries > 0);
+            break;
+          } catch (error) {
+            if (!(error instanceof HostLost)) throw error;
+            o.onHostLost?.(pair.arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition })), error.message);
+          }
+        }
       } catch (error) {
         if (error instanceof QuotaStop) stop ??= { reason: 'quota', detail: error.message };
         else if (error instanceof FatalStop) stop ??= { reason: 'fatal', detail: error.message };

@@ -4,6 +4,8 @@ import Docker from 'dockerode';
 import {
   DockerSandboxProvider,
   ContainerShutdown,
+  openDockerHostPool,
+  type DockerHostPool,
   pruneSandboxes,
   RdhError,
   SandboxImageMissingError,
@@ -22,6 +24,7 @@ import { REPO_ROOT, oracleDir } from '../paths.js';
 import { checkProviderConfig, loadProviderConfig, locateProviderConfig, type LoadedProviderConfig } from '../providers/provider-config.js';
 import { clientsFromConfig, configuredKeys, rosterFromConfig } from '../providers/engine-roster.js';
 import { writeReport } from '../report/write-report.js';
+import { dockerHostsFrom } from '../sandbox/docker-hosts.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { CORPUS_DIR } from '../sim/corpus-files.js';
 import { DEFAULT_SIM_PAIRS, simSetup } from '../sim/population/sim-setup.js';
@@ -49,6 +52,12 @@ export interface RecordFlags {
   keepWorkspaces?: boolean;
   json?: boolean;
   allowCodeChange?: boolean;
+  /**
+   * `--docker-host` values (`URL[,capacity=N][,tls=DIR]`), repeatable: the sweep's sandboxes are
+   * spread over these daemons by free capacity. They replace the provider configuration's
+   * `docker_hosts`. Default: that list, else the one daemon DOCKER_HOST names.
+   */
+  dockerHost?: string[];
 }
 
 /** What tests (and only tests) replace. */
@@ -123,7 +132,20 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   const providers = location ? await loadProviderConfig(location.file, { via: location.via }) : undefined;
   const liveClients = providers ? clientsFromConfig(providers) : undefined;
   const docker = new Docker();
+  // A sim-only sweep loads no provider configuration for its models, but an explicit one may still list its hosts.
+  // Read before anything is checked, so a bad --docker-host is refused first (exit 2).
+  const hostConfig = providers ?? (flags.providers && !flags.dockerHost?.length ? await loadProviderConfig(path.resolve(flags.providers), { via: '--providers' }) : undefined);
+  const hosts = dockerHostsFrom(flags.dockerHost, hostConfig ? { hosts: hostConfig.config.docker_hosts, file: hostConfig.file } : undefined);
+  // Grading stays on this daemon (see README, "Several Docker hosts"), so it is checked with hosts too.
   await preflight(loaded, providers, seams.sandboxes ? undefined : docker, liveClients, seams.skipWarmup ?? false);
+  // One shutdown for every container of the run, on every host, grading included.
+  const shutdown = new ContainerShutdown();
+  let pool: DockerHostPool | undefined;
+  if (hosts.length && !seams.sandboxes) {
+    const opened = await openDockerHostPool({ hosts, image: sandboxImageTag(), shutdown });
+    pool = opened.pool;
+    for (const h of opened.preflight) io.err(`host ${h.url}: ${h.problem ? `not used (${h.problem})` : `image ${h.image}, ${h.transport} transport`}\n`);
+  }
 
   const manifestBytes = await readFile(loaded.file);
   const repoRoot = REPO_ROOT;
@@ -179,11 +201,12 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
 
   // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one
   // the sessions finish and dispose of theirs, but a second one abandons them mid-command.
-  const shutdown = new ContainerShutdown();
   const removeRunContainers = async () => {
     if (seams.sandboxes) return;
     await shutdown.close();
-    await pruneSandboxes(docker, { all: true, runId: path.basename(runDir), ownerPid: process.pid }).catch((error: Error) => io.err(`harness: could not remove the run's containers (${error.message}); run harness sandbox prune --run ${path.basename(runDir)}\n`));
+    for (const client of [docker, ...(pool?.clients() ?? [])]) {
+      await pruneSandboxes(client, { all: true, runId: path.basename(runDir), ownerPid: process.pid }).catch((error: Error) => io.err(`harness: could not remove the run's containers (${error.message}); run harness sandbox prune --run ${path.basename(runDir)}\n`));
+    }
   };
   // Ctrl-C: stop dispatching, let in-flight sessions finish; a second one abandons them.
   let interrupts = 0;
@@ -198,7 +221,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     process.on('SIGTERM', onSignal);
   }
 
-  const sandboxes = seams.sandboxes ?? new DockerSandboxProvider({ image: sandboxImageTag(), docker, shutdown });
+  const sandboxes = seams.sandboxes ?? pool ?? new DockerSandboxProvider({ image: sandboxImageTag(), docker, shutdown });
   const objective = await specObjective(loaded.specDir);
   const simulatedPairs = {
     executor: manifest.executor.provider === 'sim' ? { model: manifest.executor.model, family: manifest.executor.family ?? DEFAULT_SIM_PAIRS.executor.family } : DEFAULT_SIM_PAIRS.executor,
@@ -235,6 +258,9 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
         return seams.modelsFor ? seams.modelsFor(cap, repetition, base) : base;
       },
       grade: (tree, cell) => (seams.grade ? seams.grade(tree, cell, baseGrade) : baseGrade(tree)),
+      // A lost host is drained by the pool, so each re-run lands on the hosts left; one per host bounds it.
+      hostRetries: pool ? hosts.length : 0,
+      onHostLost: (ids, detail) => io.err(`harness: ${detail.replace(/\.$/, '')}; re-running ${ids.join(', ')} on the hosts left (completed model calls are answered from the transcripts)\n`),
       environmentGone: async () => {
         try {
           await assertDockerReachable(docker);
@@ -245,6 +271,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
       },
     });
   } finally {
+    pool?.close();
     await journal.close();
     display.stop();
     if (seams.signal) seams.signal.removeEventListener('abort', onSignal);
@@ -255,6 +282,9 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   }
 
   if (outcome.reason === 'interrupted') await removeRunContainers();
+  if (pool) {
+    for (const h of pool.status()) io.err(`host ${h.url}: ${h.created} sandbox${h.created === 1 ? '' : 'es'}${h.drained ? `, drained (${h.drainReason})` : ''}\n`);
+  }
   // The summary: every cell of the whole journal, each with its latest outcome.
   const all = (await readSweepJournal(runPaths(runDir).journal)).events;
   const summary = summarise(runDir, manifest, all, gate, caveats, outcome);

@@ -25,10 +25,10 @@ afterAll(() => tmp.cleanup());
 
 describe('--docker-host', () => {
   it('reads a unix socket, a capacity, and tcp with a TLS folder or three files', () => {
-    expect(parseDockerHostFlag('unix:///var/run/docker.sock')).toEqual({ url: 'unix:///var/run/docker.sock', capacity: 2 });
-    expect(parseDockerHostFlag('unix:///run/d2.sock,capacity=6')).toEqual({ url: 'unix:///run/d2.sock', capacity: 6 });
+    expect(parseDockerHostFlag('unix:///var/run/docker.sock')).toEqual({ url: 'unix:///var/run/docker.sock', capacity: 2, transport: 'auto' });
+    expect(parseDockerHostFlag('unix:///run/d2.sock,capacity=6')).toEqual({ url: 'unix:///run/d2.sock', capacity: 6, transport: 'auto' });
     expect(parseDockerHostFlag('tcp://10.0.0.7:2376,capacity=8,tls=/certs/gpu1')).toEqual({
-      url: 'tcp://10.0.0.7:2376', capacity: 8, tls: { ca: '/certs/gpu1/ca.pem', cert: '/certs/gpu1/cert.pem', key: '/certs/gpu1/key.pem' },
+      url: 'tcp://10.0.0.7:2376', capacity: 8, transport: 'auto', tls: { ca: '/certs/gpu1/ca.pem', cert: '/certs/gpu1/cert.pem', key: '/certs/gpu1/key.pem' },
     });
     expect(parseDockerHostFlag('tcp://box:2376,ca=/a/ca.pem,cert=/a/c.pem,key=/a/k.pem').tls).toEqual({ ca: '/a/ca.pem', cert: '/a/c.pem', key: '/a/k.pem' });
     expect(collectDockerHost('b', collectDockerHost('a'))).toEqual(['a', 'b']);
@@ -65,8 +65,8 @@ describe('--docker-host', () => {
         "--docker-host unix:///s.sock,tls=/certs: tls tls applies to tcp:// only; remove it for a unix socket",
         "--docker-host unix:///s.sock,capacity=0: capacity Too small: expected number to be >=1",
         "--docker-host unix:///s.sock,capacity=two: capacity must be a whole number from 1 to 256, got "two"",
-        "--docker-host unix:///s.sock,weight=3: unknown option "weight"; use capacity=N, tls=DIR, or ca=/cert=/key=FILE",
-        "--docker-host unix:///s.sock,capacity: "capacity" is not KEY=VALUE; use capacity=N, tls=DIR, or ca=/cert=/key=FILE",
+        "--docker-host unix:///s.sock,weight=3: unknown option "weight"; use capacity=N, transport=bind|archive|auto, tls=DIR, or ca=/cert=/key=FILE",
+        "--docker-host unix:///s.sock,capacity: "capacity" is not KEY=VALUE; use capacity=N, transport=bind|archive|auto, tls=DIR, or ca=/cert=/key=FILE",
         "--docker-host docker.sock: url must be unix:///path/to/docker.sock or tcp://HOST:PORT (ssh:// is not supported; forward the socket instead)",
       ]
     `);
@@ -87,7 +87,7 @@ describe('docker_hosts in the provider configuration', () => {
       ['unix:///var/run/docker.sock', 3, undefined],
       ['tcp://10.0.0.7:2376', 2, '<dir>/certs/ca.pem'],
     ]);
-    expect(dockerHostsFrom(['unix:///other.sock'], { hosts: loaded.config.docker_hosts, file: loaded.file })).toEqual([{ url: 'unix:///other.sock', capacity: 2 }]);
+    expect(dockerHostsFrom(['unix:///other.sock'], { hosts: loaded.config.docker_hosts, file: loaded.file })).toEqual([{ url: 'unix:///other.sock', capacity: 2, transport: 'auto' }]);
     expect(dockerHostsFrom(undefined, undefined)).toEqual([]);
   });
 
@@ -110,6 +110,15 @@ describe('workspace transport choice', () => {
     expect(resolveTransport(new Docker({ host: '10.0.0.7', port: 2376, protocol: 'https' }))).toBe('archive');
     expect(resolveTransport(new Docker({ socketPath: '/tmp/d2.sock' }), 'archive')).toBe('archive');
     expect(resolveTransport(new Docker({ host: '10.0.0.7', port: 2376, protocol: 'https' }), 'bind')).toBe('bind');
+  });
+
+  it('is forced per host by --docker-host transport=... (or transport: in docker_hosts), over the pool-wide choice', () => {
+    const hosts = ['unix:///a.sock', 'unix:///b.sock,transport=archive', 'tcp://box:2376,tls=/c', 'tcp://box:2377,tls=/c,transport=bind'].map(parseDockerHostFlag);
+    // No TLS files to read: clients as dockerClientFor would build them.
+    const clientFor = (spec: DockerHostSpec) => (spec.url.startsWith('tcp') ? new Docker({ host: 'box', port: 2376, protocol: 'https' }) : new Docker({ socketPath: spec.url.slice(7) }));
+    expect(new DockerHostPool({ hosts, image: 'x', clientFor }).status().map((h) => h.transport)).toEqual(['bind', 'archive', 'archive', 'bind']);
+    expect(new DockerHostPool({ hosts, image: 'x', transport: 'archive', clientFor }).status().map((h) => h.transport)).toEqual(['archive', 'archive', 'archive', 'bind']);
+    expect(() => parseDockerHostFlag('unix:///a.sock,transport=nfs')).toThrowErrorMatchingInlineSnapshot(`[UsageError: --docker-host unix:///a.sock,transport=nfs: transport must be bind, archive or auto]`);
   });
 });
 

@@ -1,0 +1,138 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_LABELS, stableJson } from '../../../../engine/index.js';
+import { REPO_ROOT, readSweepJournal } from '../../../../harness/index.js';
+import { HAS_DOCKER } from '../../../support/docker.js';
+import { startSecondDockerd, type SecondDockerd } from '../../../support/second-dockerd.js';
+
+/**
+ * `harness record --docker-host` for real (cap 1 of the SIMULATED record sweep, sandboxes in
+ * Docker, a fake grade), in child processes: one sweep spread over the machine's daemon (unix
+ * socket, bind transport) and a PRIVATE second dockerd the test starts (tcp with mutual TLS,
+ * archive transport, the image loaded onto it by the preflight), which the test SIGKILLs while
+ * it runs a sandbox of the sweep; beside it the same sweep on the machine's daemon alone.
+ */
+
+const run = promisify(execFile);
+const FIRST = 'unix:///var/run/docker.sock,capacity=2';
+
+interface Invocation {
+  exit: number;
+  output: string;
+  /** `<sessionId> <history length>` of every live model call it made. */
+  calls: string[];
+}
+
+function recordChild(dir: string, countFile: string, dockerHost: string[]): Promise<Invocation> {
+  const args = JSON.stringify({ out: dir, flags: { depths: [1], ...(dockerHost.length ? { dockerHost } : {}) }, options: { dockerSandboxes: true, countFile } });
+  return run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests/harness/sweep/record/record-driver.ts'), args], { cwd: REPO_ROOT, maxBuffer: 1 << 26 })
+    .then(
+      (r) => ({ exit: 0, output: r.stderr }),
+      (e: { code?: number; signal?: string; stderr?: string }) => ({ exit: e.code ?? -1, output: `${e.signal ?? ''}${e.stderr ?? ''}` }),
+    )
+    .then(async (r) => ({ ...r, calls: (await readFile(countFile, 'utf8').catch(() => '')).split('\n').filter(Boolean) }));
+}
+
+/** The final outcome of every cell, canonically: the latest cell_finished of each. */
+async function finalOutcomes(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events) if (e.type === 'cell_finished') out[e.cellId] = stableJson(e.outcome);
+  return out;
+}
+
+/** `host URL: N sandboxes[, drained (...)]`, the lines the sweep prints at its end. */
+function hostLines(output: string): Array<{ url: string; created: number; drained: boolean }> {
+  return [...output.matchAll(/^host (\S+): (\d+) sandbox(?:es)?(, drained)?/gm)].map((m) => ({ url: m[1]!, created: Number(m[2]), drained: Boolean(m[3]) }));
+}
+
+describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second killed mid-sweep', () => {
+  let daemon: SecondDockerd;
+  let tmp: string;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(tmpdir(), 'rdh-hosts-'));
+    daemon = await startSecondDockerd();
+  }, 300_000);
+
+  afterAll(async () => {
+    await daemon?.cleanup();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  }, 120_000);
+
+  it('uses both hosts, re-runs the lost host’s pair on the first without paying a completed call twice, and ends with the one-host results', async () => {
+    const runId = `spread-${process.pid}`;
+    const dir = path.join(tmp, runId);
+    const second = `${daemon.tcpUrl},capacity=2,ca=${daemon.tls.ca},cert=${daemon.tls.cert},key=${daemon.tls.key}`;
+    const oneHost = recordChild(path.join(tmp, 'one-host'), path.join(tmp, 'one-host.calls'), []);
+    const spread = recordChild(dir, path.join(tmp, 'spread.calls'), [FIRST, second]);
+    let ended: Invocation | undefined;
+    void spread.then((r) => (ended = r));
+
+    // Mid-sweep: the second daemon has been running a sandbox of this sweep for a while (past its
+    // creation, which the pool would simply place elsewhere), so work in flight is lost.
+    const d2 = new Docker({ socketPath: daemon.socket });
+    const onSecond = async () => (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } }).catch(() => [])).length;
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    for (;;) {
+      while (!ended && (await onSecond()) === 0) await sleep(200);
+      if (ended) break;
+      await sleep(2000);
+      if ((await onSecond()) > 0) break;
+    }
+    expect(ended, 'the sweep ended before the second daemon ran any of its sandboxes').toBeUndefined();
+    daemon.kill('SIGKILL');
+
+    const [one, got] = await Promise.all([oneHost, spread]);
+    expect(one.exit, one.output).toBe(0);
+    expect(got.exit, got.output).toBe(0);
+    // The preflight loaded the image onto the second host, which works over tcp + TLS without a shared folder.
+    expect(got.output).toContain(`host ${daemon.tcpUrl}: image loaded, archive transport`);
+    expect(got.output).toContain('host unix:///var/run/docker.sock: image present, bind transport');
+    // Both hosts ran sandboxes; the second was drained, and the pair re-run on the first.
+    const hosts = hostLines(got.output);
+    expect(hosts.map((h) => h.url)).toEqual(['unix:///var/run/docker.sock', daemon.tcpUrl]);
+    expect(hosts[0]!.created).toBeGreaterThan(0);
+    expect(hosts[1]!.created).toBeGreaterThan(0);
+    expect(hosts.map((h) => h.drained)).toEqual([false, true]);
+    expect(got.output).toContain('re-running cap1-rep1-gated, cap1-rep1-ungated on the hosts left');
+    // The loss is told in the lost host's own words, never as the environment's daemon.
+    expect(got.output.split('\n').filter((l) => l.includes('drained')).join('\n')).not.toContain('/var/run/docker.sock');
+    const events = (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
+    expect(events.filter((e) => e.type === 'cell_started').length).toBe(4);
+    expect(events.some((e) => e.type === 'session_started' && e.reopened)).toBe(true);
+
+    // No completed model call was made twice: the re-run answered them from the transcripts.
+    expect(got.calls.length).toBe(new Set(got.calls).size);
+    expect(one.calls.length).toBe(new Set(one.calls).size);
+    // The results equal the one-host run's, canonically.
+    expect(await finalOutcomes(dir)).toEqual(await finalOutcomes(path.join(tmp, 'one-host')));
+    expect(Object.values(await finalOutcomes(dir)).every((o) => JSON.parse(o).status === 'measured')).toBe(true);
+  }, 900_000);
+
+  it('stops with the fatal outcome (exit 3, the journal intact) when its only host stops answering mid-sweep', async () => {
+    // Killed by the test above, or (run alone) still up: either way a fresh start on the same data-root.
+    await daemon.stop();
+    await daemon.restart();
+    const runId = `alone-${process.pid}`;
+    const dir = path.join(tmp, runId);
+    const result = recordChild(dir, path.join(tmp, 'alone.calls'), [`unix://${daemon.socket},capacity=2`]);
+    let ended: Invocation | undefined;
+    void result.then((r) => (ended = r));
+    const d2 = new Docker({ socketPath: daemon.socket });
+    while (!ended && (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } }).catch(() => [])).length === 0) await new Promise((r) => setTimeout(r, 200));
+    expect(ended, 'the sweep ended before its host ran a sandbox').toBeUndefined();
+    daemon.kill('SIGKILL');
+    const got = await result;
+    expect(got.exit, got.output).toBe(3);
+    expect(got.output).toContain('harness: the sweep stopped: no Docker host can run sandboxes');
+    expect(got.output).toContain('The journal is intact; fix it and run the same command to continue');
+    const events = (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
+    expect(events.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'fatal' });
+    expect(events.some((e) => e.type === 'cell_finished')).toBe(false);
+  }, 600_000);
+});
