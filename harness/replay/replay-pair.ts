@@ -15,7 +15,7 @@ import type { GradeResult } from '../grading/grading-report.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { addCall, type SessionSpend } from '../cell/cell-measure.js';
 import { RecordedCallClient, ReplayDivergenceError } from '../sweep/recorded-client.js';
-import { cellsOfSession, spentOf } from '../sweep/record-sweep.js';
+import { cellsOfSession, spentOf } from '../sweep/pair-sessions.js';
 import { cellId, type CellId } from '../sweep/run-folder.js';
 import type { RecordedCall } from '../sweep/transcripts.js';
 import { messageDifference } from './replay-compare.js';

@@ -3,34 +3,28 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import {
   DockerUnavailableError,
-  JsonlDirectory,
   ModelQuotaExhaustedError,
   NoSandboxHostError,
   SandboxImageMissingError,
-  SecretCatalogue,
-  TranscriptRecorder,
   assemble,
   build,
   isRetryableSandboxError,
   flatten,
-  systemClock,
   type Arm,
   type BuildOptions,
   type BuiltTree,
   type SessionLimiter,
   type ModelClient,
-  type ModelRequest,
-  type ModelResponse,
   type NodeResult,
   type SolveRun,
 } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { Manifest } from '../manifest/manifest.js';
-import { addCall, measureCell, type SessionSpend } from '../cell/cell-measure.js';
+import { measureCell } from '../cell/cell-measure.js';
 import type { Journal } from './journal.js';
-import { RecordedCallClient } from './recorded-client.js';
-import { cellId, runPaths, sessionFileName, type CellId, type RunPaths } from './run-folder.js';
+import { PairSessions, spentOf } from './pair-sessions.js';
+import { cellId, runPaths, type CellId, type RunPaths } from './run-folder.js';
 import { SessionGate, SessionRefusedError } from './session-gate.js';
 import type { CellOutcome, StopReason, SweepEvent, SweepEventInput } from './sweep-events.js';
 import { readTranscripts } from './transcripts.js';
@@ -106,24 +100,6 @@ class FatalStop extends Error {}
 /** The pair's sandbox host was lost; its sessions are finished and its transcripts closed, ready for a re-run. */
 class HostLost extends Error {}
 
-/** Which cells of a pair a session serves: its arm's cell in the merge phase, else every arm's. */
-export function cellsOfSession(request: Pick<ModelRequest, 'sessionId' | 'arm'>, cells: Record<string, CellId>, arms: readonly Arm[]): { ids: CellId[]; mergeArm?: Arm } {
-  const mergeArm = arms.find((a) => request.sessionId.startsWith(`${a}/`));
-  if (mergeArm) return { ids: [cells[mergeArm]!], mergeArm };
-  if (request.arm) return { ids: [cells[request.arm]!] };
-  return { ids: arms.map((a) => cells[a]!) };
-}
-
-interface OpenSession {
-  spend: SessionSpend;
-  role: ModelRequest['role'];
-  attempt: number;
-  ids: CellId[];
-  calls: number;
-  /** The arm whose cell folder holds the session's transcript (work both arms share: the first arm's). */
-  transcriptArm: Arm;
-}
-
 export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> {
   const paths = runPaths(o.runDir);
   const append = (event: SweepEventInput) => {
@@ -146,68 +122,12 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     for (const id of ids) if (!done.has(id)) await append({ type: 'cell_started', cellId: id });
     const cellPaths = Object.fromEntries(pair.arms.map((arm) => [arm, paths.cell(cells[arm])])) as Record<Arm, ReturnType<RunPaths['cell']>>;
     const recorded = await readTranscripts(pair.arms.map((a) => cellPaths[a].transcripts));
-    // One transcript format everywhere: the engine's recorder (each message stored once, every
-    // line redacted), one recorder per cell folder, shared by every client of the pair.
-    const secrets = new SecretCatalogue(o.secrets);
-    const recorders = Object.fromEntries(
-      pair.arms.map((a) => [a, new TranscriptRecorder(new JsonlDirectory(cellPaths[a].transcripts, { fileName: sessionFileName }), systemClock, secrets)]),
-    ) as Record<Arm, TranscriptRecorder>;
-    const sessions = new Map<string, OpenSession>();
     const models = await o.modelsFor(pair.cap, pair.repetition);
-
-    const wrap = (live: ModelClient): ModelClient => {
-      const transcribed: Partial<Record<Arm, ModelClient>> = Object.fromEntries(pair.arms.map((a) => [a, recorders[a].wrap(live)]));
-      // Only live calls reach the recorder: a call answered from the record is already in it.
-      const recording: ModelClient = { complete: (request) => transcribed[sessions.get(request.sessionId)!.transcriptArm]!.complete(request) };
-      const replay = new RecordedCallClient(recording, recorded, {
-        secrets,
-        onSwitch: async (sessionId, call, reason) => {
-          const s = sessions.get(sessionId);
-          // The live calls continue the session's file from the call that went live; the recorded
-          // lines from there on are superseded (see sessionRequests).
-          if (s) recorders[s.transcriptArm].resume(sessionId, call, recorded.get(sessionId)?.[call - 1]?.messages ?? []);
-          await append({ type: 'replay_switch', cellIds: s?.ids ?? ids, sessionId, call, reason });
-        },
-      });
-      return {
-        async complete(request: ModelRequest): Promise<ModelResponse> {
-          let s = sessions.get(request.sessionId);
-          if (!s) {
-            const { ids: served, mergeArm } = cellsOfSession(request, cells, pair.arms);
-            const reopened = startedBefore.has(request.sessionId) || replay.has(request.sessionId);
-            o.gate.admit(request.model, served, reopened);
-            s = {
-              spend: { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 },
-              role: request.role,
-              attempt: request.attempt,
-              ids: served,
-              calls: 0,
-              transcriptArm: mergeArm ?? (request.arm as Arm | undefined) ?? pair.arms[0]!,
-            };
-            sessions.set(request.sessionId, s);
-            // A re-run of this pair after a lost host re-opens it, as a resume would.
-            startedBefore.add(request.sessionId);
-            await append({ type: 'session_started', cellIds: served, sessionId: request.sessionId, role: request.role, nodePath: request.nodeId, attempt: request.attempt, reopened });
-          }
-          const { response, replayed } = await replay.answer(request);
-          s.calls++;
-          addCall(s.spend, models.roster, request.model, response.usage);
-          return response;
-        },
-      };
-    };
-    const clients = Object.fromEntries(Object.entries(models.clients).map(([name, c]) => [name, wrap(c)]));
-    const finishSessions = async (filter: (s: OpenSession) => boolean, stopped: 'completed' | 'interrupted' | 'error') => {
-      for (const s of [...sessions.values()].filter(filter)) {
-        sessions.delete(s.spend.sessionId);
-        await append({
-          type: 'session_finished', cellIds: s.ids, sessionId: s.spend.sessionId, role: s.role, nodePath: s.spend.nodeId, attempt: s.attempt,
-          turns: s.calls, tokens: s.spend.tokens, costUsd: s.spend.costUsd, stop: stopped,
-        });
-        spent.push(s.spend);
-      }
-    };
-    const spent: SessionSpend[] = [];
+    const sessions = new PairSessions({
+      arms: pair.arms, cells, transcriptDirs: Object.fromEntries(pair.arms.map((a) => [a, cellPaths[a].transcripts])) as Record<Arm, string>,
+      recorded, secrets: o.secrets, roster: models.roster, gate: o.gate, startedBefore, append,
+    });
+    const clients = Object.fromEntries(Object.entries(models.clients).map(([name, c]) => [name, sessions.wrap(c)]));
     const workRoot = path.join(paths.cell(ids[0]!).root, 'work');
     // A pair re-run after a kill starts from clean workspaces; its calls come back from the transcripts.
     await rm(workRoot, { recursive: true, force: true });
@@ -231,7 +151,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       if (pairing === 'shared') {
         const built = await build(engine);
         builds.push(built);
-        await finishSessions(() => true, 'completed');
+        await sessions.finishAll('completed');
         await journalBuild(append, ids, built);
         // Settled, not raced: an arm still running after its partner failed would go on writing
         // into a workspace a re-run of the pair is about to clear.
@@ -246,9 +166,9 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
           runs[arm] = await assemble(built, arm);
         }
       }
-      await finishSessions(() => true, 'completed');
+      await sessions.finishAll('completed');
     } catch (error) {
-      await finishSessions(() => true, 'error');
+      await sessions.finishAll('error');
       if (error instanceof ModelQuotaExhaustedError) {
         o.gate.close({ reason: 'quota', detail: error.message });
         for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'quota', detail: error.message });
@@ -256,7 +176,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       }
       if (error instanceof SessionRefusedError || o.gate.closed) return settleRefused(ids);
       if (mayRetry && isRetryableSandboxError(error)) {
-        await Promise.all(Object.values(recorders).map((r) => r.close()));
+        await sessions.close();
         throw new HostLost((error as Error).message);
       }
       const gone =
@@ -309,13 +229,13 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       await append({ type: 'grading_recorded', cellId: id, grade });
       await writeFile(cp.grade, `${JSON.stringify(grade, null, 2)}\n`);
       if (o.keepWorkspaces) await keepTree(run.root.workspace, cp.tree);
-      const sessionsOfCell = spentOf(spent, arm, pair.arms);
+      const sessionsOfCell = spentOf(sessions.spent, arm, pair.arms);
       await finishCell(id, {
         status: 'measured',
         result: measureCell({ cap: pair.cap, arm, repetition: pair.repetition, pairing: o.manifest.pairing, root: run.root, grade, roster: models.roster, sessions: sessionsOfCell }),
       });
     }
-    await Promise.all(Object.values(recorders).map((r) => r.close()));
+    await sessions.close();
     if (!o.keepWorkspaces) await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
     runs = {};
   };
@@ -359,10 +279,6 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
   const final = stop ?? (closure ? { reason: closure.reason === 'ceiling' ? ('ceiling' as const) : closure.reason, detail: closure.detail } : { reason: 'completed' as const, detail: `${all.length - unmeasured.length} of ${all.length} cells finished` });
   await append({ type: 'sweep_stopped', reason: final.reason, detail: final.detail, unmeasured });
   return { ...final, finished, unmeasured };
-}
-
-export function spentOf(spent: readonly SessionSpend[], arm: Arm, arms: readonly Arm[]): SessionSpend[] {
-  return spent.filter((s) => !s.mergeArm || s.mergeArm === arm).filter((s) => s.mergeArm || !arms.some((a) => a !== arm && s.sessionId.startsWith(`${a}/`)));
 }
 
 async function keepTree(from: string, to: string): Promise<void> {
