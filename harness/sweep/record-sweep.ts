@@ -255,13 +255,16 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
   const results = o.pairs.map((pair) =>
     queue.add(async () => {
       try {
-        for (let retries = o.hostRetries ?? 0; ; retries--) {
+        const hostRetries = o.hostRetries ?? 0;
+        for (let rerun = 1; ; rerun++) {
           try {
-            await runPairCells(pair, retries > 0);
+            await runPairCells(pair, rerun <= hostRetries);
             break;
           } catch (error) {
             if (!(error instanceof HostLost)) throw error;
-            o.onHostLost?.(pair.arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition })), error.message);
+            const lostIds = pair.arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition })) as [CellId, ...CellId[]];
+            await append({ type: 'sandbox_host_lost', cellIds: lostIds, detail: error.message, rerun });
+            o.onHostLost?.(lostIds, error.message);
           }
         }
       } catch (error) {

@@ -8,7 +8,6 @@ import {
   type DockerHostPool,
   pruneSandboxes,
   RdhError,
-  SandboxImageMissingError,
   assertDockerReachable,
   sessionLimiter,
   type ModelClient,
@@ -99,21 +98,13 @@ function pinnedSimulated(manifest: Manifest) {
 }
 
 /** Preflight, before anything is spent: Docker and the image, provider coverage and families, a one-token call per pair. */
-async function preflight(loaded: LoadedManifest, providers: LoadedProviderConfig | undefined, docker: Docker | undefined, clients: Record<string, ModelClient> | undefined, skipWarmup: boolean): Promise<void> {
+async function preflight(loaded: LoadedManifest, providers: LoadedProviderConfig | undefined, local: DockerSandboxProvider | undefined, clients: Record<string, ModelClient> | undefined, skipWarmup: boolean): Promise<void> {
   if (providers) checkProviderConfig(loaded, providers);
   else if (!usesSimulatedProvider(loaded.manifest) || loaded.manifest.executor.provider !== 'sim' || loaded.manifest.reviewer.provider !== 'sim') {
     throw new UsageError(`--providers: ${loaded.shownAs} names a real provider; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start)`);
   }
-  if (docker) {
-    await assertDockerReachable(docker);
-    const image = sandboxImageTag();
-    await docker
-      .getImage(image)
-      .inspect()
-      .catch((cause) => {
-        throw new SandboxImageMissingError(image, { cause });
-      });
-  }
+  // This daemon's sandbox provider's own check: reachable, then the image (also the grading's).
+  await local?.ensureReady();
   if (skipWarmup || !providers || !clients) return;
   for (const pair of [loaded.manifest.executor, loaded.manifest.reviewer]) {
     if (pair.provider === 'sim') continue;
@@ -136,10 +127,11 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   // Read before anything is checked, so a bad --docker-host is refused first (exit 2).
   const hostConfig = providers ?? (flags.providers && !flags.dockerHost?.length ? await loadProviderConfig(path.resolve(flags.providers), { via: '--providers' }) : undefined);
   const hosts = dockerHostsFrom(flags.dockerHost, hostConfig ? { hosts: hostConfig.config.docker_hosts, file: hostConfig.file } : undefined);
-  // Grading stays on this daemon (see README, "Several Docker hosts"), so it is checked with hosts too.
-  await preflight(loaded, providers, seams.sandboxes ? undefined : docker, liveClients, seams.skipWarmup ?? false);
   // One shutdown for every container of the run, on every host, grading included.
   const shutdown = new ContainerShutdown();
+  const local = new DockerSandboxProvider({ image: sandboxImageTag(), docker, shutdown });
+  // Grading stays on this daemon (see README, "Several Docker hosts"), so it is checked with hosts too.
+  await preflight(loaded, providers, seams.sandboxes ? undefined : local, liveClients, seams.skipWarmup ?? false);
   let pool: DockerHostPool | undefined;
   if (hosts.length && !seams.sandboxes) {
     const opened = await openDockerHostPool({ hosts, image: sandboxImageTag(), shutdown });
@@ -198,6 +190,12 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   const concurrency = flags.concurrency ?? manifest.concurrency;
   // One limiter for the whole sweep: every cell, level and arm takes its session slots here.
   const limiter = sessionLimiter(concurrency);
+  if (pool) {
+    // Capacity is each host's share of the sessions in flight; the limit on them is --concurrency.
+    const answering = pool.status().filter((h) => !h.drained).length;
+    const use = concurrency < pool.capacity ? `; raise --concurrency to use all of it` : concurrency > pool.capacity ? `; hosts take sessions beyond their capacity in proportion` : '';
+    io.err(`hosts: ${answering} answering, capacity ${pool.capacity} in all, at most ${concurrency} session${concurrency === 1 ? '' : 's'} at once (--concurrency)${use}\n`);
+  }
 
   // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one
   // the sessions finish and dispose of theirs, but a second one abandons them mid-command.
@@ -221,7 +219,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     process.on('SIGTERM', onSignal);
   }
 
-  const sandboxes = seams.sandboxes ?? pool ?? new DockerSandboxProvider({ image: sandboxImageTag(), docker, shutdown });
+  const sandboxes = seams.sandboxes ?? pool ?? local;
   const objective = await specObjective(loaded.specDir);
   const simulatedPairs = {
     executor: manifest.executor.provider === 'sim' ? { model: manifest.executor.model, family: manifest.executor.family ?? DEFAULT_SIM_PAIRS.executor.family } : DEFAULT_SIM_PAIRS.executor,

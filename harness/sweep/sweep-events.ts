@@ -138,6 +138,19 @@ const ReplaySwitch = journalEvent('replay_switch', 1, {
   reason: z.string(),
 });
 
+/**
+ * A sandbox host of the pair stopped answering mid-pair (a host pool drained it). The pair is
+ * run again from the top on the hosts left, as a resume would: its completed model calls are
+ * answered from its transcripts, and only the sandbox work is redone.
+ */
+const SandboxHostLost = journalEvent('sandbox_host_lost', 1, {
+  cellIds: CellIds,
+  /** The failure, in the lost host's own words (its URL and what the connection said). */
+  detail: z.string(),
+  /** Which re-run of the pair this loss starts (1 for the first). */
+  rerun: z.number().int().positive(),
+});
+
 /** Version 2: the grade is a GradeResult version 2 (skipped entries, undeliverable, mode, compile; reasons never quote the oracle). */
 const GradingRecorded = journalEvent('grading_recorded', 2, { cellId: CellId, grade: GradeResult });
 
@@ -190,6 +203,7 @@ export const SWEEP_JOURNAL = journalFormat('sweep journal', [
   MergeAttempt,
   Review,
   ReplaySwitch,
+  SandboxHostLost,
   GradingRecorded,
   CellFinished,
   SweepStopped,

@@ -105,6 +105,11 @@ describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second k
     const events = (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
     expect(events.filter((e) => e.type === 'cell_started').length).toBe(4);
     expect(events.some((e) => e.type === 'session_started' && e.reopened)).toBe(true);
+    // The journal says why the pair ran twice, in the lost host's words.
+    const lost = events.filter((e) => e.type === 'sandbox_host_lost');
+    expect(lost).toMatchObject([{ cellIds: ['cap1-rep1-gated', 'cap1-rep1-ungated'], rerun: 1 }]);
+    expect(lost[0]!.type === 'sandbox_host_lost' && lost[0]!.detail).toContain(daemon.tcpUrl);
+    expect(got.output).toContain('hosts: 2 answering, capacity 4 in all');
 
     // No completed model call was made twice: the re-run answered them from the transcripts.
     expect(got.calls.length).toBe(new Set(got.calls).size);
