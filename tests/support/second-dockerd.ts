@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -110,12 +110,41 @@ export async function startSecondDockerd(): Promise<SecondDockerd> {
             // the group is already gone
           }
         }
+        await killLeftovers(dir);
         const mounts = (await readFile('/proc/mounts', 'utf8')).split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(dir));
         for (const m of mounts.sort().reverse()) await run('umount', ['-l', m]).catch(() => undefined);
         await rm(dir, { recursive: true, force: true });
       }
     },
   };
+}
+
+/**
+ * A SIGKILLed dockerd's containerd leaves its shims running: they are daemonised (outside the
+ * daemon's process group) and keep the containers they hold alive. Each names the data dir in
+ * its `-address`, so it is found by that; its containers' first processes (its children) go
+ * first, which ends each container's pid namespace, then the shim.
+ */
+async function killLeftovers(dir: string): Promise<void> {
+  const pids = (await readdir('/proc')).filter((p) => /^\d+$/.test(p)).map(Number);
+  const read = (pid: number, file: string) => readFile(`/proc/${pid}/${file}`, 'utf8').catch(() => '');
+  const shims: number[] = [];
+  for (const pid of pids) if ((await read(pid, 'cmdline')).split('\0').some((arg) => arg === dir || arg.startsWith(dir + path.sep))) shims.push(pid);
+  if (!shims.length) return;
+  for (const pid of pids) {
+    // /proc/PID/stat: "pid (comm) state ppid ...", comm may hold spaces and parentheses.
+    const ppid = Number((await read(pid, 'stat')).split(') ').at(-1)?.split(' ')[1]);
+    if (shims.includes(ppid)) signal(pid);
+  }
+  shims.forEach(signal);
+}
+
+function signal(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 async function makeCertificates(dir: string): Promise<{ ca: string; cert: string; key: string }> {
