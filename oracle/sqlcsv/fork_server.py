@@ -123,9 +123,11 @@ def run_as_main(module, args):
     sys.argv = ["-m", *args]
     sys.orig_argv = [sys.executable, "-m", module, *args]
     sys.path[0] = os.getcwd()
-    sys.path_importer_cache.clear()
-    import importlib
-    importlib.invalidate_caches()
+    # Only the tree's folder needs a fresh finder: the server never imported from it, and the
+    # other sys.path folders are the interpreter's own, which no case can write. Their cached
+    # listings (made by the preload) are what a fork saves over a fresh start; clearing them
+    # made every case list the standard library again.
+    sys.path_importer_cache.pop(sys.path[0], None)
     code = 0
     try:
         runpy._run_module_as_main(module)
@@ -179,9 +181,13 @@ def child(request, fds):
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
         os.closerange(3, 1 << 16)
+        # os.open, not open(): a text file object costs a forked case more than the write.
         try:
-            with open("/proc/self/oom_score_adj", "w") as f:
-                f.write("1000")
+            fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+            try:
+                os.write(fd, b"1000")
+            finally:
+                os.close(fd)
         except OSError:
             pass
         for name, value in request.get("limits", {}).items():

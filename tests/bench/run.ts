@@ -14,6 +14,11 @@ import { table, type Figure } from './stats.js';
 
 // `npm run bench -- grade` measures grading against the floor only, skipping the sandbox figures.
 const only = process.argv[2];
+// `npm run bench -- transport` measures the workspace transports (archive against bind) alone.
+if (only === 'transport') {
+  console.log(table(await workspaceTransportBench(5)));
+  process.exit(0);
+}
 // `npm run bench -- replay` replays the committed example run alone.
 if (only === 'replay') {
   const r = await replayBench();
