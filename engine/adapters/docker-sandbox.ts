@@ -227,6 +227,7 @@ class DockerSandbox implements Sandbox {
       await this.container.start().catch(() => undefined);
       this.needsRestart = false;
     }
+    await this.transport.beforeCommand(this.container);
     const started = performance.now();
     const spec = {
       Cmd: ['sh', '-c', command],

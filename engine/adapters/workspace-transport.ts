@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { WORKSPACE_MOUNT } from '../ports/sandbox.js';
 import { WorkspaceFs } from './internal/workspace-fs.js';
-import { packDirectory, packFile, replaceFromTar, type TarOwner } from './internal/workspace-tar.js';
+import { packDirectory, packFiles, replaceFromTar, type TarOwner } from './internal/workspace-tar.js';
 
 /**
  * How a sandbox's workspace reaches its container.
@@ -27,7 +27,7 @@ export function resolveTransport(docker: Docker, choice: WorkspaceTransportChoic
 /**
  * The workspace side of one sandbox. The host folder (`Sandbox.workspaceDir`) is always the
  * caller's view of the work: with `bind` it is the mount itself; with `archive` it is a mirror
- * of the volume, refreshed after every command and every write, so code that reads the folder
+ * of the volume, written on every write and refreshed after every command, so code that reads the folder
  * directly (a verifier's copy, an assembly) sees what the sandbox made.
  */
 export interface WorkspaceTransport {
@@ -41,6 +41,8 @@ export interface WorkspaceTransport {
   /** Called once the container runs: fill the volume. */
   started(container: Docker.Container): Promise<void>;
   write(container: Docker.Container, rel: string, content: string): Promise<void>;
+  /** Called before every command: bring the container in step with the writes made since the last one. */
+  beforeCommand(container: Docker.Container): Promise<void>;
   /** Called after every command: bring the host folder in step with the container. */
   commandDone(container: Docker.Container): Promise<void>;
   /** Remove what the transport made on the daemon (the host folder stays). Idempotent. */
@@ -56,19 +58,30 @@ export function bindTransport(workspaceDir: string, owner: TarOwner | null): Wor
     prepare: async () => undefined,
     started: async () => undefined,
     write: (_container, rel, content) => fs.write(rel, content),
+    beforeCommand: async () => undefined,
     commandDone: async () => undefined,
     dispose: async () => undefined,
   };
 }
 
 /**
- * The volume is the truth while the sandbox lives. `putArchive` cannot write into a read-only
+ * The volume is the truth while a command runs. `putArchive` cannot write into a read-only
  * root or a tmpfs, which is why the workspace is a volume and not part of the container.
+ *
+ * Writes go to the mirror at once (which checks containment, links included) and reach the
+ * volume together, as one tar, just before the next command: nothing runs in the container
+ * between two writes, and an archive round trip costs about as much as a short command, so a
+ * worker writing five files and running its checks pays for one copy instead of five. The
+ * first copy carries the whole folder.
  */
 export function archiveTransport(docker: Docker, workspaceDir: string, owner: TarOwner, name: string, labels: Record<string, string>): WorkspaceTransport {
   const fs = new WorkspaceFs(workspaceDir, null);
   const volume = `${name}-ws-${randomBytes(3).toString('hex')}`;
   let disposed = false;
+  /** The folder has not been copied in yet (it is, whole, before the first command). */
+  let unfilled = true;
+  /** Written since the last copy: path → latest content. */
+  const pending = new Map<string, string>();
   return {
     kind: 'archive',
     fs,
@@ -82,16 +95,25 @@ export function archiveTransport(docker: Docker, workspaceDir: string, owner: Ta
       // (the owner, needing no capability) opens it to the sandbox user once.
       const opener = await container.exec({ Cmd: ['chmod', '0777', WORKSPACE_MOUNT], User: '0:0' });
       await opener.start({ Detach: false, hijack: true, stdin: false }).then(drainStream);
-      await container.putArchive(await packDirectory(workspaceDir, owner), { path: WORKSPACE_MOUNT });
     },
-    async write(container, rel, content) {
-      // The mirror checks containment (links included) and stays in step; the volume gets the same bytes.
+    async write(_container, rel, content) {
       await fs.write(rel, content);
-      await container.putArchive(await packFile(rel, content, owner), { path: WORKSPACE_MOUNT });
+      if (!unfilled) pending.set(rel, content);
+    },
+    async beforeCommand(container) {
+      if (unfilled) {
+        await container.putArchive(await packDirectory(workspaceDir, owner), { path: WORKSPACE_MOUNT });
+        unfilled = false;
+      } else if (pending.size) {
+        await container.putArchive(await packFiles(pending, owner), { path: WORKSPACE_MOUNT });
+      }
+      pending.clear();
     },
     async commandDone(container) {
       const stream = (await container.getArchive({ path: WORKSPACE_MOUNT })) as unknown as NodeJS.ReadableStream;
       await replaceFromTar(stream as import('node:stream').Readable, workspaceDir);
+      // A write made while that command ran is not in the volume yet; it stays in the mirror.
+      for (const [rel, content] of pending) await fs.write(rel, content);
     },
     async dispose() {
       if (disposed) return;

@@ -36,15 +36,21 @@ export async function packDirectory(root: string, owner: TarOwner): Promise<Buff
   return done;
 }
 
-/** A tar holding one file and each of its parent directories, all owned by `owner`. */
-export async function packFile(rel: string, content: string, owner: TarOwner): Promise<Buffer> {
+/** A tar holding these files (path relative to the workspace → content) and each of their parent directories once, all owned by `owner`. */
+export async function packFiles(files: ReadonlyMap<string, string>, owner: TarOwner): Promise<Buffer> {
   const pack = tar.pack();
   const done = collect(pack);
-  const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
-  for (let i = 1; i < parts.length; i++) {
-    await add(pack, { name: parts.slice(0, i).join('/'), type: 'directory', mode: 0o755, uid: owner.uid, gid: owner.gid });
+  const dirs = new Set<string>();
+  for (const [rel, content] of files) {
+    const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      if (dirs.has(dir)) continue;
+      dirs.add(dir);
+      await add(pack, { name: dir, type: 'directory', mode: 0o755, uid: owner.uid, gid: owner.gid });
+    }
+    await add(pack, { name: parts.join('/'), type: 'file', mode: 0o644, uid: owner.uid, gid: owner.gid }, Buffer.from(content, 'utf8'));
   }
-  await add(pack, { name: parts.join('/'), type: 'file', mode: 0o644, uid: owner.uid, gid: owner.gid }, Buffer.from(content, 'utf8'));
   pack.finalize();
   return done;
 }

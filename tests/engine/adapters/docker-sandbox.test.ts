@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   DockerSandboxProvider,
   SANDBOX_LABELS,
@@ -198,6 +198,35 @@ describe.skipIf(!HAS_DOCKER)('archive transport: the host folder mirrors the vol
     }
     const { Volumes: left } = await new Docker().listVolumes({ filters: { label: [`${SANDBOX_LABELS.purpose}=mirror`, `${SANDBOX_LABELS.run}=${RUN}`] } });
     expect(left ?? []).toEqual([]);
+  });
+});
+
+describe.skipIf(!HAS_DOCKER)('archive transport: writes reach the volume together, before the next command', () => {
+  it('shows each write in the folder at once, copies the writes since the last command as one tar, and every command sees the latest content', async () => {
+    const dir = await tempDir('rdh-batch-');
+    const box = await testProvider({ transport: 'archive' }).create({ workspaceDir: dir, runId: RUN, purpose: 'batch' });
+    const { Container } = Docker as unknown as { Container: { prototype: { putArchive(...args: unknown[]): Promise<unknown> } } };
+    const copies = vi.spyOn(Container.prototype, 'putArchive');
+    try {
+      await box.writeFile('a.txt', 'one\n');
+      await box.writeFile('a.txt', 'two\n');
+      await box.writeFile('sub/b.txt', 'b\n');
+      expect(await readFile(path.join(dir, 'a.txt'), 'utf8')).toBe('two\n');
+      expect(copies).toHaveBeenCalledTimes(0);
+      expect((await box.exec('cat a.txt sub/b.txt')).stdout).toBe('two\nb\n');
+      expect(copies).toHaveBeenCalledTimes(1);
+      await box.writeFile('sub/c.txt', 'c\n');
+      await box.writeFile('a.txt', 'three\n');
+      expect((await box.exec('cat a.txt sub/b.txt sub/c.txt')).stdout).toBe('three\nb\nc\n');
+      expect(copies).toHaveBeenCalledTimes(2);
+      // A command with nothing written before it copies nothing in.
+      await box.exec('true');
+      expect(copies).toHaveBeenCalledTimes(2);
+      expect(await readFile(path.join(dir, 'sub/c.txt'), 'utf8')).toBe('c\n');
+    } finally {
+      copies.mockRestore();
+      await box.dispose();
+    }
   });
 });
 
