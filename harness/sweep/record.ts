@@ -52,9 +52,10 @@ export interface RecordFlags {
   json?: boolean;
   allowCodeChange?: boolean;
   /**
-   * `--docker-host` values (`URL[,capacity=N][,tls=DIR]`), repeatable: the sweep's sandboxes are
-   * spread over these daemons by free capacity. They replace the provider configuration's
-   * `docker_hosts`. Default: that list, else the one daemon DOCKER_HOST names.
+   * `--docker-host` values (`URL[,capacity=N][,transport=bind|archive|auto][,tls=DIR]`), repeatable:
+   * the sweep's sandboxes are spread over these daemons by free capacity. They replace the
+   * provider configuration's `docker_hosts`. Default: that list; with neither, no pool at all,
+   * and every sandbox runs on the one daemon DOCKER_HOST names (the grading always does).
    */
   dockerHost?: string[];
 }
