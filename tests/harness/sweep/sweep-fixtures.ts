@@ -88,6 +88,7 @@ export function everyEventType(): SweepEventInput[] {
     { type: 'merge_attempt', cellId: cell, nodePath: '', attempt: 1, merge: { interfaceChanges: [] } },
     { type: 'review', cellId: cell, nodePath: '', attempt: 1, kind: 'independent', verdict: 'approve', review: { findings: [] } },
     { type: 'replay_switch', cellIds: [cell], sessionId: `${cell}/n1:worker:1`, call: 3, reason: 'tool output differs after normalisation' },
+    { type: 'sandbox_host_lost', cellIds: [cell, 'cap1-rep1-ungated'], detail: 'Docker host tcp://10.0.0.7:2376 stopped answering (connect ECONNREFUSED 10.0.0.7:2376)', rerun: 1 },
     {
       type: 'grading_recorded',
       cellId: cell,
