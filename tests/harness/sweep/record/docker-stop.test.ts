@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, readSweepJournal, readTranscripts, sandboxImageTag } from '../../../../harness/index.js';
+import { readSweepJournal, sandboxImageTag } from '../../../../harness/index.js';
 import { HAS_DOCKER } from '../../../support/docker.js';
 import { startSecondDockerd, type SecondDockerd } from '../../../support/second-dockerd.js';
+import { recordInChild, transcribedCalls, type Invocation } from './record-child.js';
 
 /**
  * The fatal outcome for real: `harness record` (cap 1 of the SIMULATED record sweep, sandboxes
@@ -15,35 +14,13 @@ import { startSecondDockerd, type SecondDockerd } from '../../../support/second-
  * daemon every other test uses is never touched.
  */
 
-const run = promisify(execFile);
 const STOP_AT_SESSION = 6;
 
-interface Invocation {
-  exit: number;
-  output: string;
-  /** `<sessionId> <history length>` of every live model call it made. */
-  calls: string[];
-}
-
-function recordChild(dir: string, countFile: string, dockerHost: string): { done: Promise<Invocation> } {
-  const args = JSON.stringify({ out: dir, flags: { depths: [1] }, options: { dockerSandboxes: true, countFile } });
-  const done = run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests/harness/sweep/record/record-driver.ts'), args], {
-    cwd: REPO_ROOT, maxBuffer: 1 << 26, env: { ...process.env, DOCKER_HOST: dockerHost },
-  }).then(
-    (r) => ({ exit: 0, output: r.stderr }),
-    (e: { code?: number; signal?: string; stderr?: string }) => ({ exit: e.code ?? -1, output: `${e.signal ?? ''}${e.stderr ?? ''}` }),
-  );
-  return { done: done.then(async (r) => ({ ...r, calls: (await readFile(countFile, 'utf8').catch(() => '')).split('\n').filter(Boolean) })) };
-}
+const recordChild = (dir: string, countFile: string, dockerHost: string) =>
+  recordInChild(dir, { flags: { depths: [1] }, options: { dockerSandboxes: true, countFile }, env: { DOCKER_HOST: dockerHost } });
 
 const journalText = (dir: string) => readFile(path.join(dir, 'journal.jsonl'), 'utf8').catch(() => '');
 const started = (text: string) => text.split('\n').filter((l) => l.includes('"type":"session_started"')).length;
-
-/** Every call transcribed in the run folder (completed: its response is on file). */
-async function transcribed(dir: string): Promise<Set<string>> {
-  const transcripts = await readTranscripts([path.join(dir, 'cells/cap1-rep1-gated/transcripts'), path.join(dir, 'cells/cap1-rep1-ungated/transcripts')]);
-  return new Set([...transcripts.values()].flatMap((cs) => cs.map((c) => `${c.request.sessionId} ${c.messages.length}`)));
-}
 
 describe.skipIf(!HAS_DOCKER)('harness record when its Docker daemon stops mid-sweep (a private dockerd)', () => {
   let daemon: SecondDockerd;
@@ -66,11 +43,11 @@ describe.skipIf(!HAS_DOCKER)('harness record when its Docker daemon stops mid-sw
     const first = recordChild(dir, path.join(tmp, 'first.calls'), host);
     // Mid-sweep: inside the leaves, whose containers live on the private daemon.
     let ended: Invocation | undefined;
-    void first.done.then((r) => (ended = r));
+    void first.then((r) => (ended = r));
     while (!ended && started(await journalText(dir)) < STOP_AT_SESSION) await new Promise((r) => setTimeout(r, 100));
     expect(ended, 'the sweep ended before the daemon was stopped').toBeUndefined();
     await daemon.stop();
-    const stopped = await first.done;
+    const stopped = await first;
     expect(stopped.exit, stopped.output).toBe(3);
     expect(stopped.output).toContain('The journal is intact; fix it and run the same command to continue');
 
@@ -83,12 +60,12 @@ describe.skipIf(!HAS_DOCKER)('harness record when its Docker daemon stops mid-sw
     expect(events.filter((e) => e.type === 'session_started').length).toBeGreaterThanOrEqual(STOP_AT_SESSION);
     expect(events.some((e) => e.type === 'cell_finished')).toBe(false);
     // The sessions completed before the stop are kept, with every call they made.
-    const paid = await transcribed(dir);
+    const paid = await transcribedCalls(dir);
     expect(paid.size).toBeGreaterThanOrEqual(STOP_AT_SESSION - 1);
     expect([...paid].every((c) => stopped.calls.includes(c))).toBe(true);
 
     await daemon.restart();
-    const resumed = await recordChild(dir, path.join(tmp, 'resumed.calls'), host).done;
+    const resumed = await recordChild(dir, path.join(tmp, 'resumed.calls'), host);
     expect(resumed.exit, resumed.output).toBe(0);
     const summary = JSON.parse(await readFile(path.join(dir, 'summary.json'), 'utf8')) as { cells: Array<{ cell: string; status: string }> };
     expect(summary.cells.map((c) => `${c.cell} ${c.status}`)).toEqual(['cap1-rep1-gated measured', 'cap1-rep1-ungated measured']);

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stableJson } from '../../../../engine/index.js';
-import { loadManifest, REPO_ROOT, planInputFor, projectPlan, runRecord, type RecordResult, readSweepJournal, type SweepEvent, readTranscripts } from '../../../../harness/index.js';
+import { loadManifest, REPO_ROOT, planInputFor, projectPlan, runRecord, type RecordResult, readSweepJournal, type SweepEvent } from '../../../../harness/index.js';
 import { SessionGauge } from '../../../support/session-gauge.js';
+import { transcribedCalls } from './record-child.js';
 import { bufferIo, RECORD_MANIFEST, recordSim, simSeams } from './record-fixture.js';
 
 /**
@@ -56,11 +57,6 @@ let quota: { dir: string; result: RecordResult; io: ReturnType<typeof bufferIo> 
 /** The chained sweep: cuts[0] is the SIGKILL inside planning, cuts[1] the Ctrl-C, cuts[2..5] the other kills. */
 let chain: { dir: string; cuts: Cut[]; final: RecordResult; finalCalls: string[]; ctrlC: { first: number; from: number; to: number } };
 
-async function transcribed(dir: string): Promise<Set<string>> {
-  const transcripts = await readTranscripts([path.join(dir, 'cells/cap1-rep1-gated/transcripts'), path.join(dir, 'cells/cap1-rep1-ungated/transcripts')]);
-  return new Set([...transcripts.values()].flatMap((cs) => cs.map((c) => `${c.request.sessionId} ${c.messages.length}`)));
-}
-
 /** A child process records the sweep and SIGKILLs itself at `point`. */
 async function killAt(dir: string, point: (typeof KILL_POINTS)[number], count: string): Promise<Cut> {
   const args = JSON.stringify({ out: dir, flags: { depths: [1] }, options: { killAt: { type: point.type, n: point.n }, countFile: count } });
@@ -68,7 +64,7 @@ async function killAt(dir: string, point: (typeof KILL_POINTS)[number], count: s
     () => 0,
     (e: { signal?: string; code?: number }) => e.signal ?? e.code ?? 'failed',
   );
-  return { calls: await calls(count), transcribed: await transcribed(dir), exit };
+  return { calls: await calls(count), transcribed: await transcribedCalls(dir), exit };
 }
 
 /**
@@ -85,7 +81,7 @@ async function chainedSweep(): Promise<typeof chain> {
   const count = path.join(tmp, 'cut-1.calls');
   const first = await recordSim(dir, { depths: [1] }, { signal: stop.signal, countFile: count, onEvent: (e) => void (e.type === 'session_started' && !e.reopened && ++sessions === 3 && stop.abort()) });
   const to = (await journalOf(dir)).length;
-  cuts.push({ calls: await calls(count), transcribed: await transcribed(dir), exit: first.exit });
+  cuts.push({ calls: await calls(count), transcribed: await transcribedCalls(dir), exit: first.exit });
   for (const [i, point] of KILL_POINTS.slice(1).entries()) cuts.push(await killAt(dir, point, path.join(tmp, `cut-${i + 2}.calls`)));
   const finalCount = path.join(tmp, 'final.calls');
   const final = await recordSim(dir, { depths: [1] }, { countFile: finalCount });

@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_LABELS, stableJson } from '../../../../engine/index.js';
-import { REPO_ROOT, readSweepJournal } from '../../../../harness/index.js';
+import { readSweepJournal } from '../../../../harness/index.js';
 import { HAS_DOCKER } from '../../../support/docker.js';
 import { startSecondDockerd, type SecondDockerd } from '../../../support/second-dockerd.js';
+import { recordInChild, type Invocation } from './record-child.js';
 
 /**
  * `harness record --docker-host` for real (cap 1 of the SIMULATED record sweep, sandboxes in
@@ -18,25 +17,10 @@ import { startSecondDockerd, type SecondDockerd } from '../../../support/second-
  * it runs a sandbox of the sweep; beside it the same sweep on the machine's daemon alone.
  */
 
-const run = promisify(execFile);
 const FIRST = 'unix:///var/run/docker.sock,capacity=2';
 
-interface Invocation {
-  exit: number;
-  output: string;
-  /** `<sessionId> <history length>` of every live model call it made. */
-  calls: string[];
-}
-
-function recordChild(dir: string, countFile: string, dockerHost: string[]): Promise<Invocation> {
-  const args = JSON.stringify({ out: dir, flags: { depths: [1], ...(dockerHost.length ? { dockerHost } : {}) }, options: { dockerSandboxes: true, countFile } });
-  return run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests/harness/sweep/record/record-driver.ts'), args], { cwd: REPO_ROOT, maxBuffer: 1 << 26 })
-    .then(
-      (r) => ({ exit: 0, output: r.stderr }),
-      (e: { code?: number; signal?: string; stderr?: string }) => ({ exit: e.code ?? -1, output: `${e.signal ?? ''}${e.stderr ?? ''}` }),
-    )
-    .then(async (r) => ({ ...r, calls: (await readFile(countFile, 'utf8').catch(() => '')).split('\n').filter(Boolean) }));
-}
+const recordChild = (dir: string, countFile: string, dockerHost: string[]) =>
+  recordInChild(dir, { flags: { depths: [1], ...(dockerHost.length ? { dockerHost } : {}) }, options: { dockerSandboxes: true, countFile } });
 
 /** The final outcome of every cell, canonically: the latest cell_finished of each. */
 async function finalOutcomes(dir: string): Promise<Record<string, string>> {
