@@ -45,9 +45,9 @@ export {
 } from '../engine/index.js';
 
 // The harness's records: the journal, the oracle's grade, and where each file lives.
-export { SWEEP_JOURNAL, CellOutcome, type SweepEvent, type SweepEventType } from './sweep/sweep-events.js';
-export { JournalEnvelope } from './sweep/journal-format.js';
-export { CellId, cellId, parseCellId, runPaths, sessionFileName, type CellKey, type CellPaths, type RunPaths } from './sweep/run-folder.js';
+export { SWEEP_JOURNAL, CellOutcome, type SweepEvent, type SweepEventType } from './journal/sweep-events.js';
+export { JournalEnvelope } from './journal/journal-format.js';
+export { CellId, cellId, parseCellId, runPaths, sessionFileName, type CellKey, type CellPaths, type RunPaths } from './journal/run-folder.js';
 export { GradeResult } from './grading/grading-report.js';
 export { Arm, ARMS } from './manifest/manifest.js';
 export * from './report/schemas.js';

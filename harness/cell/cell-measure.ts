@@ -1,7 +1,7 @@
 import { flatten, maySplitAtDepth, placeModel, priceOf, type Usage, type Arm, type EngineEvent, type MergeAttempt, type ModelSpec, type NodeResult } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
-import { CellMeasurement, type MeasuredLeaf, type MeasuredMerge, type MeasuredReview, type Spend } from '../sweep/cell-measurement.js';
-import type { SessionTokens } from '../sweep/session-tokens.js';
+import { CellMeasurement, type MeasuredLeaf, type MeasuredMerge, type MeasuredReview, type Spend } from '../journal/cell-measurement.js';
+import type { SessionTokens } from '../journal/session-tokens.js';
 import { resolveClaim } from './claim-resolution.js';
 
 /**

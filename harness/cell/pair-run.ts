@@ -3,7 +3,7 @@ import { assemble, build, type Arm, type BuildOptions, type BuiltTree, type Engi
 import { gradeTree, type GradeOptions } from '../grading/grader.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import type { Pairing } from '../manifest/manifest.js';
-import type { CellMeasurement } from '../sweep/cell-measurement.js';
+import type { CellMeasurement } from '../journal/cell-measurement.js';
 import { measureCell, sessionsOfCharges } from './cell-measure.js';
 
 export type { Pairing };

@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { UsageError } from '../exit-codes.js';
 import { sweepCells } from '../report/journal-cells.js';
 import { readRecordedRun } from '../report/read-run.js';
-import type { CellMeasurement } from '../sweep/cell-measurement.js';
+import type { CellMeasurement } from '../journal/cell-measurement.js';
 import { positiveInt } from '../internal/cli-parsers.js';
 import { loadManifest } from '../manifest/manifest-loader.js';
 import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { positiveInt } from '../internal/cli-parsers.js';
 import { collectDockerHost } from '../sandbox/docker-hosts.js';
 import type { CliIo } from '../io.js';
-import { runRecord, type RecordFlags } from '../sweep/record.js';
+import { runRecord, type RecordFlags } from '../record/record.js';
 
 /** Commander value parser for `--depths 1,2`: positive whole numbers, comma-separated, duplicates dropped. */
 function capList(value: string): number[] {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ARMS, type Arm } from '../manifest/manifest.js';
 import { COURT } from './plan-arithmetic.js';
-import type { CellMeasurement, Spend } from '../sweep/cell-measurement.js';
+import type { CellMeasurement, Spend } from '../journal/cell-measurement.js';
 
 /**
  * A bill that learns: the cost of cells not yet recorded, forecast from what recorded cells

@@ -1,5 +1,5 @@
 import { repetitionsAt, type Manifest } from '../manifest/manifest.js';
-import type { CellMeasurement } from '../sweep/cell-measurement.js';
+import type { CellMeasurement } from '../journal/cell-measurement.js';
 import { forecastCells, learnCostModel, type CostModel, type Forecast } from './forecast.js';
 import { cellOrder, cellSessions, treeShape } from './plan-arithmetic.js';
 

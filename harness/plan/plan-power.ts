@@ -1,7 +1,7 @@
 import { pairDifferenceSdOf, type Manifest } from '../manifest/manifest.js';
 import { minimumDetectableDifference, pairDifferenceSd, type MinimumDetectable } from '../stats/power.js';
 import { survivalStats } from '../stats/survival-stats.js';
-import { survivalTally, type CellMeasurement } from '../sweep/cell-measurement.js';
+import { survivalTally, type CellMeasurement } from '../journal/cell-measurement.js';
 
 /**
  * Power before paying: the smallest gated − ungated difference in survival that the declared

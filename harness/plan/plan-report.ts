@@ -8,7 +8,7 @@ import { COURT, firstUncountable, planInputFor, projectPlan, type CellProjection
 import { learnedForecast, type LearnedForecast } from './plan-learned.js';
 import { learnedLines, powerLines } from './plan-learned-text.js';
 import { planPower, type PlanPower } from './plan-power.js';
-import type { CellMeasurement } from '../sweep/cell-measurement.js';
+import type { CellMeasurement } from '../journal/cell-measurement.js';
 import { plantedText } from '../sim/sim-params.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
 

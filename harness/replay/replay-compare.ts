@@ -1,6 +1,6 @@
 import type { ChatMessage, ModelRequest } from '../../engine/index.js';
-import { normaliseText } from '../sweep/recorded-client.js';
-import type { RecordedCall } from '../sweep/transcripts.js';
+import { normaliseText } from '../record/recorded-client.js';
+import type { RecordedCall } from '../journal/transcripts.js';
 
 /**
  * The pure half of `harness replay`: the canonical form a recorded and a replayed result are

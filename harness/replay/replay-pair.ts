@@ -14,10 +14,10 @@ import {
 import type { GradeResult } from '../grading/grading-report.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { addCall, type SessionSpend } from '../cell/cell-measure.js';
-import { RecordedCallClient, ReplayDivergenceError } from '../sweep/recorded-client.js';
-import { cellsOfSession, spentOf } from '../sweep/pair-sessions.js';
-import { cellId, type CellId } from '../sweep/run-folder.js';
-import type { RecordedCall } from '../sweep/transcripts.js';
+import { RecordedCallClient, ReplayDivergenceError } from '../record/recorded-client.js';
+import { cellsOfSession, spentOf } from '../record/pair-sessions.js';
+import { cellId, type CellId } from '../journal/run-folder.js';
+import type { RecordedCall } from '../journal/transcripts.js';
 import { messageDifference } from './replay-compare.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Manifest } from '../manifest/manifest.js';
 import { sameFamilyCaveat } from '../manifest/manifest-loader.js';
-import { oneLine } from '../sweep/progress.js';
-import type { CodeIdentity } from '../sweep/code-identity.js';
-import type { SweepEvent } from '../sweep/sweep-events.js';
+import { oneLine } from '../record/progress.js';
+import type { CodeIdentity } from '../journal/code-identity.js';
+import type { SweepEvent } from '../journal/sweep-events.js';
 import type { SweepCells } from './journal-cells.js';
 import type { Caveat, Report } from './report-schema.js';
 

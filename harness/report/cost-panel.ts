@@ -1,7 +1,7 @@
 import type { Manifest } from '../manifest/manifest.js';
 import { forecastCells, learnCostModel } from '../plan/forecast.js';
 import { cellSessions, treeShape } from '../plan/plan-arithmetic.js';
-import { totalSpend, type CellMeasurement, type Spend } from '../sweep/cell-measurement.js';
+import { totalSpend, type CellMeasurement, type Spend } from '../journal/cell-measurement.js';
 import { NO_SPEND } from './journal-cells.js';
 import type { CostRow, Report } from './report-schema.js';
 

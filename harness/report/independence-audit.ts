@@ -1,6 +1,6 @@
 import { familyName } from '../manifest/manifest.js';
-import { reviewRelation, type CellMeasurement, type MeasuredReview } from '../sweep/cell-measurement.js';
-import { cellId } from '../sweep/run-folder.js';
+import { reviewRelation, type CellMeasurement, type MeasuredReview } from '../journal/cell-measurement.js';
+import { cellId } from '../journal/run-folder.js';
 import type { IndependenceAudit } from './report-schema.js';
 
 /**

@@ -1,9 +1,9 @@
 import { repetitionsAt, type Manifest } from '../manifest/manifest.js';
 import { cellOrder } from '../plan/plan-arithmetic.js';
-import { totalSpend, type CellMeasurement, type Spend } from '../sweep/cell-measurement.js';
-import { oneLine } from '../sweep/progress.js';
-import { parseCellId, type CellKey } from '../sweep/run-folder.js';
-import type { SweepEvent, SweepEventOf } from '../sweep/sweep-events.js';
+import { totalSpend, type CellMeasurement, type Spend } from '../journal/cell-measurement.js';
+import { oneLine } from '../record/progress.js';
+import { parseCellId, type CellKey } from '../journal/run-folder.js';
+import type { SweepEvent, SweepEventOf } from '../journal/sweep-events.js';
 import type { CellRowStatus } from './report-schema.js';
 
 /**

@@ -5,8 +5,8 @@ import { UsageError } from '../exit-codes.js';
 import { readDataFile, shownPath } from '../internal/data-file.js';
 import { Manifest } from '../manifest/manifest.js';
 import { ManifestInvalidError } from '../manifest/manifest-loader.js';
-import { inspectRunFolder, runPaths } from '../sweep/run-folder.js';
-import { readSweepJournal, type SweepEvent, type SweepEventOf } from '../sweep/sweep-events.js';
+import { inspectRunFolder, runPaths } from '../journal/run-folder.js';
+import { readSweepJournal, type SweepEvent, type SweepEventOf } from '../journal/sweep-events.js';
 
 /**
  * Reading a recorded run folder for `harness report` and `plan --from`: its journal (every line

@@ -1,6 +1,6 @@
 import type { Interval } from '../stats/interval.js';
 import { count, tokens, usd } from '../internal/figures.js';
-import type { Spend } from '../sweep/cell-measurement.js';
+import type { Spend } from '../journal/cell-measurement.js';
 
 /**
  * How the report's words print its numbers. Every function refuses a figure that is not finite

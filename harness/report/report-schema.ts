@@ -3,7 +3,7 @@ import { Arm } from '../manifest/manifest.js';
 import { CostModel, Forecast } from '../plan/forecast.js';
 import { SimParams } from '../sim/sim-params.js';
 import { Interval } from '../stats/interval.js';
-import { Spend } from '../sweep/cell-measurement.js';
+import { Spend } from '../journal/cell-measurement.js';
 
 /**
  * report.json: everything the report of one sweep says, as data. `harness report` writes it;

@@ -1,6 +1,6 @@
 import { count } from '../internal/figures.js';
 import { textTable } from '../internal/text-table.js';
-import { oneLine } from '../sweep/progress.js';
+import { oneLine } from '../record/progress.js';
 import { faceLines } from './report-face.js';
 import type { Interval } from '../stats/interval.js';
 import { share, truthText } from './report-format.js';

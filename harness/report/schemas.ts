@@ -4,5 +4,5 @@
  * a journal's measured cell is `CellMeasurement`.
  */
 export * from './report-schema.js';
-export { CellMeasurement, MeasuredLeaf, MeasuredMerge, MeasuredReview, LeafClaim, Escalation, ModelIdentity, Spend, survivalTally, cellCounts, reviewRelation } from '../sweep/cell-measurement.js';
+export { CellMeasurement, MeasuredLeaf, MeasuredMerge, MeasuredReview, LeafClaim, Escalation, ModelIdentity, Spend, survivalTally, cellCounts, reviewRelation } from '../journal/cell-measurement.js';
 export { CostModel, Forecast } from '../plan/forecast.js';

@@ -9,7 +9,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const HEAVY = [
   'tests/harness/sim/corpus-validity.test.ts',
   'tests/harness/grading/oracle-mutants.test.ts',
-  'tests/harness/sweep/record/record.test.ts',
+  'tests/harness/record/record.test.ts',
   'tests/site/site.browser.test.ts',
 ];
 

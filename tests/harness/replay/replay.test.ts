@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OpenAIModelClient } from '../../../engine/index.js';
 import { SimPopulation, runCli, runRecord, type ReplayResult } from '../../../harness/index.js';
-import { RECORD_MANIFEST, bufferIo } from '../sweep/record/record-fixture.js';
+import { RECORD_MANIFEST, bufferIo } from '../record/record-fixture.js';
 
 /**
  * `harness replay` end to end, in real Docker: one SIMULATED pair (cap 1, both arms, one

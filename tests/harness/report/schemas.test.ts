@@ -38,7 +38,7 @@ describe('the run-file schemas', () => {
   it('come from a module whose import graph holds no IO: no node built-in, no engine, only zod and arithmetic', async () => {
     const { files, packages } = await importGraph(ENTRY);
     expect(files).toContain('harness/report/report-schema.ts');
-    expect(files).toContain('harness/sweep/cell-measurement.ts');
+    expect(files).toContain('harness/journal/cell-measurement.ts');
     expect(files.filter((f) => f.startsWith('engine/'))).toEqual([]);
     expect([...packages].filter((p) => !ALLOWED_PACKAGES.has(p))).toEqual([]);
   });

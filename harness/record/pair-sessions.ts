@@ -11,10 +11,10 @@ import {
 } from '../../engine/index.js';
 import { addCall, type SessionSpend } from '../cell/cell-measure.js';
 import { RecordedCallClient } from './recorded-client.js';
-import { sessionFileName, type CellId } from './run-folder.js';
+import { sessionFileName, type CellId } from '../journal/run-folder.js';
 import type { SessionGate } from './session-gate.js';
-import type { SweepEventInput } from './sweep-events.js';
-import type { RecordedCall } from './transcripts.js';
+import type { SweepEventInput } from '../journal/sweep-events.js';
+import type { RecordedCall } from '../journal/transcripts.js';
 
 /**
  * The model sessions of one pair in `harness record`: each admitted by the SessionGate before

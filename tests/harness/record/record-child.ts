@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT, readTranscripts, type RecordFlags } from '../../../../harness/index.js';
+import { REPO_ROOT, readTranscripts, type RecordFlags } from '../../../harness/index.js';
 import type { SimRecordOptions } from './record-fixture.js';
 
 const run = promisify(execFile);
@@ -22,7 +22,7 @@ export interface Invocation {
  */
 export async function recordInChild(dir: string, o: { flags: RecordFlags; options: SimRecordOptions & { countFile: string }; env?: NodeJS.ProcessEnv }): Promise<Invocation> {
   const args = JSON.stringify({ out: dir, flags: o.flags, options: o.options });
-  const ended = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests/harness/sweep/record/record-driver.ts'), args], {
+  const ended = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests/harness/record/record-driver.ts'), args], {
     cwd: REPO_ROOT, maxBuffer: 1 << 26, env: { ...process.env, ...o.env },
   }).then(
     (r) => ({ exit: 0, output: r.stderr }),

@@ -22,12 +22,12 @@ import type { GradeResult } from '../grading/grading-report.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { measureCell } from '../cell/cell-measure.js';
-import type { Journal } from './journal.js';
+import type { Journal } from '../journal/journal.js';
 import { PairSessions, spentOf } from './pair-sessions.js';
-import { cellId, runPaths, type CellId, type RunPaths } from './run-folder.js';
+import { cellId, runPaths, type CellId, type RunPaths } from '../journal/run-folder.js';
 import { SessionGate, SessionRefusedError } from './session-gate.js';
-import type { CellOutcome, StopReason, SweepEvent, SweepEventInput } from './sweep-events.js';
-import { readTranscripts } from './transcripts.js';
+import type { CellOutcome, StopReason, SweepEvent, SweepEventInput } from '../journal/sweep-events.js';
+import { readTranscripts } from '../journal/transcripts.js';
 
 /**
  * The cell runner of `harness record`: every (cap, repetition) pair of the invocation in plan

@@ -1,5 +1,5 @@
 import { bufferIo, recordSim, type SimRecordOptions } from './record-fixture.js';
-import { exitCodeFor, type RecordFlags } from '../../../../harness/index.js';
+import { exitCodeFor, type RecordFlags } from '../../../harness/index.js';
 
 /**
  * A child process running one simulated sweep (record-fixture), so a test can SIGKILL it

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mayContinue, mayDispatch, NO_SPEND, reduceSessionCeiling, reduceUnit, sessionCeilingFrom, type SweepEventInput, type UnitCall, unitCeilings } from '../../../harness/index.js';
-import { header, runStarted, session, stamped } from './sweep-fixtures.js';
+import { header, runStarted, session, stamped } from '../journal/sweep-fixtures.js';
 
 const CELL = 'cap1-rep1-gated';
 const sessions = (n: number, from = 1, reopened = false) => Array.from({ length: n }, (_, i) => session(CELL, from + i, { reopened })).flat();

@@ -4,10 +4,10 @@ import { appendFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ModelQuotaExhaustedError, type ModelClient, type ModelRequest } from '../../../../engine/index.js';
-import { type GradeResult, loadRequirements, type CliIo, REPO_ROOT, runRecord, type RecordFlags, type RecordResult, type RecordSeams, readSweepJournal, type SweepEvent } from '../../../../harness/index.js';
-import { FakeSandboxProvider, type FakeCommand, type FakeWorkspace } from '../../../support/fake-sandbox.js';
-import type { SessionGauge } from '../../../support/session-gauge.js';
+import { ModelQuotaExhaustedError, type ModelClient, type ModelRequest } from '../../../engine/index.js';
+import { type GradeResult, loadRequirements, type CliIo, REPO_ROOT, runRecord, type RecordFlags, type RecordResult, type RecordSeams, readSweepJournal, type SweepEvent } from '../../../harness/index.js';
+import { FakeSandboxProvider, type FakeCommand, type FakeWorkspace } from '../../support/fake-sandbox.js';
+import type { SessionGauge } from '../../support/session-gauge.js';
 
 /**
  * `harness record` on the simulated population WITHOUT Docker, for the sweep's logic tests
@@ -137,7 +137,7 @@ export function simSeams(o: SimRecordOptions = {}, before: readonly SweepEvent[]
  * The smoke sweep's SIMULATED population with a fixed branching of 2, no early leaves and one
  * merge attempt: the cheapest trees that still merge, whose sessions `plan` counts exactly.
  */
-export const RECORD_MANIFEST = path.join(REPO_ROOT, 'tests/harness/sweep/record/record-sim.yaml');
+export const RECORD_MANIFEST = path.join(REPO_ROOT, 'tests/harness/record/record-sim.yaml');
 
 export async function recordSim(out: string, flags: RecordFlags = {}, o: SimRecordOptions = {}, io: CliIo = bufferIo()): Promise<RecordResult> {
   const before = o.killAt ? await readSweepJournal(path.join(out, 'journal.jsonl')).then((j) => j.events, () => []) : [];

@@ -2,14 +2,14 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, bufferIo, runCli } from '../../../../harness/index.js';
-import { HAS_DOCKER } from '../../../support/docker.js';
+import { EXIT, bufferIo, runCli } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
 import { RECORD_MANIFEST } from './record-fixture.js';
 
 /**
  * `harness record --docker-host` and `docker_hosts:` are read before anything is checked or
  * written: a bad host is a one-line usage error (exit 2) naming the flag or field and the fix.
- * The sweep over real hosts is tests/harness/sweep/record/several-hosts.test.ts.
+ * The sweep over real hosts is tests/harness/record/several-hosts.test.ts.
  */
 
 let tmp: string;

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_LABELS } from '../../../../engine/index.js';
-import { REPO_ROOT } from '../../../../harness/index.js';
-import { HAS_DOCKER } from '../../../support/docker.js';
+import { SANDBOX_LABELS } from '../../../engine/index.js';
+import { REPO_ROOT } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
 import { RECORD_MANIFEST } from './record-fixture.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createLogUpdate } from 'log-update';
-import type { SweepEvent } from './sweep-events.js';
+import type { SweepEvent } from '../journal/sweep-events.js';
 import { initialProgress, reduceProgress, renderFrame, renderLine, type ProgressSetup, type ProgressState } from './progress.js';
 
 /** Where the display writes: a terminal stream, or anything with `write` off a terminal. */

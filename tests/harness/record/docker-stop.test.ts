@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSweepJournal, sandboxImageTag } from '../../../../harness/index.js';
-import { HAS_DOCKER } from '../../../support/docker.js';
-import { startSecondDockerd, type SecondDockerd } from '../../../support/second-dockerd.js';
+import { readSweepJournal, sandboxImageTag } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
+import { startSecondDockerd, type SecondDockerd } from '../../support/second-dockerd.js';
 import { recordInChild, transcribedCalls, type Invocation } from './record-child.js';
 
 /**

@@ -1,5 +1,5 @@
 import { RdhError, requestShape, type ChatMessage, type SecretCatalogue, type ModelClient, type ModelRequest, type ModelResponse } from '../../engine/index.js';
-import type { RecordedCall } from './transcripts.js';
+import type { RecordedCall } from '../journal/transcripts.js';
 
 /**
  * The recorded-call client: a ModelClient that answers a resumed cell from its transcripts, by

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stableJson } from '../../../../engine/index.js';
-import { loadManifest, REPO_ROOT, planInputFor, projectPlan, runRecord, type RecordResult, readSweepJournal, type SweepEvent } from '../../../../harness/index.js';
-import { SessionGauge } from '../../../support/session-gauge.js';
+import { stableJson } from '../../../engine/index.js';
+import { loadManifest, REPO_ROOT, planInputFor, projectPlan, runRecord, type RecordResult, readSweepJournal, type SweepEvent } from '../../../harness/index.js';
+import { SessionGauge } from '../../support/session-gauge.js';
 import { transcribedCalls } from './record-child.js';
 import { bufferIo, RECORD_MANIFEST, recordSim, simSeams } from './record-fixture.js';
 
@@ -60,7 +60,7 @@ let chain: { dir: string; cuts: Cut[]; final: RecordResult; finalCalls: string[]
 /** A child process records the sweep and SIGKILLs itself at `point`. */
 async function killAt(dir: string, point: (typeof KILL_POINTS)[number], count: string): Promise<Cut> {
   const args = JSON.stringify({ out: dir, flags: { depths: [1] }, options: { killAt: { type: point.type, n: point.n }, countFile: count } });
-  const exit = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests/harness/sweep/record/record-driver.ts'), args], { cwd: REPO_ROOT, maxBuffer: 1 << 26 }).then(
+  const exit = await run(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'tests/harness/record/record-driver.ts'), args], { cwd: REPO_ROOT, maxBuffer: 1 << 26 }).then(
     () => 0,
     (e: { signal?: string; code?: number }) => e.signal ?? e.code ?? 'failed',
   );

@@ -27,14 +27,14 @@ import { dockerHostsFrom } from '../sandbox/docker-hosts.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { CORPUS_DIR } from '../sim/corpus-files.js';
 import { DEFAULT_SIM_PAIRS, simSetup } from '../sim/population/sim-setup.js';
-import { JournalMismatchError, assertPinsMatch, collectPins, pinPair, readHarnessVersion } from './journal-header.js';
-import { openJournal } from './journal.js';
+import { JournalMismatchError, assertPinsMatch, collectPins, pinPair, readHarnessVersion } from '../journal/journal-header.js';
+import { openJournal } from '../journal/journal.js';
 import { createProgressDisplay } from './progress-display.js';
 import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
-import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, runPaths, type CellId } from './run-folder.js';
+import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, runPaths, type CellId } from '../journal/run-folder.js';
 import { ceilingBelowNextCell } from './ceilings.js';
 import { SessionGate } from './session-gate.js';
-import { headerOf, readSweepJournal, type SweepEvent } from './sweep-events.js';
+import { headerOf, readSweepJournal, type SweepEvent } from '../journal/sweep-events.js';
 import { renderSummary, summarise, type RunSummary } from './run-summary.js';
 
 /** Grading limits of a sweep cell (as `solve`'s: a correct program must never fail a case for waiting on a busy machine). */
@@ -95,7 +95,7 @@ export interface RecordResult {
 }
 
 function pinnedSimulated(manifest: Manifest) {
-  return usesSimulatedProvider(manifest) ? (JSON.parse(JSON.stringify(manifest.simulated)) as import('./json-value.js').JsonValue) : null;
+  return usesSimulatedProvider(manifest) ? (JSON.parse(JSON.stringify(manifest.simulated)) as import('../journal/json-value.js').JsonValue) : null;
 }
 
 /** Preflight, before anything is spent: Docker and the image, provider coverage and families, a one-token call per pair. */

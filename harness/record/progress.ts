@@ -1,7 +1,7 @@
 import { count, tokens as tokenFigure, usd } from '../internal/figures.js';
 import { reduceSessionCeiling, sessionCeiling, type SessionCeiling } from './ceilings.js';
-import type { CellId } from './run-folder.js';
-import type { StopReason, SweepEvent } from './sweep-events.js';
+import type { CellId } from '../journal/run-folder.js';
+import type { StopReason, SweepEvent } from '../journal/sweep-events.js';
 
 /**
  * What a person watching `harness record` sees, as pure functions of journal events: the

@@ -1,6 +1,6 @@
 import { ModelConfigurationError } from '../../engine/index.js';
 import { mayDispatch, reduceSessionCeiling, sessionCeilingFrom, type SessionCeiling } from './ceilings.js';
-import type { SweepEvent } from './sweep-events.js';
+import type { SweepEvent } from '../journal/sweep-events.js';
 
 /**
  * The one place a sweep decides whether another session may start. Every session's first call

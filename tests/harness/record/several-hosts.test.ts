@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_LABELS, stableJson } from '../../../../engine/index.js';
-import { readSweepJournal } from '../../../../harness/index.js';
-import { HAS_DOCKER } from '../../../support/docker.js';
-import { startSecondDockerd, type SecondDockerd } from '../../../support/second-dockerd.js';
+import { SANDBOX_LABELS, stableJson } from '../../../engine/index.js';
+import { readSweepJournal } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
+import { startSecondDockerd, type SecondDockerd } from '../../support/second-dockerd.js';
 import { recordInChild, type Invocation } from './record-child.js';
 
 /**

@@ -1,7 +1,7 @@
 import { count, tokens as tokenFigure, usd } from '../internal/figures.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { cellSessions, treeShape } from '../plan/plan-arithmetic.js';
-import type { SessionTokens, SweepEvent } from './sweep-events.js';
+import type { SessionTokens, SweepEvent } from '../journal/sweep-events.js';
 
 /**
  * The sweep's ceilings, as pure state and pure transitions: no clock, no files. The sweep

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { count, tokens as tokenFigure, usd } from '../internal/figures.js';
 import { textTable } from '../internal/text-table.js';
 import { usesSimulatedProvider, type Manifest } from '../manifest/manifest.js';
-import { survivalTally, type CellMeasurement } from './cell-measurement.js';
-import { parseCellId, type CellId } from './run-folder.js';
+import { survivalTally, type CellMeasurement } from '../journal/cell-measurement.js';
+import { parseCellId, type CellId } from '../journal/run-folder.js';
 import type { SessionGate } from './session-gate.js';
-import type { CellOutcome, SweepEvent } from './sweep-events.js';
+import type { CellOutcome, SweepEvent } from '../journal/sweep-events.js';
 
 /**
  * The summary of a `harness record` invocation (summary.json and the terminal table): every

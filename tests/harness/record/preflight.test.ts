@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { runRecord } from '../../../../harness/index.js';
-import { ChatServer, completion, type Responder } from '../../../support/chat-server.js';
+import { runRecord } from '../../../harness/index.js';
+import { ChatServer, completion, type Responder } from '../../support/chat-server.js';
 import { bufferIo, hostSandboxes, RECORD_MANIFEST } from './record-fixture.js';
 
 /**

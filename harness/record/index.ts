@@ -1,0 +1,11 @@
+/**
+ * `harness record`: the sweep loop, a pair's model sessions, the ceilings and the session
+ * gate, the recorded-call client, the live progress and the summary. harness/index.ts
+ * re-exports this.
+ */
+export * from './ceilings.js';
+export { duration, eta, initialProgress, oneLine, progressFrom, reduceProgress, renderFrame, renderLine, type CellStatus, type FrameOptions, type ProgressSetup, type ProgressState } from './progress.js';
+export { createProgressDisplay, type ProgressDisplay, type ProgressDisplayOptions, type ProgressStream } from './progress-display.js';
+export { runRecord, type RecordFlags, type RecordResult, type RecordSeams } from './record.js';
+export { RecordedCallClient, ReplayDivergenceError, mismatch, normaliseText, type RecordedCallClientOptions, type ReplayMode } from './recorded-client.js';
+export { SessionGate, SessionRefusedError } from './session-gate.js';
