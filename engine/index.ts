@@ -20,6 +20,7 @@ export { stableJson } from './base/stable-json.js';
 
 // ports
 export * from './ports/model-client.js';
+export { CALL_HEADER, CallIdentity, callIdentityOf, decodeCallHeader, encodeCallHeader } from './ports/call-identity.js';
 export * from './ports/sandbox.js';
 export { sessionLimiter, type SessionLimiter } from './ports/session-limiter.js';
 export { systemClock, type Clock } from './ports/clock.js';

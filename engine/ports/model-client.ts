@@ -57,6 +57,12 @@ export interface ModelRequest {
    * build that serves one arm alone (independent pairing). Absent on work both arms share.
    */
   arm?: Arm;
+  /**
+   * The cell of a sweep the call serves (under shared pairing, the pair's first cell for work
+   * both arms share), set by the harness; not sent to the endpoint but in the call header of a
+   * provider entry that opts in (see call-identity.ts). Absent outside a sweep.
+   */
+  cellId?: string;
 }
 
 export interface ModelResponse {
