@@ -16,8 +16,6 @@ import {
   type ModelSpec,
   type NodeResult,
   type SessionCeilings,
-  assemble,
-  build,
 } from '../../engine/index.js';
 import { oracleGrader, runPair } from '../cell/pair-run.js';
 import { specObjective, type SpecObjective } from '../cell/spec-objective.js';
@@ -56,6 +54,8 @@ const DEFAULT_BUDGET = { real: 300_000, sim: 20_000_000 };
  * graded while the machine may be busy; a correct program must never fail a case for waiting.
  */
 const SOLVE_GRADING = { caseTimeoutMs: 10_000 };
+/** The grader of a free goal: there is no oracle, and the runner never calls it (every arm is left ungraded). */
+const noOracle = () => Promise.reject(new Error('a free goal has no oracle to grade it'));
 
 function armChoice(value: string): Arm | 'both' {
   if (value === 'gated' || value === 'ungated' || value === 'both') return value;
@@ -157,10 +157,10 @@ export function solveCommand(io: CliIo): Command {
           ...(objective ? { objective: { context: objective.context, criteria: objective.criteria } } : {}),
         };
         if (!objective) {
-          // A free goal has no oracle: build once, assemble per arm, print without a grade.
-          const built = await build({ ...engine, maxDepth: flags.maxDepth });
-          const runs = await Promise.all(arms.map((arm) => assemble(built, arm)));
-          const roots = runs.map((r) => redact(r.root) as NodeResult);
+          // A free goal has no oracle: the pair runs as any other, and every arm is left ungraded.
+          const pair = await runPair({ cell: { cap: flags.maxDepth, repetition: 1 }, arms, pairing: 'shared', engine, grade: noOracle, hooks: { assembled: async () => 'no oracle' } });
+          const built = pair.builds[0]!;
+          const roots = pair.unmeasured.map((u) => redact(u.run.root) as NodeResult);
           if (arms.length === 1) {
             await writeFile(path.join(out, 'result.json'), `${JSON.stringify(roots[0], null, 2)}\n`);
             io.out(flags.json ? `${JSON.stringify(roots[0], null, 2)}\n` : renderSolve(roots[0]!, { goal, trace: path.relative(process.cwd(), out) || '.' }));

@@ -6,8 +6,6 @@ import {
   ModelQuotaExhaustedError,
   NoSandboxHostError,
   SandboxImageMissingError,
-  assemble,
-  build,
   isRetryableSandboxError,
   flatten,
   type Arm,
@@ -16,12 +14,11 @@ import {
   type SessionLimiter,
   type ModelClient,
   type NodeResult,
-  type SolveRun,
 } from '../../engine/index.js';
+import { runPair, type PairHooks } from '../cell/pair-run.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { Manifest } from '../manifest/manifest.js';
-import { measureCell } from '../cell/cell-measure.js';
 import type { Journal } from '../journal/journal.js';
 import { PairSessions, spentOf } from './pair-sessions.js';
 import { cellId, runPaths, type CellId, type RunPaths } from '../journal/run-folder.js';
@@ -131,8 +128,8 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     const workRoot = path.join(paths.cell(ids[0]!).root, 'work');
     // A pair re-run after a kill starts from clean workspaces; its calls come back from the transcripts.
     await rm(workRoot, { recursive: true, force: true });
-    const engine: Omit<BuildOptions, 'forArm'> = {
-      goal: o.objective.goal, budget: o.budget, maxDepth: pair.cap,
+    const engine: Omit<BuildOptions, 'forArm' | 'maxDepth'> = {
+      goal: o.objective.goal, budget: o.budget,
       mergeAttempts: o.manifest.merge_attempts, roster: models.roster, clients, sandboxes: o.sandboxes, workRoot,
       runId: path.basename(o.runDir), limiter: o.limiter, secrets: o.secrets, cooldownMs: 1000,
       sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
@@ -144,31 +141,66 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       if (outcome.status !== 'unmeasured') done.set(id, outcome);
     };
 
-    let runs: Partial<Record<Arm, SolveRun>> = {};
-    try {
-      const pairing = o.manifest.pairing;
-      const builds: BuiltTree[] = [];
-      if (pairing === 'shared') {
-        const built = await build(engine);
-        builds.push(built);
+    const arms = pair.arms;
+    // Each arm's root workspace, kept when its grading fails.
+    const workspaces = new Map<Arm, string>();
+    const hooks: PairHooks = {
+      built: async (built, served) => {
+        // The shared build's sessions end here, so each is journalled finished before any merge.
+        if (o.manifest.pairing === 'shared') await sessions.finishAll('completed');
+        await journalBuild(append, served.map((a) => cells[a]), built);
+      },
+      assembled: async (arm, run) => {
+        // The runner grades only once every arm has assembled, so every merge session has ended:
+        // journalled finished here, its spend is in the measurement.
         await sessions.finishAll('completed');
-        await journalBuild(append, ids, built);
-        // Settled, not raced: an arm still running after its partner failed would go on writing
-        // into a workspace a re-run of the pair is about to clear.
-        const settled = await Promise.allSettled(pair.arms.map((arm) => assemble(built, arm)));
-        const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (failed) throw failed.reason;
-        pair.arms.forEach((arm, i) => (runs[arm] = (settled[i] as PromiseFulfilledResult<SolveRun>).value));
-      } else {
-        for (const arm of pair.arms) {
-          const built = await build({ ...engine, workRoot: path.join(workRoot, arm), forArm: arm });
-          await journalBuild(append, [cells[arm]], built);
-          runs[arm] = await assemble(built, arm);
+        const id = cells[arm];
+        // A refused session anywhere in the pair: the cells went unmeasured (ceiling) or were cut (stop); nothing is graded.
+        if (ids.some((c) => o.gate.refusedIn.has(c))) return 'refused';
+        // A cell that finished before a kill keeps its outcome; only its partner is finished now.
+        if (done.has(id)) return 'finished before';
+        workspaces.set(arm, run.root.workspace);
+        const cp = cellPaths[arm];
+        await mkdir(cp.root, { recursive: true });
+        await writeFile(cp.result, `${JSON.stringify(run.root, null, 2)}\n`);
+        await journalMerges(append, id, arm, run.root);
+        const quota = flatten(run.root).find((n) => n.stop?.code === 'model_quota_exhausted');
+        if (quota) {
+          o.gate.close({ reason: 'quota', detail: `the provider's quota ran out in ${quota.id}` });
+          await finishCell(id, { status: 'unavailable', reason: 'quota', detail: `the provider's quota ran out in ${quota.id} (${quota.stop!.model ?? 'a model'})` });
+          return 'quota';
         }
-      }
-      await sessions.finishAll('completed');
+        const byProvider = flatten(run.root).find((n) => n.stop?.by === 'provider');
+        if (byProvider) {
+          await finishCell(id, { status: 'unavailable', reason: 'provider', detail: `node ${byProvider.id} was stopped by its provider (${byProvider.stop!.code}${byProvider.stop!.model ? `, ${byProvider.stop!.model}` : ''})` });
+          return 'provider';
+        }
+        return undefined;
+      },
+      gradeFailed: async (arm, error) => {
+        const gone = error instanceof DockerUnavailableError || error instanceof SandboxImageMissingError ? (error as Error).message : await o.environmentGone?.();
+        if (gone) {
+          o.gate.close({ reason: 'fatal', detail: gone });
+          throw new FatalStop(gone);
+        }
+        await keepTree(workspaces.get(arm)!, cellPaths[arm].tree);
+        await finishCell(cells[arm], { status: 'unavailable', reason: 'ungradable', detail: (error as Error).message });
+      },
+      sessions: (arm) => spentOf(sessions.spent, arm, arms),
+      measured: async ({ arm, root, grade, measurement }) => {
+        const cp = cellPaths[arm];
+        await append({ type: 'grading_recorded', cellId: cells[arm], grade });
+        await writeFile(cp.grade, `${JSON.stringify(grade, null, 2)}\n`);
+        if (o.keepWorkspaces) await keepTree(root.workspace, cp.tree);
+        await finishCell(cells[arm], { status: 'measured', result: measurement });
+      },
+    };
+
+    try {
+      await runPair({ cell: { cap: pair.cap, repetition: pair.repetition }, arms, pairing: o.manifest.pairing, engine, grade: (tree, arm) => o.grade(tree, cells[arm]), hooks });
     } catch (error) {
       await sessions.finishAll('error');
+      if (error instanceof FatalStop) throw error;
       if (error instanceof ModelQuotaExhaustedError) {
         o.gate.close({ reason: 'quota', detail: error.message });
         for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'quota', detail: error.message });
@@ -189,55 +221,9 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'error', detail });
       return;
     }
-
-    // A refused session anywhere in the pair: the cells went unmeasured (ceiling) or were cut (stop).
     if (ids.some((id) => o.gate.refusedIn.has(id))) return settleRefused(ids);
-
-    for (const arm of pair.arms) {
-      const id = cells[arm];
-      // A cell that finished before a kill keeps its outcome; only its partner is finished now.
-      if (done.has(id)) continue;
-      const run = runs[arm]!;
-      const cp = cellPaths[arm];
-      await mkdir(cp.root, { recursive: true });
-      await writeFile(cp.result, `${JSON.stringify(run.root, null, 2)}\n`);
-      await journalMerges(append, id, arm, run.root);
-      const quota = flatten(run.root).find((n) => n.stop?.code === 'model_quota_exhausted');
-      if (quota) {
-        o.gate.close({ reason: 'quota', detail: `the provider's quota ran out in ${quota.id}` });
-        await finishCell(id, { status: 'unavailable', reason: 'quota', detail: `the provider's quota ran out in ${quota.id} (${quota.stop!.model ?? 'a model'})` });
-        continue;
-      }
-      const byProvider = flatten(run.root).find((n) => n.stop?.by === 'provider');
-      if (byProvider) {
-        await finishCell(id, { status: 'unavailable', reason: 'provider', detail: `node ${byProvider.id} was stopped by its provider (${byProvider.stop!.code}${byProvider.stop!.model ? `, ${byProvider.stop!.model}` : ''})` });
-        continue;
-      }
-      let grade: GradeResult;
-      try {
-        grade = await o.grade(run.root.workspace, id);
-      } catch (error) {
-        const gone = error instanceof DockerUnavailableError || error instanceof SandboxImageMissingError ? (error as Error).message : await o.environmentGone?.();
-        if (gone) {
-          o.gate.close({ reason: 'fatal', detail: gone });
-          throw new FatalStop(gone);
-        }
-        await keepTree(run.root.workspace, cp.tree);
-        await finishCell(id, { status: 'unavailable', reason: 'ungradable', detail: (error as Error).message });
-        continue;
-      }
-      await append({ type: 'grading_recorded', cellId: id, grade });
-      await writeFile(cp.grade, `${JSON.stringify(grade, null, 2)}\n`);
-      if (o.keepWorkspaces) await keepTree(run.root.workspace, cp.tree);
-      const sessionsOfCell = spentOf(sessions.spent, arm, pair.arms);
-      await finishCell(id, {
-        status: 'measured',
-        result: measureCell({ cap: pair.cap, arm, repetition: pair.repetition, pairing: o.manifest.pairing, root: run.root, grade, roster: models.roster, sessions: sessionsOfCell }),
-      });
-    }
     await sessions.close();
     if (!o.keepWorkspaces) await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
-    runs = {};
   };
 
   const settleRefused = async (ids: CellId[]) => {

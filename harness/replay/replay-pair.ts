@@ -1,8 +1,5 @@
-import path from 'node:path';
 import {
   SecretCatalogue,
-  assemble,
-  build,
   type Arm,
   type BuildOptions,
   type SessionLimiter,
@@ -12,8 +9,10 @@ import {
   type NodeResult,
 } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
+import type { CellMeasurement } from '../journal/cell-measurement.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { addCall, type SessionSpend } from '../cell/cell-measure.js';
+import { runPair } from '../cell/pair-run.js';
 import { RecordedCallClient, ReplayDivergenceError } from '../record/recorded-client.js';
 import { cellsOfSession, spentOf } from '../record/pair-sessions.js';
 import { cellId, type CellId } from '../journal/run-folder.js';
@@ -46,8 +45,8 @@ export interface CallDivergence {
 export interface ReplayedArm {
   root: NodeResult;
   grade: GradeResult;
-  /** The sessions this arm's cell paid for, from the recorded usage (as record counts them). */
-  sessions: SessionSpend[];
+  /** The arm's measurement, its sessions priced from the recorded usage (as record counts them). */
+  measurement: CellMeasurement;
 }
 
 export interface PairReplay {
@@ -125,33 +124,26 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
     },
   };
 
-  const engine: Omit<BuildOptions, 'forArm'> = {
-    goal: o.objective.goal, budget: o.budget, maxDepth: o.cap,
+  const engine: Omit<BuildOptions, 'forArm' | 'maxDepth'> = {
+    goal: o.objective.goal, budget: o.budget,
     mergeAttempts: o.manifest.merge_attempts, roster: o.roster, clients: Object.fromEntries(o.endpoints.map((e) => [e, client])),
     sandboxes: o.sandboxes, workRoot: o.workRoot, runId: o.runId, limiter: o.limiter, secrets: [], cooldownMs: 1000,
     sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
     objective: { context: o.objective.context, criteria: o.objective.criteria },
   };
 
-  const roots: Partial<Record<Arm, NodeResult>> = {};
   const arms: Partial<Record<Arm, ReplayedArm>> = {};
   let error: Error | undefined;
   try {
-    if (o.manifest.pairing === 'shared') {
-      const built = await build(engine);
-      for (const arm of o.arms) roots[arm] = (await assemble(built, arm)).root;
-    } else {
-      for (const arm of o.arms) {
-        const built = await build({ ...engine, workRoot: path.join(o.workRoot, arm), forArm: arm });
-        roots[arm] = (await assemble(built, arm)).root;
-      }
-    }
-    if (!divergence) {
-      for (const arm of o.arms) {
-        const root = roots[arm]!;
-        arms[arm] = { root, grade: await o.grade(root.workspace), sessions: spentOf([...spends.values()], arm, recordedArms) };
-      }
-    }
+    const run = await runPair({
+      cell: { cap: o.cap, repetition: o.repetition }, arms: o.arms, pairing: o.manifest.pairing, engine, grade: (tree) => o.grade(tree),
+      hooks: {
+        // After a divergence nothing is graded: the tree is not the recorded one.
+        assembled: async () => (divergence ? 'diverged' : undefined),
+        sessions: (arm) => spentOf([...spends.values()], arm, recordedArms),
+      },
+    });
+    for (const a of run.arms) arms[a.arm] = { root: a.root, grade: a.grade, measurement: a.measurement };
   } catch (caught) {
     error = caught as Error;
   }

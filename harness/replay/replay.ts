@@ -9,7 +9,6 @@ import {
   type Arm,
   type SandboxProvider,
 } from '../../engine/index.js';
-import { measureCell } from '../cell/cell-measure.js';
 import { specObjective } from '../cell/spec-objective.js';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { gradeTree } from '../grading/grader.js';
@@ -256,15 +255,10 @@ async function judgeCell(id: CellId, arm: Arm, replayed: PairReplay, c: JudgeCon
     return { cell: id, status: 'diverged', detail: [`${where} (${what})`, `expected: ${shown(diff.expected)}`, `got:      ${shown(diff.got)}`] };
   };
   const outcome = c.latest.get(id);
-  const key = parseCellId(id)!;
-  const measured = measureCell({
-    cap: key.cap, arm, repetition: key.repetition, pairing: c.run.manifest.pairing, root: mine.root, grade: mine.grade,
-    roster: c.roster, sessions: mine.sessions,
-  });
   const found =
     differs('the node tree, result.json', recordedTree, mine.root) ??
     differs('the grade in the journal', c.gradeEvents.get(id), mine.grade) ??
-    differs('the measurement in the journal', outcome?.status === 'measured' ? outcome.result : outcome, measured);
+    differs('the measurement in the journal', outcome?.status === 'measured' ? outcome.result : outcome, mine.measurement);
   if (found) return found;
   const unasked = replayed.unasked[0];
   if (unasked) {
