@@ -9,11 +9,34 @@ export const PARENT_RESERVE = 0.15;
 export const WORKER_CAP = 0.6;
 
 /**
+ * Token allocations declared per node rather than for the whole tree: every leaf receives
+ * `leafTokens`, and a node that splits receives `assemblyTokens` for its own planning, merges and
+ * reviews plus the allocations of the children it actually planned. A tree's budget is then
+ * whatever its real shape needs, never a guess at its branching.
+ */
+export interface TreeAllocation {
+  /** Tokens (input + output) each leaf may spend: its planning, checks, work and verification. */
+  leafTokens: number;
+  /** Tokens each assembling node may spend on its own planning, merge attempts and reviews, beside its children's. */
+  assemblyTokens: number;
+}
+
+/** Calls of one node cut short: refused by a budget, or answered with `finish_reason: length`. */
+export interface NodeCuts {
+  /** Replies the endpoint cut at the output limit (`finish_reason: length`): incomplete work, paid in full. */
+  length: number;
+  /** Calls the node's allocation, an ancestor's, a phase cap or the session ceiling refused. */
+  budget: number;
+}
+
+/**
  * One node's ledger. `spent` includes every descendant, so a refusal at any ancestor stops
  * the whole subtree; `ownUsage` is what this node's own calls used.
  */
 export class NodeAccount {
   spent = 0;
+  /** This node's own calls cut short (never a descendant's). */
+  cuts: NodeCuts = { length: 0, budget: 0 };
   costUsd = 0;
   usage: Usage = ZERO_USAGE;
   ownUsage: Usage = ZERO_USAGE;
@@ -26,11 +49,30 @@ export class NodeAccount {
   /** Tokens spent under each phase cap, across attempts (the work loop's 60% is cumulative). */
   readonly phaseSpent = new Map<string, number>();
 
+  private allocated: number;
+
   constructor(
     readonly nodeId: string,
-    readonly allocation: number,
+    allocation: number,
     readonly parent: NodeAccount | null = null,
-  ) {}
+  ) {
+    this.allocated = allocation;
+  }
+
+  /** Tokens this node and its subtree may spend. */
+  get allocation(): number {
+    return this.allocated;
+  }
+
+  /**
+   * Sets this node's allocation to `tokens` (a node that split: its assembly share plus its
+   * children's), and grows every ancestor's by the same difference, so the whole path to the
+   * root can pay for the subtree the plan actually made.
+   */
+  resize(tokens: number): void {
+    const delta = Math.floor(tokens) - this.allocated;
+    for (let a: NodeAccount | null = this; a; a = a.parent) a.allocated += delta;
+  }
 
   get remaining(): number {
     return Math.max(0, this.allocation - this.spent);
@@ -56,6 +98,7 @@ export class NodeAccount {
     twin.ownUsage = this.ownUsage;
     twin.ownCostUsd = this.ownCostUsd;
     twin.estimatedCalls = this.estimatedCalls;
+    twin.cuts = { ...this.cuts };
     for (const m of this.contributorModels) twin.contributorModels.add(m);
     for (const f of this.contributorFamilies) twin.contributorFamilies.add(f);
     for (const [k, v] of this.phaseSpent) twin.phaseSpent.set(k, v);
@@ -194,6 +237,11 @@ export class Accounting {
     if (used && this.ceilings.costUsd !== undefined && used.costUsd >= this.ceilings.costUsd) {
       throw new BudgetExhaustedError(account.nodeId, 'session', `session ${sessionId} spent $${used.costUsd.toFixed(4)} of its $${this.ceilings.costUsd} cost ceiling`);
     }
+  }
+
+  /** Counts a call of the current node cut short (see {@link NodeCuts}). */
+  noteCut(kind: keyof NodeCuts): void {
+    this.scope().account.cuts[kind]++;
   }
 
   /** Books a call's usage on the current node, every ancestor, the active phase and the session. */

@@ -1,4 +1,4 @@
-import { BudgetExhaustedError, ModelConfigurationError, ModelQuotaExhaustedError, ModelRateLimitedError, NoEligibleModelError } from '../base/errors.js';
+import { BudgetExhaustedError, ModelConfigurationError, ModelQuotaExhaustedError, ModelRateLimitedError, ModelResponseInvalidError, ModelUnavailableError, NoEligibleModelError } from '../base/errors.js';
 import { SECRET_SHAPES, type SecretCatalogue } from '../base/secrets.js';
 import { meterUsage, typicalTokens } from '../base/usage.js';
 import type { Clock } from '../ports/clock.js';
@@ -75,8 +75,9 @@ export interface RoutedResponse extends ModelResponse {
 }
 
 /**
- * Chooses a model per role, falls back along the role's chain when one fails, and books the
- * call on the current node. Independence is judged on who actually answered: the family of
+ * Chooses a model per role, falls back along the role's chain (within the role's family) when a
+ * provider fails, and books the call on the current node. Only a classified provider failure
+ * moves a call: any other exception is a bug and is thrown as it is. Independence is judged on who actually answered: the family of
  * the answering model (not the configured one) becomes a contributor, exclusions apply to
  * every link of the fallback chain, and an answer from an excluded or unplaceable family is
  * paid for but never used. A failure true of every later call (quota, configuration) latches:
@@ -102,7 +103,10 @@ export class ModelRouter {
 
   /**
    * The role's chain, best first, without excluded families (and, when `onlyFamilies` is given,
-   * only those). Cooling models are kept but tried last.
+   * only those), and within one family: the family of the role's preferred model. A fallback
+   * never moves the work (or the judging) to another family, which would change who did it for
+   * a reason that has nothing to do with the experiment. Cooling models are kept but tried last;
+   * a cooldown never changes the role's family either.
    */
   candidates(role: Role, excludeFamilies: Iterable<string> = [], onlyFamilies?: Iterable<string>): ModelSpec[] {
     const excluded = new Set(excludeFamilies);
@@ -111,10 +115,15 @@ export class ModelRouter {
     if ([...excluded].some(isUnplaced)) return [];
     const prefs = TIER_PREFERENCE[role];
     const now = this.options.clock.now().getTime();
-    return this.options.roster
-      .filter((m) => !excluded.has(m.family) && (!only || only.has(m.family)) && serves(m.roles, role))
-      .map((m, i) => ({ m, i, cooling: (this.coolingUntil.get(m.name) ?? 0) > now }))
-      .sort((a, b) => Number(a.cooling) - Number(b.cooling) || prefs.indexOf(a.m.tier) - prefs.indexOf(b.m.tier) || a.i - b.i)
+    const eligible = this.options.roster
+      .map((m, i) => ({ m, i }))
+      .filter(({ m }) => !excluded.has(m.family) && (!only || only.has(m.family)) && serves(m.roles, role))
+      .sort((a, b) => prefs.indexOf(a.m.tier) - prefs.indexOf(b.m.tier) || a.i - b.i);
+    const family = eligible[0]?.m.family;
+    return eligible
+      .filter(({ m }) => m.family === family)
+      .map((x) => ({ ...x, cooling: (this.coolingUntil.get(x.m.name) ?? 0) > now }))
+      .sort((a, b) => Number(a.cooling) - Number(b.cooling))
       .map((x) => x.m);
   }
 
@@ -126,13 +135,14 @@ export class ModelRouter {
   async call(role: Role, request: RouteRequest): Promise<RoutedResponse> {
     const { accounting, events, clock } = this.options;
     if (this.fatal) throw this.fatal;
-    accounting.assertRoom(request.sessionId);
+    this.refusedByBudget(() => accounting.assertRoom(request.sessionId));
     const exclude = [...new Set(request.excludeFamilies ?? [])];
     const only = request.onlyFamilies ? [...new Set(request.onlyFamilies)] : undefined;
     const chain = this.candidates(role, exclude, only);
     if (!chain.length) throw new NoEligibleModelError(role, only ? `no configured model of family ${only.join(', ')} may serve ${role}` : noCandidate(exclude));
     const nodeId = accounting.current().nodeId;
-    let lastError: unknown;
+    // The failure of the role's own model: what the node's stop names, whatever its fallbacks did after.
+    let firstError: unknown;
     for (const [i, spec] of chain.entries()) {
       const client = this.options.clients[spec.endpoint];
       if (!client) throw this.latch(new ModelConfigurationError(spec.model, `no client for endpoint ${spec.endpoint}`));
@@ -140,7 +150,7 @@ export class ModelRouter {
         events.emit({ type: 'model_fallback', ...stamp(clock, nodeId), role, from: spec.name, to: chain[i + 1]?.name ?? null, reason: this.redact(reason) });
       const modelRequest: ModelRequest = {
         model: spec.model, messages: request.messages, tools: request.tools, json: request.json,
-        maxTokens: this.outputCeiling(spec, request), role, sessionId: request.sessionId, nodeId, attempt: accounting.attempt(),
+        maxTokens: this.refusedByBudget(() => this.outputCeiling(spec, request)), role, sessionId: request.sessionId, nodeId, attempt: accounting.attempt(),
         ...(accounting.arm() ? { arm: accounting.arm()! } : {}),
       };
       let response: ModelResponse;
@@ -149,9 +159,11 @@ export class ModelRouter {
       } catch (error) {
         // Quota and configuration failures are true of every later call: no fallback hides them.
         if (error instanceof ModelQuotaExhaustedError || error instanceof ModelConfigurationError) throw this.latch(error);
-        lastError = error;
+        // Only a classified provider failure moves a call; anything else is a bug, never served by another model.
+        if (!isProviderFailure(error)) throw error;
+        firstError ??= error;
         this.noteFailure(spec, error);
-        fallback((error as Error).message ?? String(error));
+        fallback(error.message);
         continue;
       }
       this.failures.delete(spec.name);
@@ -160,26 +172,39 @@ export class ModelRouter {
       const { family } = placeModel(response.model, this.options.roster);
       const costUsd = priceOf(spec, metered.usage);
       accounting.charge(metered.usage, costUsd, { sessionId: request.sessionId, estimated: usageNote !== null });
+      if (response.finishReason === 'length') accounting.noteCut('length');
       events.emit({
         type: 'charge', ...stamp(clock, nodeId), sessionId: request.sessionId, attempt: modelRequest.attempt,
         role, model: response.model, family, usage: metered.usage, costUsd, usageNote,
       });
       // Re-checked after every answer: a gateway may have served another model than the one asked.
-      if (exclude.length && (exclude.includes(family) || isUnplaced(family))) {
-        lastError = new NoEligibleModelError(role, `${response.model} answered for ${spec.model} as family ${family}, which may not serve here (excluded: ${exclude.join(', ')})`);
-        fallback((lastError as Error).message);
-        continue;
-      }
-      if (only && !only.includes(family)) {
-        lastError = new NoEligibleModelError(role, `${response.model} answered for ${spec.model} as family ${family}, which may not serve here (only: ${only.join(', ')})`);
-        fallback((lastError as Error).message);
+      const misplaced =
+        exclude.length && (exclude.includes(family) || isUnplaced(family))
+          ? `excluded: ${exclude.join(', ')}`
+          : only && !only.includes(family)
+            ? `only: ${only.join(', ')}`
+            : null;
+      if (misplaced) {
+        const error = new NoEligibleModelError(role, `${response.model} answered for ${spec.model} as family ${family}, which may not serve here (${misplaced})`);
+        firstError ??= error;
+        fallback(error.message);
         continue;
       }
       this.answers.set(request.sessionId, { model: response.model, family });
       if (CONTRIBUTING_ROLES.has(role)) accounting.recordContributor(response.model, family);
       return { ...response, usage: metered.usage, spec, family, costUsd, usageNote };
     }
-    throw lastError;
+    throw firstError;
+  }
+
+  /** Runs a budget check, counting a refusal as a call of the current node cut short. */
+  private refusedByBudget<T>(check: () => T): T {
+    try {
+      return check();
+    } catch (error) {
+      if (error instanceof BudgetExhaustedError) this.options.accounting.noteCut('budget');
+      throw error;
+    }
   }
 
   /**
@@ -220,6 +245,11 @@ export class ModelRouter {
   private redact(text: string): string {
     return (this.options.secrets ?? SECRET_SHAPES).redact(text);
   }
+}
+
+/** The failures of a provider a call may be moved for: it was unavailable, rate limited, or sent something unreadable. */
+function isProviderFailure(error: unknown): error is ModelUnavailableError | ModelRateLimitedError | ModelResponseInvalidError {
+  return error instanceof ModelUnavailableError || error instanceof ModelRateLimitedError || error instanceof ModelResponseInvalidError;
 }
 
 function noCandidate(exclude: string[]): string {

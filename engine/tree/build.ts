@@ -148,7 +148,11 @@ export async function buildNode(ctx: TreeContext, task: Task, account: NodeAccou
  */
 async function buildChildren(ctx: TreeContext, task: Task, plan: PlanReply, account: NodeAccount, children: BuiltNode[]): Promise<NodeResult | null> {
   const kids = childTasks(ctx, task, plan);
-  const share = account.childShares(kids.length);
+  // Declared allocations follow the plan actually made: every child a leaf's share (it grows
+  // again if it splits), this node its assembly share on top. A fixed budget is divided instead.
+  const declared = ctx.allocation;
+  if (declared) account.resize(declared.assemblyTokens + kids.length * declared.leafTokens);
+  const share = declared ? declared.leafTokens : account.childShares(kids.length);
   const seedDirs: string[] = [];
   let prereqListing: string[] | null = task.prerequisiteListing;
   let failed: NodeResult | null = null;

@@ -37,7 +37,9 @@ export function finishNode(ctx: TreeContext, task: Task, account: NodeAccount, r
     contributorModels: [...account.contributorModels], contributorFamilies: [...account.contributorFamilies],
     attempts: record.attempts, repairStop: record.repairStop, merge: end.merge, stop: end.stop, checkRewrites: record.checkRewrites, monitorFlags: record.monitorFlags,
     overrides: record.overrides, interfaceChanges: record.interfaceChanges, allocation: account.allocation, tokens: account.spent, usage: account.usage,
-    costUsd: account.costUsd, estimatedUsageCalls: account.estimatedCalls, workspace: workspaceOf(ctx, task), children: end.children,
+    costUsd: account.costUsd, estimatedUsageCalls: account.estimatedCalls,
+    ...(account.cuts.length + account.cuts.budget > 0 ? { cuts: { ...account.cuts } } : {}),
+    workspace: workspaceOf(ctx, task), children: end.children,
   };
   ctx.events.emit({
     type: 'verdict', ...stamp(ctx.clock, task.id), verdict: result.verdict, reasons: result.reasons,

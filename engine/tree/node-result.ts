@@ -93,6 +93,12 @@ export const NodeResult = z.object({
   costUsd: z.number(),
   /** Calls on this node or below charged an estimate because their usage was missing or malformed. */
   estimatedUsageCalls: z.number().int(),
+  /**
+   * This node's own calls cut short, when any were: refused by a budget (its allocation, an
+   * ancestor's, a phase cap, the session ceiling) or answered with `finish_reason: length`.
+   * Absent when none were, so trees recorded before the count existed read the same.
+   */
+  cuts: z.strictObject({ length: z.number().int().nonnegative(), budget: z.number().int().nonnegative() }).optional(),
   workspace: z.string(),
   get children() {
     return z.array(NodeResult);

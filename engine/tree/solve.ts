@@ -8,7 +8,7 @@ import { systemClock, type Clock } from '../ports/clock.js';
 import type { EngineEvent, EventSink } from '../ports/events.js';
 import type { ModelClient } from '../ports/model-client.js';
 import type { SandboxProvider } from '../ports/sandbox.js';
-import { Accounting, NodeAccount, type SessionCeilings } from '../runtime/accounting.js';
+import { Accounting, NodeAccount, type PARENT_RESERVE, type SessionCeilings, type TreeAllocation } from '../runtime/accounting.js';
 import type { Task } from '../runtime/engine-context.js';
 import { ModelRouter } from '../runtime/model-router.js';
 import type { ModelSpec } from '../runtime/model-spec.js';
@@ -21,8 +21,13 @@ import type { TreeContext } from './tree-context.js';
 export interface SolveOptions {
   /** The one-line goal (or, for a spec-driven run, the objective's summary). */
   goal: string;
-  /** Token allocation of the whole tree. */
-  budget: number;
+  /**
+   * Tokens the tree may spend: one number for the whole tree (each split keeps
+   * {@link PARENT_RESERVE} and shares the rest equally among the children), or declared
+   * per-node allocations ({@link TreeAllocation}: each leaf and each assembling node its own,
+   * the tree's total following the plan actually made).
+   */
+  budget: number | TreeAllocation;
   /** Ceilings on each session (the manifest's unit ceilings). Default: none beyond the tree's budget. */
   sessionCeilings?: SessionCeilings;
   /** Planning levels allowed. Default 3. */
@@ -158,13 +163,15 @@ export async function build(options: BuildOptions): Promise<BuiltTree> {
     maxTurns: options.maxTurns ?? 30,
     atomicity: options.atomicity ?? DEFAULT_ATOMICITY,
     objective: options.objective ?? { context: null, criteria: [] },
+    allocation: typeof options.budget === 'number' ? null : options.budget,
   };
   await mkdir(ctx.workRoot, { recursive: true });
   const task: Task = {
     id: 'root', slug: 'root', goal: options.goal, depth: 0, kind: 'work', claims: [], artifacts: [], criteria: ctx.objective.criteria,
     layout: null, prerequisiteListing: null, seedDirs: [], oversized: true, blockedBy: null, prerequisite: false,
   };
-  const rootAccount = new NodeAccount('root', options.budget);
+  // Under declared allocations the root starts as a leaf; it grows when it splits.
+  const rootAccount = new NodeAccount('root', typeof options.budget === 'number' ? options.budget : options.budget.leafTokens);
   const root = await ctx.accounting.run(rootAccount, () => buildNode(ctx, task, rootAccount), options.forArm ?? null);
   return new BuiltTree({ ctx, root, rootAccount, forArm: options.forArm ?? null, assembled: new Set() });
 }

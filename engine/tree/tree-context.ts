@@ -1,5 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { SessionLimiter } from '../ports/session-limiter.js';
+import type { TreeAllocation } from '../runtime/accounting.js';
 import type { EngineContext } from '../runtime/engine-context.js';
 import type { AtomicityLimits } from './plan-rules.js';
 
@@ -10,6 +11,8 @@ export interface TreeContext extends EngineContext {
   /** The slots every unit of work takes (see {@link SessionLimiter}): planning, a leaf, a merge loop. */
   sessions: SessionLimiter;
   atomicity: AtomicityLimits;
+  /** Declared per-node allocations, or null when the tree has one fixed budget that children share equally. */
+  allocation: TreeAllocation | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile, realpath } from 'node:fs/promises';
+import { lstat, readFile, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { z } from 'zod';
@@ -64,6 +64,11 @@ export async function readCodeIdentity(repoRoot: string, options: CodeIdentityOp
     .filter((entry) => entry.startsWith('?? '))
     .map((entry) => entry.slice(3))
     .sort();
-  for (const rel of untracked) hash.update(`\0untracked ${rel}\0`).update(await readFile(path.join(top, rel)));
+  // A symbolic link is what it points at (a link to a folder cannot be read as a file).
+  for (const rel of untracked) hash.update(`\0untracked ${rel}\0`).update(await untrackedContent(path.join(top, rel)));
   return { state: 'git', commit, dirty: true, changes: hash.digest('hex') };
+}
+
+async function untrackedContent(file: string): Promise<Buffer> {
+  return (await lstat(file)).isSymbolicLink() ? Buffer.from(`symlink ${await readlink(file)}`) : readFile(file);
 }

@@ -26,7 +26,7 @@ let docker: SandboxProvider | null = null;
 export async function runSolve(options: {
   goal: string;
   handlers: Partial<Record<Role, Handler>>;
-  budget?: number;
+  budget?: SolveOptions['budget'];
   maxDepth?: number;
   roster?: ModelSpec[];
   clients?: (model: ScriptedModel) => Record<string, ModelClient>;

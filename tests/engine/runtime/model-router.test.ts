@@ -21,26 +21,48 @@ import { z } from 'zod';
 
 const ROSTER: ModelSpec[] = [
   { name: 'a', model: 'a-m', endpoint: 'e', family: 'alpha', tier: 'medium', prices: { input: 1, output: 2, cachedInput: 0.5 } },
+  { name: 'a2', model: 'a2-s', endpoint: 'e', family: 'alpha', tier: 'small' },
   { name: 'b', model: 'b-m', endpoint: 'e', family: 'beta', tier: 'medium' },
+  { name: 'b2', model: 'b2-s', endpoint: 'e', family: 'beta', tier: 'small' },
   { name: 'c', model: 'c-s', endpoint: 'e', family: 'gamma', tier: 'small' },
 ];
 
-function setup(model: ScriptedModel, now = { t: 0 }) {
+function setup(model: ScriptedModel, now = { t: 0 }, roster: ModelSpec[] = ROSTER) {
   const clock: Clock = { now: () => new Date(now.t), sleep: async () => undefined };
   const accounting = new Accounting();
   const events = new MemoryEventSink();
-  const router = new ModelRouter({ roster: ROSTER, clients: { e: model }, accounting, events, clock, cooldownMs: 60_000, failuresBeforeCooldown: 2 });
+  const router = new ModelRouter({ roster, clients: { e: model }, accounting, events, clock, cooldownMs: 60_000, failuresBeforeCooldown: 2 });
   const account = new NodeAccount('n', 1_000_000);
   const run = <T>(fn: () => Promise<T>) => accounting.run(account, fn);
   return { router, events, account, run, now, accounting };
 }
 
 describe('ModelRouter', () => {
-  it('prefers tiers by role and excludes families in the choice and its whole chain', () => {
+  it('prefers tiers by role, keeps the chain in the preferred model\'s family, and excludes families in the choice and its whole chain', () => {
     const { router } = setup(new ScriptedModel({}));
-    expect(router.candidates('worker').map((m) => m.name)).toEqual(['a', 'b', 'c']);
-    expect(router.candidates('drift_judge').map((m) => m.name)).toEqual(['c', 'a', 'b']);
-    expect(router.candidates('verifier', ['alpha', 'gamma']).map((m) => m.name)).toEqual(['b']);
+    expect(router.candidates('worker').map((m) => m.name)).toEqual(['a', 'a2']);
+    expect(router.candidates('drift_judge').map((m) => m.name)).toEqual(['a2', 'a']);
+    expect(router.candidates('verifier', ['alpha', 'gamma']).map((m) => m.name)).toEqual(['b', 'b2']);
+  });
+
+  it('never moves a role to another family: with no fallback of its own family, the call fails naming the role\'s model', async () => {
+    const model = new ScriptedModel({ worker: (req) => (req.model === 'a-m' ? Promise.reject(new ModelUnavailableError('a-m', 'connection refused')) : { content: req.model }) });
+    const { router, run, events } = setup(model, { t: 0 }, ROSTER.filter((m) => m.name === 'a' || m.name === 'b'));
+    const error = await run(() => router.call('worker', { sessionId: 's', messages: [] })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelUnavailableError);
+    expect((error as Error).message).toMatchInlineSnapshot(`"model a-m is unavailable: connection refused"`);
+    expect(model.requests.map((r) => r.model)).toEqual(['a-m']);
+    expect(events.ofType('model_fallback').map((e) => `${e.from}->${e.to}`)).toEqual(['a->null']);
+  });
+
+  it('moves a call only for a classified provider failure: a programming error is thrown as it is, with no fallback and no cooldown', async () => {
+    const model = new ScriptedModel({ worker: (req) => (req.model === 'a-m' ? Promise.reject(new TypeError("Cannot read properties of undefined (reading 'choices')")) : { content: req.model }) });
+    const { router, run, events } = setup(model);
+    const error = await run(() => router.call('worker', { sessionId: 's', messages: [] })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(model.requests.map((r) => r.model)).toEqual(['a-m']);
+    expect(events.ofType('model_fallback')).toEqual([]);
+    expect(router.candidates('worker').map((m) => m.name)).toEqual(['a', 'a2']);
   });
 
   it('cools a failing model down, never blacklists it, and tries it again after the cooldown', async () => {
@@ -48,15 +70,15 @@ describe('ModelRouter', () => {
     const model = new ScriptedModel({ worker: (req) => (req.model === 'a-m' && aDown ? Promise.reject(new ModelUnavailableError('a-m', 'boom')) : { content: req.model }) });
     const { router, run, now, events } = setup(model);
     await run(async () => {
-      expect((await router.call('worker', { sessionId: 's1', messages: [] })).content).toBe('b-m');
-      expect((await router.call('worker', { sessionId: 's2', messages: [] })).content).toBe('b-m');
-      // Two failures: a now rests, so it is tried last.
-      expect(router.candidates('worker').map((m) => m.name)).toEqual(['b', 'c', 'a']);
+      expect((await router.call('worker', { sessionId: 's1', messages: [] })).content).toBe('a2-s');
+      expect((await router.call('worker', { sessionId: 's2', messages: [] })).content).toBe('a2-s');
+      // Two failures: a now rests, so it is tried last (its family's other model first, never another family).
+      expect(router.candidates('worker').map((m) => m.name)).toEqual(['a2', 'a']);
       aDown = false;
       now.t += 61_000;
       expect((await router.call('worker', { sessionId: 's3', messages: [] })).content).toBe('a-m');
     });
-    expect(events.ofType('model_fallback').map((e) => `${e.from}->${e.to}`)).toEqual(['a->b', 'a->b']);
+    expect(events.ofType('model_fallback').map((e) => `${e.from}->${e.to}`)).toEqual(['a->a2', 'a->a2']);
   });
 
   it('records the model that actually answered, and its family, as the contributor', async () => {
@@ -115,15 +137,15 @@ describe('ModelRouter: independence fails closed', () => {
   });
 
   it('re-checks who answered after every call: an excluded or unplaceable answer is paid for, never used, and the chain moves on', async () => {
-    // a (alpha) is excluded; b's endpoint answers as alpha (a gateway routing elsewhere), c answers as an unknown id.
+    // a (alpha) is excluded; b's endpoint answers as alpha (a gateway routing elsewhere), b2 answers as an unknown id.
     const model = new ScriptedModel({ verifier: (req) => ({ content: req.model, model: req.model === 'b-m' ? 'a-m' : 'mystery' }) });
     const { router, run, account, events } = setup(model);
     const error = await run(() => router.call('verifier', { sessionId: 'v', messages: [], excludeFamilies: ['alpha'] })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoEligibleModelError);
-    expect(model.byRole('verifier').map((r) => r.model)).toEqual(['b-m', 'c-s']);
+    expect(model.byRole('verifier').map((r) => r.model)).toEqual(['b-m', 'b2-s']);
     expect(events.ofType('model_fallback').map((e) => e.reason)).toEqual([
       'no model can serve as verifier: a-m answered for b-m as family alpha, which may not serve here (excluded: alpha)',
-      'no model can serve as verifier: mystery answered for c-s as family unplaced:mystery, which may not serve here (excluded: alpha)',
+      'no model can serve as verifier: mystery answered for b2-s as family unplaced:mystery, which may not serve here (excluded: alpha)',
     ]);
     expect(account.spent).toBe(240);
     expect(router.lastAnswer('v')).toBeUndefined();
@@ -198,7 +220,7 @@ describe('ModelRouter: what a call carries and what ends the run', () => {
     const model = new ScriptedModel({ worker: (req) => (req.model === 'a-m' ? Promise.reject(new ModelRateLimitedError('a-m', 3_600_000)) : { content: req.model }) });
     const { router, run, now } = setup(model);
     await run(() => router.call('worker', { sessionId: 's', messages: [] }));
-    expect(router.candidates('worker').map((m) => m.name)).toEqual(['b', 'c', 'a']);
+    expect(router.candidates('worker').map((m) => m.name)).toEqual(['a2', 'a']);
     now.t += 61_000;
     expect(router.candidates('worker').at(-1)!.name).toBe('a');
   });

@@ -135,4 +135,44 @@ describe('the budget is a ceiling (fake sandbox)', () => {
     expect(left.repairStop).toBe('budget');
     expect(left.verdict).toBe('NOT_DONE');
   });
+
+  it('gives every leaf of a plan its declared allocation, however wide the plan, and each splitting node its assembly share on top', async () => {
+    const allocation = { leafTokens: 30_000, assemblyTokens: 20_000 };
+    const slugs = ['p1', 'p2', 'p3', 'p4', 'p5'];
+    const { root } = await runSolve({
+      goal: 'Build a program from five pieces', handlers: splitHandlers({ subtasks: slugs.map((slug) => ({ slug })) }), budget: allocation, fake: splitCommands(slugs),
+    });
+    expect(root.children.map((c) => c.allocation)).toEqual(slugs.map(() => 30_000));
+    expect(root.allocation).toBe(20_000 + 5 * 30_000);
+    expect(root.children.map((c) => c.verdict)).toEqual(slugs.map(() => 'DONE'));
+  });
+
+  it('grows every ancestor when a child splits again, by what the child’s own plan needs', async () => {
+    const allocation = { leafTokens: 30_000, assemblyTokens: 20_000 };
+    // `deep` claims two criteria, so it is oversized and splits again (into the same two pieces).
+    const { root } = await runSolve({
+      goal: 'Build a program from two pieces', maxDepth: 2, budget: allocation,
+      handlers: splitHandlers({ subtasks: [{ slug: 'deep', claims: ['deep works', 'deep is fast'] }, { slug: 'flat' }] }), fake: splitCommands(['deep', 'flat']),
+    });
+    const [deep, flat] = root.children;
+    expect(deep!.children.map((c) => c.allocation)).toEqual([30_000, 30_000]);
+    expect(deep!.allocation).toBe(20_000 + 2 * 30_000);
+    expect(flat!.allocation).toBe(30_000);
+    expect(root.allocation).toBe(20_000 + deep!.allocation + flat!.allocation);
+  });
+
+  it('counts a node’s calls cut short: replies cut at the length limit and calls its budget refused', async () => {
+    const base = helloHandlers();
+    const { root } = await runSolve({
+      goal: GOAL,
+      fake: HELLO_COMMANDS,
+      handlers: { ...base, worker: async (req, turn) => (turn === 0 ? { content: null, finishReason: 'length' } : base.worker!(req, turn - 1)) },
+    });
+    expect(root.cuts).toEqual({ length: 1, budget: 0 });
+    const starved = await runSolve({ goal: GOAL, budget: 2_500, usage: { inputTokens: 900, outputTokens: 100, cachedTokens: 0 }, fake: HELLO_COMMANDS, handlers: base });
+    expect(starved.root.cuts?.budget).toBeGreaterThan(0);
+    // A node nothing cut short carries no count at all, as trees recorded before it did.
+    const { root: whole } = await runSolve({ goal: GOAL, fake: HELLO_COMMANDS, handlers: base });
+    expect(whole.cuts).toBeUndefined();
+  });
 });

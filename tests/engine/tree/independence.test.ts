@@ -13,14 +13,14 @@ const THREE: ModelSpec[] = [
 const base = helloHandlers();
 
 describe('independence is judged on who actually answered, and fails closed (fake sandbox)', () => {
-  it('a rate-limit fallback to the verifier family disqualifies that family', async () => {
-    const { root, model, events } = await runSolve({
+  it('a worker answered by another family (a gateway serving another model than the one asked) disqualifies that family', async () => {
+    const { root, model } = await runSolve({
       goal: GOAL,
       roster: THREE,
       fake: HELLO_COMMANDS,
-      handlers: { ...base, worker: (req, turn) => (req.model === 'alpha-m' ? Promise.reject(new ModelRateLimitedError('alpha-m', 5_000)) : base.worker!(req, turn)) },
+      handlers: { ...base, worker: async (req, turn) => ({ ...(await base.worker!(req, turn)), model: 'beta-m' }) },
     });
-    expect(events.ofType('model_fallback')[0]).toMatchObject({ role: 'worker', from: 'alpha-medium', to: 'beta-medium' });
+    expect(model.byRole('worker').every((r) => r.model === 'alpha-m')).toBe(true);
     expect(root.contributorFamilies.sort()).toEqual(['alpha', 'beta']);
     expect(model.byRole('verifier').every((r) => r.model === 'gamma-m')).toBe(true);
     expect(root.verdict).toBe('DONE');
@@ -32,7 +32,7 @@ describe('independence is judged on who actually answered, and fails closed (fak
       goal: GOAL,
       roster: THREE.slice(0, 2),
       fake: HELLO_COMMANDS,
-      handlers: { ...base, worker: (req, turn) => (req.model === 'alpha-m' ? Promise.reject(new ModelRateLimitedError('alpha-m', null)) : base.worker!(req, turn)) },
+      handlers: { ...base, worker: async (req, turn) => ({ ...(await base.worker!(req, turn)), model: 'beta-m' }) },
     });
     expect(model.byRole('verifier')).toEqual([]);
     expect(events.ofType('meta_verified')).toEqual([]);
@@ -72,13 +72,27 @@ describe('independence is judged on who actually answered, and fails closed (fak
   it('re-checks the answering family after the call: a verifier endpoint that answers as a contributor family is refused', async () => {
     const { root, model } = await runSolve({
       goal: GOAL,
-      roster: THREE,
+      // The judge's fallback stays in its own family: beta's second model.
+      roster: [...THREE, { name: 'beta-small', model: 'beta-s', endpoint: 'beta', family: 'beta', tier: 'small' }],
       fake: HELLO_COMMANDS,
-      // beta's endpoint routes the judge to alpha's model; gamma answers honestly.
+      // beta-m's endpoint routes the judge to alpha's model; beta-s answers honestly.
       handlers: { ...base, verifier: async (req, turn) => ({ ...(await base.verifier!(req, turn)), model: req.model === 'beta-m' ? 'alpha-m' : req.model }) },
     });
-    expect(model.byRole('verifier').filter((r) => taskOf(r).startsWith('is the work done')).map((r) => r.model)).toEqual(['beta-m', 'gamma-m']);
+    expect(model.byRole('verifier').filter((r) => taskOf(r).startsWith('is the work done')).map((r) => r.model)).toEqual(['beta-m', 'beta-s']);
     expect(root.verdict).toBe('DONE');
-    expect(root.verifiedBy).toEqual(['gamma']);
+    expect(root.verifiedBy).toEqual(['beta']);
+  });
+
+  it('never moves the judge to another family when its own family fails: the node is not DONE, naming the judge', async () => {
+    const { root, model } = await runSolve({
+      goal: GOAL,
+      roster: THREE,
+      fake: HELLO_COMMANDS,
+      handlers: { ...base, verifier: (req, turn) => (req.model === 'beta-m' ? Promise.reject(new ModelRateLimitedError('beta-m', null, 'HTTP 429')) : base.verifier!(req, turn)) },
+    });
+    expect(model.byRole('verifier').some((r) => r.model === 'gamma-m')).toBe(false);
+    expect(root.verdict).not.toBe('DONE');
+    expect(root.verifiedBy).toEqual([]);
+    expect(JSON.stringify(root)).toContain('beta-m');
   });
 });

@@ -20,9 +20,9 @@ describe('a provider failure ends only the node that needed it (fake sandbox)', 
     const { root } = await runSolve({ goal: PIECES, fake: splitCommands(slugs), handlers: { ...handlers, worker } });
     const [left, right] = root.children;
     expect(left!.verdict).toBe('STOPPED');
-    // Every model of the worker's chain failed in turn; the last one tried is named.
-    expect(left!.stop).toEqual({ by: 'provider', model: 'alpha-s', code });
-    expect(left!.reasons[0]).toMatch(/^provider: model alpha-s /);
+    // Every model of the worker's chain (its family's) failed in turn; the role's own model, the first that failed, is named.
+    expect(left!.stop).toEqual({ by: 'provider', model: 'alpha-m', code });
+    expect(left!.reasons[0]).toMatch(/^provider: model alpha-m /);
     expect(right!.verdict).toBe('DONE');
     expect(root.verdict).toBe('INCOMPLETE');
   });
