@@ -104,6 +104,15 @@ export type Pairing = z.infer<typeof Pairing>;
 
 const PositiveInt = () => z.int().positive();
 
+/**
+ * The token allocations a manifest that names none gets, sized from what real leaves spent: a
+ * live leaf that delivered spent about 600k tokens (its planning, checks, work loop and
+ * verification), and an assembling node's planning, merges and reviews are of the same order.
+ * Applied where they are read (see {@link allocationOf}), so a manifest that leaves them out
+ * keeps the digest it had before the field existed.
+ */
+export const DEFAULT_ALLOCATION = { leaf_tokens: 800_000, assembly_tokens: 800_000 } as const;
+
 function uniqueItems<T>(what: string) {
   return (items: T[], ctx: z.core.$RefinementCtx<T[]>) => {
     items.forEach((item, i) => {
@@ -197,9 +206,33 @@ export const Manifest = z
       .prefault({})
       .describe('Ceilings on one session (a unit of agent work). Default: 60 turns, 1000000 tokens, $5.')
       .meta({ examples: [{ max_turns: 60, token_ceiling: 1_000_000, cost_ceiling_usd: 5 }] }),
+    budget: z
+      .object({
+        leaf_tokens: PositiveInt()
+          .describe(`Tokens (input + output) each leaf may spend in all: its planning, checks, work loop (at most 60% of this) and verification. Every leaf of a tree receives it, however wide the plan its parent made. Default ${DEFAULT_ALLOCATION.leaf_tokens} (a real leaf that delivered spent about 600k).`)
+          .meta({ examples: [DEFAULT_ALLOCATION.leaf_tokens] }),
+        assembly_tokens: PositiveInt()
+          .describe(`Tokens each assembling node may spend on its own planning, merge attempts and reviews, beside its children's allocations (each arm's merges draw on their own copy). Default ${DEFAULT_ALLOCATION.assembly_tokens}.`)
+          .meta({ examples: [DEFAULT_ALLOCATION.assembly_tokens] }),
+      })
+      .strict()
+      .partial()
+      .optional()
+      .describe(
+        `Token allocations, declared per node rather than per tree: every leaf receives leaf_tokens and every node that splits receives assembly_tokens plus its children's, computed from the plan actually made, so a tree wider than projected_branching starves no leaf. A leaf or merge cut short by its allocation, or by the length limit, is counted per cell, and such a cell carries a caveat. Default leaf_tokens ${DEFAULT_ALLOCATION.leaf_tokens}, assembly_tokens ${DEFAULT_ALLOCATION.assembly_tokens}.`,
+      )
+      .meta({ examples: [{ leaf_tokens: DEFAULT_ALLOCATION.leaf_tokens, assembly_tokens: DEFAULT_ALLOCATION.assembly_tokens }] }),
     max_sessions: PositiveInt()
       .describe('Hard ceiling on model sessions for the whole sweep; reaching it stops the sweep and reports what was measured, with a caveat. Sessions scale with branching^depth, which nobody can predict, so this is what makes a wrong guess survivable. `--max-sessions` may lower it, never raise it. No default: a ceiling nobody chose is not a ceiling.')
       .meta({ examples: [8000] }),
+    max_cost_usd: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        'Hard ceiling on the whole sweep\'s spend in US dollars, across every invocation of one journal: checked before every model call against the metered spend so far plus the most each call in flight could cost (its prompt and its max_tokens at the model\'s prices), so the bill can never pass it. Needs a price for every model the sweep calls. Default: none (max_sessions and the unit ceilings still bound the bill).',
+      )
+      .meta({ examples: [50] }),
     projected_branching: z
       .number()
       .gt(1)
@@ -262,6 +295,14 @@ export function repetitionsAt(manifest: Manifest, cap: number): number {
 /** True when either pair is served by the built-in simulated provider. */
 export function usesSimulatedProvider(manifest: Manifest): boolean {
   return manifest.executor.provider === 'sim' || manifest.reviewer.provider === 'sim';
+}
+
+/** The declared allocations of a manifest, its own figures or the documented defaults, as the engine takes them. */
+export function allocationOf(manifest: Pick<Manifest, 'budget'>): { leafTokens: number; assemblyTokens: number } {
+  return {
+    leafTokens: manifest.budget?.leaf_tokens ?? DEFAULT_ALLOCATION.leaf_tokens,
+    assemblyTokens: manifest.budget?.assembly_tokens ?? DEFAULT_ALLOCATION.assembly_tokens,
+  };
 }
 
 /** The SD of pair differences the plan's power figures use, and whether the manifest named it. */

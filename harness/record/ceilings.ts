@@ -71,6 +71,45 @@ export function mayDispatch(state: SessionCeiling, session: { reopened?: boolean
   };
 }
 
+/**
+ * max_cost_usd, across every invocation of one journal: what the sweep has paid (every live
+ * call, from the transcripts, which hold each call once however often a resume answers it
+ * again) and the most the calls in flight could still cost.
+ */
+export interface CostCeiling {
+  /** The manifest's max_cost_usd; null when it names none. */
+  readonly maxUsd: number | null;
+  /** US dollars of every live call answered so far, this invocation's and earlier ones'. */
+  readonly paidUsd: number;
+  /** The worst case of the calls dispatched and not yet answered. */
+  readonly inFlightUsd: number;
+}
+
+export function costCeiling(maxUsd: number | null, paidUsd: number): CostCeiling {
+  return { maxUsd, paidUsd, inFlightUsd: 0 };
+}
+
+/**
+ * May one more call be dispatched, whose worst case is `worstUsd`? Checked BEFORE the call,
+ * against what was paid plus the worst case of every call in flight, so the bill can never pass
+ * the ceiling even when the calls in flight all cost their most.
+ */
+export function mayCall(state: CostCeiling, worstUsd: number): DispatchDecision {
+  if (state.maxUsd === null) return { ok: true, remaining: Infinity };
+  const committed = state.paidUsd + state.inFlightUsd;
+  if (committed + worstUsd <= state.maxUsd) return { ok: true, remaining: state.maxUsd - committed - worstUsd };
+  return {
+    ok: false,
+    message: `the cost ceiling is reached: ${usd(state.paidUsd)} paid and up to ${usd(state.inFlightUsd)} in flight, and the next call could cost ${usd(worstUsd)}, against max_cost_usd ${usd(state.maxUsd)}; nothing more is dispatched`,
+  };
+}
+
+/** A call dispatched (its worst case now in flight), or answered (paid what it cost, its worst case released). */
+export function reduceCost(state: CostCeiling, change: { dispatched: number } | { answered: { worstUsd: number; paidUsd: number } }): CostCeiling {
+  if ('dispatched' in change) return { ...state, inFlightUsd: state.inFlightUsd + change.dispatched };
+  return { ...state, inFlightUsd: Math.max(0, state.inFlightUsd - change.answered.worstUsd), paidUsd: state.paidUsd + change.answered.paidUsd };
+}
+
 /** One session's ceilings (the manifest's `unit`). */
 export interface UnitCeilings {
   readonly maxTurns: number;

@@ -31,6 +31,15 @@ export function cellsOfSession(request: Pick<ModelRequest, 'sessionId' | 'arm'>,
   return { ids: arms.map((a) => cells[a]!) };
 }
 
+/**
+ * A session's identity across the whole sweep: the cells it serves and its engine id. Engine ids
+ * repeat from pair to pair (every tree has a `root/planner/1`), so the id alone would make a later
+ * pair's sessions look re-opened and slip past max_sessions.
+ */
+export function sessionKey(cellIds: readonly string[], sessionId: string): string {
+  return `${cellIds.join('+')} ${sessionId}`;
+}
+
 /** The sessions of a cell: those of its own arm's merges, and the shared work (no other arm's merges). */
 export function spentOf(spent: readonly SessionSpend[], arm: Arm, arms: readonly Arm[]): SessionSpend[] {
   return spent.filter((s) => !s.mergeArm || s.mergeArm === arm).filter((s) => s.mergeArm || !arms.some((a) => a !== arm && s.sessionId.startsWith(`${a}/`)));
@@ -57,7 +66,7 @@ export interface PairSessionsOptions {
   secrets: readonly string[];
   roster: BuildOptions['roster'];
   gate: SessionGate;
-  /** Sessions any earlier invocation (or run of this pair) started: reopening one is journalled as such. */
+  /** Sessions (by {@link sessionKey}) any earlier invocation or run of this pair started: reopening one is journalled as such. */
   startedBefore: Set<string>;
   append(event: SweepEventInput): Promise<unknown>;
 }
@@ -99,7 +108,8 @@ export class PairSessions {
         let s = this.open.get(request.sessionId);
         if (!s) {
           const { ids: served, mergeArm } = cellsOfSession(request, o.cells, o.arms);
-          const reopened = o.startedBefore.has(request.sessionId) || replay.has(request.sessionId);
+          const key = sessionKey(served, request.sessionId);
+          const reopened = o.startedBefore.has(key) || replay.has(request.sessionId);
           o.gate.admit(request.model, served, reopened);
           s = {
             spend: { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 },
@@ -111,7 +121,7 @@ export class PairSessions {
           };
           this.open.set(request.sessionId, s);
           // A re-run of this pair after a lost host re-opens it, as a resume would.
-          o.startedBefore.add(request.sessionId);
+          o.startedBefore.add(key);
           await o.append({ type: 'session_started', cellIds: served as [CellId, ...CellId[]], sessionId: request.sessionId, role: request.role, nodePath: request.nodeId, attempt: request.attempt, reopened });
         }
         const { response } = await replay.answer(request);

@@ -20,7 +20,7 @@ import type { GradeResult } from '../grading/grading-report.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { Manifest } from '../manifest/manifest.js';
 import type { Journal } from '../journal/journal.js';
-import { PairSessions, spentOf } from './pair-sessions.js';
+import { PairSessions, sessionKey, spentOf } from './pair-sessions.js';
 import { cellId, runPaths, type CellId, type RunPaths } from '../journal/run-folder.js';
 import { SessionGate, SessionRefusedError } from './session-gate.js';
 import type { CellOutcome, StopReason, SweepEvent, SweepEventInput } from '../journal/sweep-events.js';
@@ -107,7 +107,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
   };
   const done = new Map<CellId, CellOutcome>();
   for (const e of o.history) if (e.type === 'cell_finished' && e.outcome.status !== 'unmeasured') done.set(e.cellId, e.outcome);
-  const startedBefore = new Set(o.history.filter((e) => e.type === 'session_started').map((e) => (e as Extract<SweepEvent, { type: 'session_started' }>).sessionId));
+  const startedBefore = new Set(o.history.flatMap((e) => (e.type === 'session_started' ? [sessionKey(e.cellIds, e.sessionId)] : [])));
   const finished = new Map<CellId, CellOutcome>();
   let stop: { reason: StopReason; detail: string } | undefined;
 

@@ -1,5 +1,5 @@
 import { ModelConfigurationError } from '../../engine/index.js';
-import { mayDispatch, reduceSessionCeiling, sessionCeilingFrom, type SessionCeiling } from './ceilings.js';
+import { costCeiling, mayCall, mayDispatch, reduceCost, reduceSessionCeiling, sessionCeilingFrom, type CostCeiling, type SessionCeiling } from './ceilings.js';
 import type { SweepEvent } from '../journal/sweep-events.js';
 
 /**
@@ -24,18 +24,37 @@ export class SessionRefusedError extends ModelConfigurationError {
 
 export type GateClosure = { reason: 'ceiling'; detail: string } | { reason: 'interrupted' | 'fatal' | 'quota'; detail: string };
 
+export interface SessionGateOptions {
+  /** The manifest's max_cost_usd. Default none. */
+  maxCostUsd?: number;
+  /** US dollars the sweep's earlier invocations paid (every live call in its transcripts). Default 0. */
+  paidUsd?: number;
+}
+
+/** A call admitted under the cost ceiling: what it could cost at most, released when it is answered. */
+export interface CallTicket {
+  readonly worstUsd: number;
+}
+
 export class SessionGate {
   private state: SessionCeiling;
+  private cost: CostCeiling;
   private closure: GateClosure | undefined;
   /** Cells (by id) in which a session was refused. */
   readonly refusedIn = new Set<string>();
 
-  constructor(history: readonly SweepEvent[], manifestMaxSessions: number) {
+  constructor(history: readonly SweepEvent[], manifestMaxSessions: number, options: SessionGateOptions = {}) {
     this.state = sessionCeilingFrom(history, manifestMaxSessions);
+    this.cost = costCeiling(options.maxCostUsd ?? null, options.paidUsd ?? 0);
   }
 
   get ceiling(): SessionCeiling {
     return this.state;
+  }
+
+  /** The cost ceiling as it stands: what was paid, what is in flight. */
+  get spend(): CostCeiling {
+    return this.cost;
   }
 
   get closed(): GateClosure | undefined {
@@ -66,5 +85,30 @@ export class SessionGate {
       cellIds.forEach((c) => this.refusedIn.add(c));
       throw new SessionRefusedError(model, 'ceiling', decision.message);
     }
+  }
+
+  /**
+   * May a live call be dispatched, whose worst case is `worstUsd`? Checked before every live call
+   * (a call answered from a transcript costs nothing): the cost ceiling counts what was paid and
+   * the worst case of every call in flight. Throws SessionRefusedError when it may not.
+   */
+  admitCall(model: string, cellIds: readonly string[], worstUsd: number): CallTicket {
+    if (this.closure) {
+      cellIds.forEach((c) => this.refusedIn.add(c));
+      throw new SessionRefusedError(model, this.closure.reason === 'ceiling' ? 'ceiling' : 'stopping', `the sweep is stopping (${this.closure.detail}); no new call is dispatched`);
+    }
+    const decision = mayCall(this.cost, worstUsd);
+    if (!decision.ok) {
+      this.close({ reason: 'ceiling', detail: decision.message });
+      cellIds.forEach((c) => this.refusedIn.add(c));
+      throw new SessionRefusedError(model, 'ceiling', decision.message);
+    }
+    this.cost = reduceCost(this.cost, { dispatched: worstUsd });
+    return { worstUsd };
+  }
+
+  /** A live call ended: what it cost is paid (0 when it failed before any reply could have been billed), its worst case released. */
+  callEnded(ticket: CallTicket, paidUsd: number): void {
+    this.cost = reduceCost(this.cost, { answered: { worstUsd: ticket.worstUsd, paidUsd } });
   }
 }
