@@ -21,13 +21,17 @@ export { stableJson } from './base/stable-json.js';
 // ports
 export * from './ports/model-client.js';
 export { CALL_HEADER, CallIdentity, callIdentityOf, decodeCallHeader, encodeCallHeader } from './ports/call-identity.js';
+export { AttemptOutcome, type AttemptOutcomeType } from './ports/attempt-outcome.js';
 export * from './ports/sandbox.js';
 export { sessionLimiter, type SessionLimiter } from './ports/session-limiter.js';
 export { systemClock, type Clock } from './ports/clock.js';
 export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type EngineEventType } from './ports/events.js';
 
 // adapters
-export { OpenAIModelClient, type OpenAIModelClientOptions } from './adapters/openai-client.js';
+export { DEFAULT_PATIENCE_MS, OpenAIModelClient, type OpenAIModelClientOptions } from './adapters/openai-client.js';
+export { ProviderPatience } from './adapters/provider-patience.js';
+export { BACKOFF, backoffMs, type ServerWaits } from './adapters/retry-policy.js';
+export { isLoopbackUrl } from './adapters/loopback-url.js';
 export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './adapters/docker-sandbox.js';
 export { ContainerShutdown } from './adapters/container-shutdown.js';
 export { resolveTransport, type WorkspaceTransportChoice, type WorkspaceTransportKind } from './adapters/workspace-transport.js';

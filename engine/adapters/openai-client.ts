@@ -1,36 +1,68 @@
 import OpenAI from 'openai';
-import { ModelRateLimitedError } from '../base/errors.js';
+import { restated } from '../base/errors.js';
 import { SecretCatalogue } from '../base/secrets.js';
+import { addUsage, ZERO_USAGE, type Unreceived } from '../base/usage.js';
+import type { AttemptOutcome } from '../ports/attempt-outcome.js';
+import { CALL_HEADER, callIdentityOf, encodeCallHeader } from '../ports/call-identity.js';
 import { systemClock, type Clock } from '../ports/clock.js';
-import type { ChatMessage, ModelClient, ModelRequest, ModelResponse } from '../ports/model-client.js';
-import { DeadlinePassed, classifyFailure, parseCompletion } from './openai-wire.js';
+import { worstCaseUsage, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
+import { isLoopbackUrl } from './loopback-url.js';
+import { DeadlinePassed, classifyFailure, parseCompletion, type Failure } from './openai-wire.js';
+import { ProviderPatience } from './provider-patience.js';
+import { nextStep, type NextStep, type ServerWaits } from './retry-policy.js';
+
+/** How long a provider may keep failing before its calls give up, when nobody says: ten minutes. */
+export const DEFAULT_PATIENCE_MS = 600_000;
 
 export interface OpenAIModelClientOptions {
   /** OpenAI-compatible base URL, e.g. `https://api.openai.com/v1` or `http://localhost:8000/v1`. */
   baseURL: string;
   /** The key itself (read from the environment by the caller; never from a file). */
   apiKey: string;
+  /** The provider's name, as error messages give it. Default: the base URL's host. */
+  provider?: string;
   /**
-   * Further attempts after the first, for failures another attempt may cure: 429, 5xx, a
-   * dropped connection, a passed deadline, a 200 carrying a retryable error. Default 2.
+   * How long the provider may keep failing (refused or dropped connections, passed deadlines,
+   * 5xx, 429) before a call gives up, counted from the first failure of the current outage and
+   * SHARED by every call made through this client (an answer ends the outage). Give one object
+   * per provider. Default: a patience of {@link DEFAULT_PATIENCE_MS} of this client's own.
+   */
+  patience?: ProviderPatience;
+  /**
+   * At most this many further attempts after the first, whatever patience is left. Default: no
+   * cap; the patience alone bounds the retries.
    */
   maxRetries?: number;
   /**
    * Deadline of one attempt, from sending the request to the last byte of the body. A server
-   * that sends headers and then stalls is cut off here (and its socket closed). A whole call
-   * is bounded by (maxRetries + 1) x this plus the waits between attempts. Default 120 000 ms.
+   * that sends headers and then stalls is cut off here (and its socket closed), and the attempt
+   * is charged as unreceived: the server may have done the work. Default 120 000 ms.
    */
   callDeadlineMs?: number;
   /**
-   * Longest server-requested wait (Retry-After, retry-after-ms) honoured inside a call. A
-   * longer one ends the call at once as rate limited, carrying the wait, so the router cools
-   * the model down and falls back instead of sleeping. Default 60 000 ms.
+   * How a server-requested wait (Retry-After, retry-after-ms) is treated: `'patience'` sleeps
+   * through one that fits in the patience left and ends the call on a longer one; `{ maxMs }`
+   * also ends it on one longer than `maxMs`, so a router can fall back. Default `'patience'`.
    */
-  maxServerWaitMs?: number;
+  serverWaits?: ServerWaits;
+  /**
+   * Send the call header (`x-rdh-call`, see call-identity.ts) on every request whose call names
+   * its cell. It tells a system under test the experiment's design. Default: true only when
+   * the base URL is loopback (localhost, 127.0.0.0/8, ::1).
+   */
+  sessionHeader?: boolean;
+  /**
+   * Told what every attempt came to, once per attempt, before the client sleeps or gives up (an
+   * adaptive rate controller counts the 429s). It must not throw: an exception ends the call
+   * as a bug. Default: nobody is told.
+   */
+  onAttempt?: (outcome: AttemptOutcome) => void;
   /** Send `response_format: json_object` when a JSON reply is wanted. Some servers reject it. Default true. */
   jsonMode?: boolean;
-  /** Sleeps between attempts. Default: the system clock. */
+  /** Sleeps between attempts and times the patience. Default: the system clock. */
   clock?: Clock;
+  /** The jitter of the backoff, uniform in [0, 1). Default `Math.random` (tests fix it). */
+  random?: () => number;
   /** Redacts secrets from every error. Default: the shape catalogue plus `apiKey` itself. */
   secrets?: SecretCatalogue;
 }
@@ -55,51 +87,96 @@ function toOpenAI(m: ChatMessage): OpenAIMessage {
   }
 }
 
+/** One attempt: the answer and its status, or the failure classified. */
+type Attempt = { response: ModelResponse; status: number; failure?: never } | { failure: Failure; response?: never };
+
 /**
  * The ModelClient adapter for any OpenAI-compatible chat-completions endpoint, on the openai
  * SDK. It owns the retries (the SDK's are off) so that every attempt has a deadline covering
- * the body, a long server-requested wait is not slept through, and failures the SDK does not
- * know (an error object in a 200, a connection dropped mid-body) are classified and retried
- * the same way. No error it raises carries the key, in its message, cause or stack.
+ * the body, retries last as long as the provider's shared patience and no longer, a long
+ * server-requested wait is not slept through, and failures the SDK does not know (an error
+ * object in a 200, a connection dropped mid-body) are classified and retried the same way.
+ * Attempts the server may have completed but whose reply never arrived are counted and
+ * charged (`unreceived`). No error it raises carries the key, in its message, cause or stack.
  */
 export class OpenAIModelClient implements ModelClient {
+  readonly patience: ProviderPatience;
   private readonly client: OpenAI;
+  private readonly provider: string;
   private readonly jsonMode: boolean;
-  private readonly maxRetries: number;
+  private readonly maxAttempts: number;
   private readonly deadlineMs: number;
-  private readonly maxWaitMs: number;
+  private readonly serverWaits: ServerWaits;
+  private readonly sessionHeader: boolean;
+  private readonly onAttempt: (outcome: AttemptOutcome) => void;
   private readonly clock: Clock;
+  private readonly random: () => number;
   private readonly secrets: SecretCatalogue;
 
   constructor(options: OpenAIModelClientOptions) {
     this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0 });
+    this.provider = `provider ${options.provider ?? (URL.canParse(options.baseURL) ? new URL(options.baseURL).host : 'at the configured base URL')}`;
+    this.patience = options.patience ?? new ProviderPatience(DEFAULT_PATIENCE_MS);
     this.jsonMode = options.jsonMode ?? true;
-    this.maxRetries = options.maxRetries ?? 2;
+    this.maxAttempts = (options.maxRetries ?? Infinity) + 1;
     this.deadlineMs = options.callDeadlineMs ?? 120_000;
-    this.maxWaitMs = options.maxServerWaitMs ?? 60_000;
+    this.serverWaits = options.serverWaits ?? 'patience';
+    this.sessionHeader = options.sessionHeader ?? isLoopbackUrl(options.baseURL);
+    this.onAttempt = options.onAttempt ?? (() => undefined);
     this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
     this.secrets = (options.secrets ?? new SecretCatalogue()).with([options.apiKey]);
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    for (let attempt = 0; ; attempt++) {
-      const deadline = new DeadlinePassed(this.deadlineMs);
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(deadline), this.deadlineMs);
-      try {
-        // asResponse: the body is read here, under the same deadline, whatever its content type.
-        const response = await this.client.chat.completions.create(this.body(request), { signal: controller.signal, timeout: this.deadlineMs }).asResponse();
-        return parseCompletion(request, await response.text(), this.secrets);
-      } catch (thrown) {
-        const failure = classifyFailure(request.model, thrown, controller.signal.aborted ? deadline : null, this.secrets);
-        if (!failure.retryable || attempt >= this.maxRetries) throw failure.error;
-        if (failure.retryAfterMs !== null && failure.retryAfterMs > this.maxWaitMs) {
-          throw new ModelRateLimitedError(request.model, failure.retryAfterMs, `the server asked for a wait longer than the ${this.maxWaitMs} ms this client sleeps; ${failure.error.message}`);
-        }
-        await this.clock.sleep(failure.retryAfterMs ?? backoffMs(attempt));
-      } finally {
-        clearTimeout(timer);
+    const headers = this.headers(request);
+    const lost: Unreceived = { attempts: 0, usage: ZERO_USAGE };
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.attempt(request, headers);
+      const at = this.clock.now();
+      if (result.response) {
+        this.patience.answered();
+        this.onAttempt({ type: 'answered', model: request.model, attempt, at: at.toISOString(), status: result.status, usageUnreadable: result.response.usageUnreadable === true });
+        return lost.attempts ? { ...result.response, unreceived: { ...lost } } : result.response;
       }
+      const { failure } = result;
+      if (failure.outcome === 'lost') {
+        // Charged as a reply whose usage cannot be read: the most it could have cost.
+        lost.attempts += 1;
+        lost.usage = addUsage(lost.usage, worstCaseUsage(request, null).usage);
+      }
+      const step = nextStep(failure, {
+        provider: this.provider, attempt, maxAttempts: this.maxAttempts, now: at.getTime(), patience: this.patience,
+        serverWaits: this.serverWaits, random: this.random, redact: (text) => this.secrets.redact(text),
+      });
+      this.onAttempt(outcomeOf(failure, request.model, attempt, at, step));
+      if (step.end) throw lost.attempts ? restated(step.end, { unreceived: { ...lost } }) : step.end;
+      await this.clock.sleep(step.wait);
+    }
+  }
+
+  /** The call header, when this client sends it and the call names its cell. */
+  private headers(request: ModelRequest): Record<string, string> | undefined {
+    const identity = this.sessionHeader ? callIdentityOf(request) : undefined;
+    return identity ? { [CALL_HEADER]: encodeCallHeader(identity) } : undefined;
+  }
+
+  private async attempt(request: ModelRequest, headers: Record<string, string> | undefined): Promise<Attempt> {
+    const deadline = new DeadlinePassed(this.deadlineMs);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(deadline), this.deadlineMs);
+    let status: number | null = null;
+    try {
+      // asResponse: the body is read here, under the same deadline, whatever its content type.
+      const response = await this.client.chat.completions
+        .create(this.body(request), { signal: controller.signal, timeout: this.deadlineMs, ...(headers ? { headers } : {}) })
+        .asResponse();
+      status = response.status;
+      return { response: parseCompletion(request, await response.text(), this.secrets), status };
+    } catch (thrown) {
+      return { failure: classifyFailure(request.model, thrown, controller.signal.aborted ? deadline : null, this.secrets, status) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -117,7 +194,19 @@ export class OpenAIModelClient implements ModelClient {
   }
 }
 
-/** Exponential backoff with jitter, as the SDK would: 0.5 s doubling to 8 s. */
-function backoffMs(attempt: number): number {
-  return Math.min(8_000, 500 * 2 ** attempt) * (1 - Math.random() * 0.25);
+/** What a failed attempt came to, for `onAttempt`; `waitMs` is null when it ended the call. */
+function outcomeOf(failure: Failure, model: string, attempt: number, at: Date, step: NextStep): AttemptOutcome {
+  const common = { model, attempt, at: at.toISOString() };
+  const waitMs = step.wait ?? null;
+  switch (failure.outcome) {
+    case 'rate_limited':
+    case 'unavailable':
+      return { type: failure.outcome, ...common, status: failure.status, retryAfterMs: failure.retryAfterMs, waitMs };
+    case 'lost':
+      return { type: 'lost', ...common, reason: failure.lost ?? 'dropped', waitMs };
+    case 'refused':
+      return { type: 'refused', ...common, status: failure.status, code: failure.error.code };
+    case 'malformed':
+      return { type: 'malformed', ...common, status: failure.status };
+  }
 }

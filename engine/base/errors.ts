@@ -1,4 +1,5 @@
 import { SECRET_SHAPES } from './secrets.js';
+import type { Unreceived } from './usage.js';
 
 /**
  * Every failure the engine raises on purpose is one of these classes. The `code` is
@@ -100,44 +101,89 @@ export class BudgetExhaustedError extends RdhError {
   }
 }
 
+/** Options of the errors that can end a model call. */
+export interface ModelErrorOptions {
+  cause?: unknown;
+  /**
+   * Attempts of the failed call the server may have completed but whose reply never arrived,
+   * and what they are charged (see {@link Unreceived}). Absent: there were none.
+   */
+  unreceived?: Unreceived;
+}
+
+/**
+ * What every error that can end a model call carries: the model, the detail its message was
+ * built from (so a client can restate it with more context), and the call's unreceived attempts.
+ * Exported as a type alone: it has no code of its own, so nothing may raise or catch it as such.
+ */
+abstract class ModelCallError extends RdhError {
+  /**
+   * Attempts of the call the server may have completed, and billed, whose replies never
+   * arrived: the caller charges them although the call failed. Absent: there were none.
+   */
+  readonly unreceived?: Unreceived;
+  constructor(readonly model: string, readonly detail: string, message: string, options?: ModelErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    if (options?.unreceived) this.unreceived = options.unreceived;
+  }
+}
+
+export type { ModelCallError };
+
 /** The endpoint kept refusing with 429 after its retries; the router may fall back. */
-export class ModelRateLimitedError extends RdhError {
+export class ModelRateLimitedError extends ModelCallError {
   readonly code = 'model_rate_limited';
-  constructor(readonly model: string, readonly retryAfterMs: number | null, detail = '', options?: { cause?: unknown }) {
-    super(`model ${model} is rate limited${retryAfterMs ? ` (retry after ${retryAfterMs} ms)` : ''}${detail ? `: ${detail}` : ''}`, options);
+  constructor(model: string, readonly retryAfterMs: number | null, detail = '', options?: ModelErrorOptions) {
+    super(model, detail, `model ${model} is rate limited${retryAfterMs ? ` (retry after ${retryAfterMs} ms)` : ''}${detail ? `: ${detail}` : ''}`, options);
   }
 }
 
 /** A transient failure (5xx, connection, timeout) that outlived its retries. */
-export class ModelUnavailableError extends RdhError {
+export class ModelUnavailableError extends ModelCallError {
   readonly code = 'model_unavailable';
-  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
-    super(`model ${model} is unavailable: ${detail}`, options);
+  constructor(model: string, detail: string, options?: ModelErrorOptions) {
+    super(model, detail, `model ${model} is unavailable: ${detail}`, options);
   }
 }
 
 /** The account behind the key has no quota left: true of every later call, not just this one. */
-export class ModelQuotaExhaustedError extends RdhError {
+export class ModelQuotaExhaustedError extends ModelCallError {
   readonly code = 'model_quota_exhausted';
-  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
-    super(`the provider account for ${model} has no quota left: ${detail}. Add credit or use another key.`, options);
+  constructor(model: string, detail: string, options?: ModelErrorOptions) {
+    super(model, detail, `the provider account for ${model} has no quota left: ${detail}. Add credit or use another key.`, options);
   }
 }
 
 /** The key was refused or the model does not exist: fix the configuration. */
-export class ModelConfigurationError extends RdhError {
+export class ModelConfigurationError extends ModelCallError {
   readonly code = 'model_configuration';
-  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
-    super(`model ${model} refused the request: ${detail}. Check the base URL, the API key variable and the model id.`, options);
+  constructor(model: string, detail: string, options?: ModelErrorOptions) {
+    super(model, detail, `model ${model} refused the request: ${detail}. Check the base URL, the API key variable and the model id.`, options);
   }
 }
 
 /** The endpoint answered with something that is not a chat completion. */
-export class ModelResponseInvalidError extends RdhError {
+export class ModelResponseInvalidError extends ModelCallError {
   readonly code = 'model_response_invalid';
-  constructor(readonly model: string, detail: string, options?: { cause?: unknown }) {
-    super(`model ${model} sent a malformed response: ${detail}`, options);
+  constructor(model: string, detail: string, options?: ModelErrorOptions) {
+    super(model, detail, `model ${model} sent a malformed response: ${detail}`, options);
   }
+}
+
+/**
+ * The same failure restated: `detail` replaces the error's own (a client adds how long the
+ * provider has been failing), and the call's unreceived attempts are attached. Same class,
+ * same cause, so every caller that keys on the class or the code sees no difference.
+ */
+export function restated(error: ModelCallError, change: { detail?: string; unreceived?: Unreceived }): ModelCallError {
+  const detail = change.detail ?? error.detail;
+  const options: ModelErrorOptions = { ...(error.cause !== undefined ? { cause: error.cause } : {}), ...(change.unreceived ?? error.unreceived ? { unreceived: change.unreceived ?? error.unreceived } : {}) };
+  if (error instanceof ModelRateLimitedError) return new ModelRateLimitedError(error.model, error.retryAfterMs, detail, options);
+  if (error instanceof ModelUnavailableError) return new ModelUnavailableError(error.model, detail, options);
+  if (error instanceof ModelQuotaExhaustedError) return new ModelQuotaExhaustedError(error.model, detail, options);
+  if (error instanceof ModelConfigurationError) return new ModelConfigurationError(error.model, detail, options);
+  if (error instanceof ModelResponseInvalidError) return new ModelResponseInvalidError(error.model, detail, options);
+  throw new Error(`restated: ${error.name} is not a model call error this function knows`);
 }
 
 /** No model may serve a role: all are excluded (independence) or cooling down. */

@@ -36,17 +36,33 @@ export function typicalTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-const count = z.number().int().nonnegative();
+/**
+ * A token count as a reply may carry it: a whole, non-negative, safe integer, or the same
+ * written as a string of digits (some gateways quote every number). Anything else (`"12.5"`,
+ * `"-3"`, `"abc"`, `1e400`, which JSON reads as Infinity) is unreadable, never guessed at.
+ */
+const count = z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
 
 /**
- * Usage as data: what a reply reported, parsed with the same rules as {@link Usage}. A field
- * that is missing, negative or not a whole number is replaced by the conservative estimate
- * and the call is flagged; cached tokens above input are clamped. `note` is null only when
- * the endpoint's figures were used as they came.
+ * What usage was read from a reply: the figures to charge, why they are not the endpoint's own
+ * (null only when they are, as they came), and whether any figure could not be read at all.
  */
-export function meterUsage(reported: unknown, estimate: Usage): { usage: Usage; note: string | null } {
+export interface MeteredUsage {
+  usage: Usage;
+  note: string | null;
+  /** True when usage was missing or a field was malformed, so an estimate stands in for it. */
+  unreadable: boolean;
+}
+
+/**
+ * Usage as data: what a reply reported, parsed with the same rules as {@link Usage} (numeric
+ * strings read as numbers). A field that is missing or malformed is replaced by `estimate`'s
+ * and the call is flagged unreadable; cached tokens above input are clamped. `charged` names
+ * the estimate in the note. Default: "a conservative estimate".
+ */
+export function meterUsage(reported: unknown, estimate: Usage, charged = 'a conservative estimate'): MeteredUsage {
   if (reported === undefined || reported === null) {
-    return { usage: estimate, note: 'the reply reported no usage; charged a conservative estimate' };
+    return { usage: estimate, note: `the reply reported no usage; charged ${charged}`, unreadable: true };
   }
   const r = (typeof reported === 'object' ? reported : {}) as Record<string, unknown>;
   const bad: string[] = [];
@@ -58,11 +74,24 @@ export function meterUsage(reported: unknown, estimate: Usage): { usage: Usage; 
   };
   const inputTokens = field('inputTokens', estimate.inputTokens);
   const outputTokens = field('outputTokens', estimate.outputTokens);
+  // No cached figure is the dearest reading: every input token at the full price.
   let cachedTokens = field('cachedTokens', 0);
-  const notes = bad.length ? [`malformed usage (${bad.join(', ')}); charged a conservative estimate`] : [];
+  const notes = bad.length ? [`malformed usage (${bad.join(', ')}); charged ${charged}`] : [];
   if (cachedTokens > inputTokens) {
     notes.push(`cached tokens (${cachedTokens}) above input (${inputTokens}); clamped`);
     cachedTokens = inputTokens;
   }
-  return { usage: { inputTokens, outputTokens, cachedTokens }, note: notes.length ? notes.join('; ') : null };
+  return { usage: { inputTokens, outputTokens, cachedTokens }, note: notes.length ? notes.join('; ') : null, unreadable: bad.length > 0 };
 }
+
+/**
+ * Attempts of one call the server may have completed (and billed) but whose reply never
+ * arrived: the deadline passed after the request was sent, or the connection dropped mid-body.
+ * Each is charged as an unreadable reply would be. Kept apart from the answer's own usage:
+ * callers charge both.
+ */
+export const Unreceived = z.object({
+  attempts: z.number().int().positive(),
+  usage: Usage,
+});
+export type Unreceived = z.infer<typeof Unreceived>;

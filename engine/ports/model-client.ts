@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Arm } from '../base/arm.js';
-import { conservativeTokens, type Usage } from '../base/usage.js';
+import { conservativeTokens, type Unreceived, type Usage } from '../base/usage.js';
 
 /**
  * The ModelClient port: one chat-completions call. Adapters (OpenAI-compatible HTTP, the
@@ -40,6 +40,13 @@ export interface ModelRequest {
   tools?: ToolSpec[];
   /** Upper bound on output tokens: the router sets it from what the budget leaves. Absent: the endpoint's own limit. */
   maxTokens?: number;
+  /**
+   * The most output this call may produce when maxTokens is not sent: the model's declared
+   * output limit, else the session's remaining token ceiling; set by the router. Not sent to
+   * the endpoint: a client charges it as the output of a reply whose usage it cannot read.
+   * Absent: unknown (the client then charges the output it received, counted high).
+   */
+  outputBound?: number;
   /** Default 0: the engine wants repeatable answers. */
   temperature?: number;
   /** Ask the endpoint for a JSON object (when it supports it). Default false. */
@@ -75,6 +82,17 @@ export interface ModelResponse {
   finishReason: string | null;
   /** Why `usage` is an estimate or was corrected; absent or null when the endpoint's figures were used as they came. */
   usageNote?: string | null;
+  /**
+   * True when the reply's usage was missing or malformed and `usage` is the most the call could
+   * have cost (see {@link worstCaseUsage}), so callers can count such calls. Absent: read as sent.
+   */
+  usageUnreadable?: boolean;
+  /**
+   * Earlier attempts of this call the server may have completed but whose reply never arrived
+   * (deadline passed, connection dropped mid-body), each charged as an unreadable reply. NOT
+   * included in `usage`: a caller charges both. Absent: there were none.
+   */
+  unreceived?: Unreceived;
 }
 
 export interface ModelClient {
@@ -86,4 +104,22 @@ export function conservativeUsage(request: Pick<ModelRequest, 'messages' | 'tool
   const sent = JSON.stringify(request.messages) + JSON.stringify(request.tools ?? []);
   const received = (reply.content ?? '') + JSON.stringify(reply.toolCalls ?? []);
   return { inputTokens: conservativeTokens(sent), outputTokens: conservativeTokens(received), cachedTokens: 0 };
+}
+
+/**
+ * What a call whose usage cannot be read is charged: the most it could have cost. Input is the
+ * prompt counted high; output is `maxTokens` when it was sent, else `outputBound`, else the
+ * reply received counted high (nothing, for a reply that never arrived). `charged` says which,
+ * for the usage note.
+ */
+export function worstCaseUsage(
+  request: Pick<ModelRequest, 'messages' | 'tools' | 'maxTokens' | 'outputBound'>,
+  reply: Pick<ModelResponse, 'content' | 'toolCalls'> | null,
+): { usage: Usage; charged: string } {
+  const counted = conservativeUsage(request, reply ?? { content: null, toolCalls: [] });
+  const [outputTokens, bound] =
+    request.maxTokens !== undefined ? [request.maxTokens, `maxTokens (${request.maxTokens})`]
+    : request.outputBound !== undefined ? [request.outputBound, `the output bound (${request.outputBound})`]
+    : reply ? [counted.outputTokens, 'the reply received counted high'] : [0, 'nothing for the reply, which never arrived'];
+  return { usage: { ...counted, outputTokens }, charged: `the most the call could have cost: the prompt counted high plus ${bound}` };
 }

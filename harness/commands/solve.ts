@@ -103,7 +103,8 @@ async function configuredModels(flags: SolveFlags): Promise<Models> {
     throw new UsageError('--providers: solve calls real models and needs a provider configuration; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start), or run the built-in simulated population with --sim.');
   }
   const providers = await loadProviderConfig(location.file, { via: location.via });
-  return { roster: rosterFromConfig(providers), clients: clientsFromConfig(providers), keys: configuredKeys(providers), mergeAttempts: 2, simulated: null };
+  // A free roster: a long server-requested wait falls back to another model rather than stall the tree.
+  return { roster: rosterFromConfig(providers), clients: clientsFromConfig(providers, process.env, { serverWaits: 'max_server_wait' }), keys: configuredKeys(providers), mergeAttempts: 2, simulated: null };
 }
 
 export function solveCommand(io: CliIo): Command {

@@ -1,4 +1,4 @@
-import { OpenAIModelClient, SecretCatalogue, UNPLACED, type ModelClient, type ModelSpec } from '../../engine/index.js';
+import { DEFAULT_PATIENCE_MS, OpenAIModelClient, ProviderPatience, SecretCatalogue, UNPLACED, type Clock, type ModelClient, type ModelSpec } from '../../engine/index.js';
 import { apiKeyFor, type LoadedProviderConfig } from './provider-config.js';
 
 /**
@@ -36,29 +36,51 @@ export function configuredKeys(providers: LoadedProviderConfig, env: Readonly<Re
   return usedProviders(providers).map((name) => apiKeyFor(providers, name, env));
 }
 
+/** How the clients of a command treat server-requested waits. */
+export interface ClientsOptions {
+  /**
+   * `patience` (a sweep, whose models are fixed): a Retry-After is slept through when it fits in
+   * what is left of the provider's patience_s. `max_server_wait` (`harness solve`, whose router
+   * may fall back): one longer than the provider's max_server_wait_s ends the call at once.
+   * Default `patience`.
+   */
+  serverWaits?: 'patience' | 'max_server_wait';
+  /** Sleeps between attempts and times each provider's patience. Default: the system clock. */
+  clock?: Clock;
+}
+
 /**
  * One OpenAI-compatible client per provider the roster uses, keyed by provider name, each with
- * its provider's call deadline and longest server-requested wait, and a redactor that knows
- * every configured key (a server may echo any of them).
+ * its provider's call deadline, patience (one object per provider, shared by every call to it),
+ * server-wait rule and call header, and a redactor that knows every configured key (a server
+ * may echo any of them).
  */
-export function clientsFromConfig(providers: LoadedProviderConfig, env: Readonly<Record<string, string | undefined>> = process.env): Record<string, ModelClient> {
+export function clientsFromConfig(providers: LoadedProviderConfig, env: Readonly<Record<string, string | undefined>> = process.env, options: ClientsOptions = {}): Record<string, ModelClient> {
   const secrets = new SecretCatalogue(configuredKeys(providers, env));
   return Object.fromEntries(
     usedProviders(providers).map((name) => {
       const endpoint = providers.config.providers[name]!;
+      const serverWaits = options.serverWaits === 'max_server_wait' ? { maxMs: (endpoint.max_server_wait_s ?? DEFAULT_MAX_SERVER_WAIT_S) * 1000 } : 'patience';
       return [
         name,
         new OpenAIModelClient({
           baseURL: endpoint.base_url,
           apiKey: apiKeyFor(providers, name, env),
+          provider: name,
           secrets,
+          patience: new ProviderPatience(endpoint.patience_s !== undefined ? endpoint.patience_s * 1000 : DEFAULT_PATIENCE_MS),
+          serverWaits,
+          ...(endpoint.session_header !== undefined ? { sessionHeader: endpoint.session_header } : {}),
           ...(endpoint.call_deadline_s !== undefined ? { callDeadlineMs: endpoint.call_deadline_s * 1000 } : {}),
-          ...(endpoint.max_server_wait_s !== undefined ? { maxServerWaitMs: endpoint.max_server_wait_s * 1000 } : {}),
+          ...(options.clock ? { clock: options.clock } : {}),
         }),
       ];
     }),
   );
 }
+
+/** max_server_wait_s when the provider file does not say. */
+const DEFAULT_MAX_SERVER_WAIT_S = 60;
 
 /** A pair as the simulated population answers it: the manifest's id and declared family. */
 export interface SimPairName {

@@ -60,8 +60,19 @@ export const ProviderEndpoint = z
       .number()
       .nonnegative()
       .optional()
-      .describe('Longest Retry-After the server may ask for that is slept through inside a call; a longer one cools the model down and falls back to another. Default 60.')
+      .describe('`harness solve` only (its roster may fall back to another model): the longest Retry-After the server may ask for that is slept through inside a call; a longer one cools the model down and falls back to another. A sweep (`harness record`) ignores it: there a wait is slept through when it fits in what is left of patience_s. Default 60.')
       .meta({ examples: [60] }),
+    patience_s: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Seconds this provider may keep failing (refused or dropped connections, passed deadlines, 5xx, 429) before a call to it gives up as unavailable or rate limited, counted from the first failure of the current outage and SHARED by every call to the provider: a call made ten minutes into an outage gets no fresh patience. An answer ends the outage. Retries in between back off from 0.5 s, doubling, to 30 s. Default 600.')
+      .meta({ examples: [600] }),
+    session_header: z
+      .boolean()
+      .optional()
+      .describe('Send the x-rdh-call header (the cell, arm, node, role and attempt of each call) that the simulated provider served over HTTP reads. It tells a system under test the experiment\'s design, so keep it off for any endpoint that is not a test double. Default: true when base_url is loopback (localhost, 127.0.0.0/8, ::1), false otherwise.')
+      .meta({ examples: [true] }),
   })
   .strict();
 export type ProviderEndpoint = z.infer<typeof ProviderEndpoint>;

@@ -59,13 +59,19 @@ export class ChatServer {
   readonly openSockets = new Set<Socket>();
   private readonly sockets = new Set<Socket>();
   private server: Server | null = null;
+  /** The port it listens on, or last listened on once stopped. */
+  port = 0;
   constructor(private responder: Responder) {}
 
   setResponder(responder: Responder): void {
     this.responder = responder;
   }
 
-  async start(): Promise<string> {
+  /**
+   * Listens on `port` (default: any free one; give the one a stopped server had to bring it back
+   * where its clients expect it, for an outage that ends) on `host` (default 127.0.0.1).
+   */
+  async start(port = 0, host = '127.0.0.1'): Promise<string> {
     this.server = createServer(async (req, res) => {
       let raw = '';
       for await (const chunk of req) raw += chunk;
@@ -86,9 +92,9 @@ export class ChatServer {
       if (reply.cut.then === 'reset') setTimeout(() => req.socket.destroy(), 20);
     });
     this.server.on('connection', (socket) => this.sockets.add(socket.once('close', () => this.sockets.delete(socket))));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    const { port } = this.server.address() as { port: number };
-    return `http://127.0.0.1:${port}/v1`;
+    await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
+    this.port = (this.server.address() as { port: number }).port;
+    return `http://${host}:${this.port}/v1`;
   }
 
   /** Resolves once every socket has closed, or rejects after `ms`. */
@@ -101,5 +107,6 @@ export class ChatServer {
   async stop(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    this.server = null;
   }
 }

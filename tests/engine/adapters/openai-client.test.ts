@@ -11,6 +11,7 @@ import {
   type OpenAIModelClientOptions,
 } from '../../../engine/index.js';
 import { ChatServer, completion, type Responder } from '../../support/chat-server.js';
+import { FakeClock } from '../../support/fake-clock.js';
 
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   model: 'test-model', role: 'worker', sessionId: 's', nodeId: 'root', attempt: 1, messages: [{ role: 'user', content: 'hi' }], ...extra,
@@ -26,7 +27,8 @@ async function clientFor(responder: Responder, options: Partial<OpenAIModelClien
   await server?.stop();
   server = new ChatServer(responder);
   const baseURL = await server.start();
-  return new OpenAIModelClient({ baseURL, apiKey: 'test-key-000000', maxRetries: 2, ...options });
+  // A fake clock: backoff sleeps take no real time.
+  return new OpenAIModelClient({ baseURL, apiKey: 'test-key-000000', maxRetries: 2, clock: new FakeClock(), random: () => 0.5, ...options });
 }
 
 const failureOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected the call to fail'); }, (e: unknown) => e as Error);
@@ -71,11 +73,12 @@ describe('OpenAIModelClient against a local chat-completions server', () => {
 
   it('honours a short Retry-After on a 429 and then succeeds', async () => {
     let n = 0;
-    const client = await clientFor(() => (++n === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'slow down', type: 'rate_limit' } } } : { body: completion({ content: 'ok' }) }));
+    const clock = new FakeClock();
+    const client = await clientFor(() => (++n === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'slow down', type: 'rate_limit' } } } : { body: completion({ content: 'ok' }) }), { clock });
     const out = await client.complete(request());
     expect(out.content).toBe('ok');
-    const [first, second] = server!.requests;
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
+    expect(server!.requests).toHaveLength(2);
+    expect(clock.slept).toEqual([1000]);
   });
 
   it('raises a rate-limit error carrying Retry-After once retries run out', async () => {
@@ -89,7 +92,7 @@ describe('OpenAIModelClient against a local chat-completions server', () => {
   it('does not sleep through a Retry-After longer than its cap: it ends the call at once, carrying the wait', async () => {
     const slept: number[] = [];
     const clock = { now: () => new Date(), sleep: async (ms: number) => void slept.push(ms) };
-    const client = await clientFor(() => ({ status: 429, headers: { 'retry-after': '3600' }, body: { error: { message: 'come back in an hour' } } }), { maxServerWaitMs: 60_000, clock });
+    const client = await clientFor(() => ({ status: 429, headers: { 'retry-after': '3600' }, body: { error: { message: 'come back in an hour' } } }), { serverWaits: { maxMs: 60_000 }, clock });
     const error = await failureOf(client.complete(request()));
     expect(slept).toEqual([]);
     expect(error).toBeInstanceOf(ModelRateLimitedError);
@@ -192,19 +195,43 @@ describe('OpenAIModelClient against a server that misbehaves', () => {
     ]);
   });
 
+  it('decodes tool-call arguments encoded twice, once, and leaves every other string as it came', async () => {
+    const twice = JSON.stringify(JSON.stringify({ path: 'a.py' }));
+    const cases = [twice, '"{\\"path\\": \\"a.py\\"}"', '{"path":"a.py"}', '"just a string"', JSON.stringify(JSON.stringify([1, 2])), JSON.stringify(JSON.stringify(JSON.stringify({ a: 1 }))), 'not json'];
+    const client = await clientFor(() => ({
+      body: {
+        ...completion({ content: null }),
+        choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: cases.map((a, i) => ({ id: `c${i}`, type: 'function', function: { name: 'read_file', arguments: a } })) } }],
+      },
+    }));
+    const out = await client.complete(request());
+    expect(out.toolCalls.map((c) => c.arguments)).toEqual([
+      '{"path":"a.py"}',
+      '{"path": "a.py"}',
+      '{"path":"a.py"}',
+      '"just a string"',
+      JSON.stringify(JSON.stringify([1, 2])),
+      JSON.stringify(JSON.stringify(JSON.stringify({ a: 1 }))),
+      'not json',
+    ]);
+  });
+
   it('treats usage as data: missing is estimated, malformed is estimated, cached above input is clamped, each flagged', async () => {
     const reply = (usage: unknown) => async () => ({ body: { ...completion({ content: 'x'.repeat(400) }), usage } });
     const missing = await (await clientFor(reply(undefined))).complete(request({ messages: [{ role: 'user', content: 'y'.repeat(1000) }] }));
     expect(missing.usage.inputTokens).toBeGreaterThanOrEqual(500);
     expect(missing.usage.outputTokens).toBeGreaterThanOrEqual(200);
-    expect(missing.usageNote).toBe('the reply reported no usage; charged a conservative estimate');
+    expect(missing.usageNote).toBe('the reply reported no usage; charged the most the call could have cost: the prompt counted high plus the reply received counted high');
+    expect(missing.usageUnreadable).toBe(true);
     const negative = await (await clientFor(reply({ prompt_tokens: -5, completion_tokens: 'many' }))).complete(request());
     expect(negative.usage.inputTokens).toBeGreaterThan(0);
     expect(negative.usage.outputTokens).toBeGreaterThanOrEqual(200);
-    expect(negative.usageNote).toBe('malformed usage (inputTokens, outputTokens); charged a conservative estimate');
+    expect(negative.usageNote).toBe('malformed usage (inputTokens, outputTokens); charged the most the call could have cost: the prompt counted high plus the reply received counted high');
+    expect(negative.usageUnreadable).toBe(true);
     const cached = await (await clientFor(reply({ prompt_tokens: 100, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 900 } }))).complete(request());
     expect(cached.usage).toEqual({ inputTokens: 100, outputTokens: 5, cachedTokens: 100 });
     expect(cached.usageNote).toBe('cached tokens (900) above input (100); clamped');
+    expect(cached.usageUnreadable).toBeUndefined();
   });
 
   it('knows a reply cut off by the length limit as cut off', async () => {
