@@ -9,6 +9,7 @@ export * from './manifest/manifest.js';
 export { ManifestInvalidError, loadManifest, manifestDigest, sameFamilyCaveat, type LoadedManifest } from './manifest/manifest-loader.js';
 export { selectDepths, withMaxSessions } from './manifest/manifest-staging.js';
 export * from './providers/provider-config.js';
+export * from './providers/role-pairs.js';
 export * from './plan/plan-arithmetic.js';
 export * from './plan/plan-report.js';
 export * from './sim/index.js';

@@ -133,6 +133,10 @@ describe('figures are finite, or the manifest is refused (item 9)', () => {
         "cells": 16,
         "costBoundUsd": 899113869.140649,
         "sessions": 179822773.82813,
+        "sessionsByPair": {
+          "executor": 145266080.49461,
+          "reviewer": 34556693.33352,
+        },
         "tokenBound": 179822773828129.75,
       }
     `);
