@@ -10,6 +10,7 @@ export { ManifestInvalidError, loadManifest, manifestDigest, sameFamilyCaveat, t
 export { selectDepths, withMaxSessions } from './manifest/manifest-staging.js';
 export * from './providers/provider-config.js';
 export { clientsFromConfig, configuredKeys, rosterFromConfig, type ClientsOptions } from './providers/engine-roster.js';
+export * from './providers/role-pairs.js';
 export * from './plan/plan-arithmetic.js';
 export * from './plan/plan-report.js';
 export * from './sim/index.js';

@@ -1,4 +1,7 @@
+import { z } from 'zod';
+import type { Role } from '../../engine/index.js';
 import { ARMS, repetitionsAt, type Arm, type Manifest, type Pairing } from '../manifest/manifest.js';
+import { ModelPairName, pairOfRole } from '../providers/role-pairs.js';
 
 /**
  * The arithmetic of a sweep's bill. Pure: data in, data out, no files, no clocks. The plan
@@ -63,6 +66,61 @@ export function treeShape(branching: number, cap: number): TreeShape {
  */
 export const COURT = { leaf: 4, planner: 1, mergeChecker: 1, mergeMetaVerifier: 1, perAttempt: 2, driftPerLoop: 4 } as const;
 
+/** Each kind of session the court opens ({@link COURT}): a leaf's four, a planning node's planner, a merge's, and the drift-judge allowance. */
+export const SessionKind = z.enum(['leafChecker', 'leafWorker', 'leafMetaVerifier', 'leafVerifier', 'planner', 'mergeChecker', 'mergeMetaVerifier', 'merger', 'review', 'driftJudge']);
+export type SessionKind = z.infer<typeof SessionKind>;
+
+/**
+ * The role the model router sends each kind of session as (engine/tree, engine/court);
+ * `pairOfRole` says which pair's model that is, so the bill prices every session at the model
+ * that answers it. The merge's review is the one kind whose role depends on the arm: the
+ * independent judge when gated, the merger's self-review when ungated.
+ */
+export const SESSION_ROLES: Readonly<Record<SessionKind, Role | Readonly<Record<Arm, Role>>>> = {
+  // A leaf: the checker writing the checks its work must pass, the worker, the meta-verifier
+  // settling those checks (engine/court/meta-verify) and the independent verifier re-running
+  // them (engine/court/verify-work). Both judges are role `verifier`.
+  leafChecker: 'checker',
+  leafWorker: 'worker',
+  leafMetaVerifier: 'verifier',
+  leafVerifier: 'verifier',
+  planner: 'planner',
+  // A merge's seam checks: their checker and their meta-verifier, in each arm that assembles;
+  // the meta-verifier judges checks, not the merge, so both arms call it.
+  mergeChecker: 'checker',
+  mergeMetaVerifier: 'verifier',
+  merger: 'merger',
+  review: { gated: 'reviewer', ungated: 'self_reviewer' },
+  driftJudge: 'drift_judge',
+};
+
+/** The role a session of `kind` is opened as in `arm`. */
+export function roleOfSession(kind: SessionKind, arm: Arm): Role {
+  const role = SESSION_ROLES[kind];
+  return typeof role === 'string' ? role : role[arm];
+}
+
+/** Sessions of one cell (or of one arm's merges alone), by kind. */
+export type SessionsByKind = Readonly<Record<SessionKind, number>>;
+
+/** The one count of what the court opens: every other figure of the bill sums these. */
+function sessionsByKind(shape: TreeShape, mergeAttempts: number, withBuild: boolean): SessionsByKind {
+  const leaves = withBuild ? shape.leaves : 0;
+  const mergers = shape.planningNodes * mergeAttempts;
+  return {
+    leafChecker: leaves,
+    leafWorker: leaves,
+    leafMetaVerifier: leaves,
+    leafVerifier: leaves,
+    planner: withBuild ? shape.planningNodes * COURT.planner : 0,
+    mergeChecker: shape.planningNodes * COURT.mergeChecker,
+    mergeMetaVerifier: shape.planningNodes * COURT.mergeMetaVerifier,
+    merger: mergers,
+    review: mergers * (COURT.perAttempt - 1),
+    driftJudge: (leaves + mergers) * COURT.driftPerLoop,
+  };
+}
+
 /** Sessions in one cell, by kind. Both arms hold the same counts: they differ in who reviews. */
 export interface CellSessions {
   /** The leaves' courts: 4 per leaf. */
@@ -81,15 +139,16 @@ export interface CellSessions {
   total: number;
 }
 
+function totalsOf(k: SessionsByKind): CellSessions {
+  // Summed in this order so a fractional branching gives the same floats as 4 x leaves.
+  const build = k.leafChecker + k.leafWorker + k.leafMetaVerifier + k.leafVerifier;
+  const merge = k.mergeChecker + k.mergeMetaVerifier + k.merger;
+  const required = build + k.planner + merge + k.review;
+  return { build, planning: k.planner, merge, review: k.review, required, allowance: k.driftJudge, total: required + k.driftJudge };
+}
+
 function sessionsOf(shape: TreeShape, mergeAttempts: number, withBuild: boolean): CellSessions {
-  const build = withBuild ? shape.leaves * COURT.leaf : 0;
-  const planning = withBuild ? shape.planningNodes * COURT.planner : 0;
-  const mergers = shape.planningNodes * mergeAttempts;
-  const merge = shape.planningNodes * (COURT.mergeChecker + COURT.mergeMetaVerifier) + mergers;
-  const review = mergers * (COURT.perAttempt - 1);
-  const required = build + planning + merge + review;
-  const allowance = ((withBuild ? shape.leaves : 0) + mergers) * COURT.driftPerLoop;
-  return { build, planning, merge, review, required, allowance, total: required + allowance };
+  return totalsOf(sessionsByKind(shape, mergeAttempts, withBuild));
 }
 
 export function cellSessions(shape: TreeShape, mergeAttempts: number): CellSessions {
@@ -123,12 +182,42 @@ export function pairSessions(shape: TreeShape, mergeAttempts: number, arms: numb
   return { pairing, arms, buildPerTree, mergesPerArm, required, total: trees * buildPerTree + arms * mergesPerArm };
 }
 
+/** How a list of cells is billed: the declared tree and the pairing in force. No defaults: a bill says what it assumes. */
+export interface BillBasis {
+  /** The declared branching every tree uses its whole cap at (a manifest's projected_branching). */
+  branching: number;
+  /** Merge attempts per assembling node, equal in both arms (a manifest's merge_attempts). */
+  mergeAttempts: number;
+  /** Whether the arms of a (cap, repetition) share one planned tree and its leaves. */
+  pairing: Pairing;
+}
+
+/** One cell's own share of a bill, by kind and in total. */
+export interface OwnSessions {
+  /** True when this cell pays for a tree's planning and leaves. */
+  buildsTree: boolean;
+  /** Its sessions by kind: each kind's role, and so its pair, is in {@link SESSION_ROLES}. */
+  byKind: SessionsByKind;
+  /** The same sessions summed as the bill prints them. */
+  sessions: CellSessions;
+}
+
 /**
- * A cell's own sessions: its arm's merges, plus the build when it plans its own tree or is the
- * first arm of a shared pair to be recorded (it pays for the leaves both arms then share).
+ * Each cell's own sessions, in the order given: its arm's merges, plus the build when it plans
+ * its own tree (independent pairing) or is the first cell of its (cap, repetition) pair in the
+ * list (shared pairing: it pays for the leaves both arms then share). Summed, it is what
+ * `harness plan` bills for exactly these cells, and what a report's declared figure compares
+ * with: one tree's build per pair under shared pairing, one per cell under independent.
  */
-function sessionsOfCell(shape: TreeShape, mergeAttempts: number, buildsTree: boolean): CellSessions {
-  return sessionsOf(shape, mergeAttempts, buildsTree);
+export function ownSessions(cells: ReadonlyArray<Pick<Cell, 'cap' | 'repetition'>>, basis: BillBasis): OwnSessions[] {
+  const paid = new Set<string>();
+  return cells.map((cell) => {
+    const pair = `${cell.cap}/${cell.repetition}`;
+    const buildsTree = basis.pairing === 'independent' || !paid.has(pair);
+    paid.add(pair);
+    const byKind = sessionsByKind(treeShape(basis.branching, cell.cap), basis.mergeAttempts, buildsTree);
+    return { buildsTree, byKind, sessions: totalsOf(byKind) };
+  });
 }
 
 /** Price of one model in US dollars per million tokens. */
@@ -165,13 +254,23 @@ export function sessionPriceUsd(price: Price, tokenCeiling: number, costCeilingU
   return Math.min(tokenCeiling * perToken, costCeilingUsd);
 }
 
-function cellPriceUsd(sessions: CellSessions, arm: Arm, input: PlanInput): number | undefined {
+/**
+ * A cell's sessions by the pair whose model answers them, as the router sends each kind: the
+ * reviewer answers the verifiers and meta-verifiers in both arms and the gated arm's merge
+ * judge; the executor everything else, the ungated arm's self-review included.
+ */
+export function sessionsByPair(byKind: SessionsByKind, arm: Arm): Record<ModelPairName, number> {
+  const byPair: Record<ModelPairName, number> = { executor: 0, reviewer: 0 };
+  for (const kind of SessionKind.options) byPair[pairOfRole(roleOfSession(kind, arm))] += byKind[kind];
+  return byPair;
+}
+
+/** A cell's price: each session at its token ceiling on the model of the pair that answers it. */
+function cellPriceUsd(byPair: Readonly<Record<ModelPairName, number>>, input: PlanInput): number | undefined {
   const { pricing, unit } = input;
   if (!pricing) return undefined;
-  const at = (price: Price) => sessionPriceUsd(price, unit.tokenCeiling, unit.costCeilingUsd, pricing.inputPerOutput);
-  // Only the gated arm calls the reviewer; the ungated arm's self-review is the executor.
-  const reviewer = arm === 'gated' ? at(pricing.reviewer) : at(pricing.executor);
-  return (sessions.total - sessions.review) * at(pricing.executor) + sessions.review * reviewer;
+  const at = (pair: ModelPairName) => sessionPriceUsd(pricing[pair], unit.tokenCeiling, unit.costCeilingUsd, pricing.inputPerOutput);
+  return ModelPairName.options.reduce((sum, pair) => sum + byPair[pair] * at(pair), 0);
 }
 
 export interface CapProjection extends TreeShape {
@@ -183,6 +282,8 @@ export interface CapProjection extends TreeShape {
   /** One (cap, repetition) pair of the arms recorded, under the pairing in force. */
   perPair: PairSessions;
   sessions: number;
+  /** The same sessions by the pair whose model answers them (`sessionsByPair`): what `pricedUsd` prices each at. */
+  sessionsByPair: Record<ModelPairName, number>;
   tokenBound: number;
   costBoundUsd: number;
   pricedUsd?: number;
@@ -232,7 +333,7 @@ export interface PlanProjection {
   pairing: Pairing;
   caps: CapProjection[];
   cells: CellProjection[];
-  total: { cells: number; sessions: number; tokenBound: number; costBoundUsd: number; pricedUsd?: number };
+  total: { cells: number; sessions: number; sessionsByPair: Record<ModelPairName, number>; tokenBound: number; costBoundUsd: number; pricedUsd?: number };
   ceiling: CeilingVerdict;
 }
 
@@ -241,36 +342,31 @@ export function projectPlan(input: PlanInput): PlanProjection {
   const { unit } = input;
   const pairing = input.pairing ?? 'shared';
   const order = cellOrder(input.caps, input.arms, input.repetitions);
-  const perCap = new Map<number, { shape: TreeShape; sessions: CellSessions }>();
-  for (const cap of new Set(order.map((cell) => cell.cap))) {
-    const shape = treeShape(input.branching, cap);
-    perCap.set(cap, { shape, sessions: cellSessions(shape, input.mergeAttempts) });
-  }
-  // Under shared pairing the first arm of each pair to be recorded pays for the build.
-  const ownSessions = order.map((cell, i) => {
-    const first = i === 0 || order[i - 1]!.cap !== cell.cap || order[i - 1]!.repetition !== cell.repetition;
-    return sessionsOfCell(perCap.get(cell.cap)!.shape, input.mergeAttempts, pairing === 'independent' || first);
-  });
+  // Recording order puts the gated arm first, so under shared pairing it pays for the build.
+  const own = ownSessions(order, { branching: input.branching, mergeAttempts: input.mergeAttempts, pairing });
+  const byPair = order.map((cell, i) => sessionsByPair(own[i]!.byKind, cell.arm));
   const { cells, ceiling } = applyCeiling(
-    order.map((cell, i) => ({ ...cell, sessions: ownSessions[i]!.total })),
+    order.map((cell, i) => ({ ...cell, sessions: own[i]!.sessions.total })),
     input.maxSessions,
   );
   const arms = ARMS.filter((arm) => input.arms.includes(arm)).length;
-  const caps = [...perCap].map(([cap, { shape, sessions }]): CapProjection => {
-    const capCells = order.map((cell, i) => ({ cell, own: ownSessions[i]! })).filter(({ cell }) => cell.cap === cap);
-    const total = capCells.reduce((sum, { own }) => sum + own.total, 0);
-    const prices = capCells.map(({ cell, own }) => cellPriceUsd(own, cell.arm, input));
+  const caps = [...new Set(order.map((cell) => cell.cap))].map((cap): CapProjection => {
+    const shape = treeShape(input.branching, cap);
+    const mine = order.flatMap((cell, i) => (cell.cap === cap ? [i] : []));
+    const total = mine.reduce((sum, i) => sum + own[i]!.sessions.total, 0);
+    const pairs = mine.map((i) => byPair[i]!);
     return {
       cap,
       ...shape,
       repetitions: input.repetitions[cap] ?? 0,
-      cells: capCells.length,
-      perCell: sessions,
+      cells: mine.length,
+      perCell: cellSessions(shape, input.mergeAttempts),
       perPair: pairSessions(shape, input.mergeAttempts, arms, pairing),
       sessions: total,
+      sessionsByPair: byPairTotal(pairs),
       tokenBound: total * unit.tokenCeiling,
       costBoundUsd: total * unit.costCeilingUsd,
-      ...(input.pricing ? { pricedUsd: prices.reduce<number>((sum, p) => sum + (p ?? 0), 0) } : {}),
+      ...(input.pricing ? { pricedUsd: pairs.reduce((sum, p) => sum + (cellPriceUsd(p, input) ?? 0), 0) } : {}),
     };
   });
   const sum = (pick: (c: CapProjection) => number) => caps.reduce((total, c) => total + pick(c), 0);
@@ -283,6 +379,7 @@ export function projectPlan(input: PlanInput): PlanProjection {
     total: {
       cells: cells.length,
       sessions: sum((c) => c.sessions),
+      sessionsByPair: byPairTotal(caps.map((c) => c.sessionsByPair)),
       tokenBound: sum((c) => c.tokenBound),
       costBoundUsd: sum((c) => c.costBoundUsd),
       ...(input.pricing ? { pricedUsd: sum((c) => c.pricedUsd ?? 0) } : {}),
@@ -290,6 +387,11 @@ export function projectPlan(input: PlanInput): PlanProjection {
     ceiling,
   };
 }
+
+const byPairTotal = (parts: ReadonlyArray<Readonly<Record<ModelPairName, number>>>): Record<ModelPairName, number> => ({
+  executor: parts.reduce((n, p) => n + p.executor, 0),
+  reviewer: parts.reduce((n, p) => n + p.reviewer, 0),
+});
 
 /** The projection of a manifest's sweep: the caps given (default every cap), priced when `pricing` is. */
 export function planInputFor(manifest: Manifest, caps: readonly number[] = manifest.depth_caps, pricing?: Pricing): PlanInput {

@@ -11,6 +11,8 @@ import { planPower, type PlanPower } from './plan-power.js';
 import type { CellMeasurement } from '../journal/cell-measurement.js';
 import { plantedText } from '../sim/sim-params.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
+import { EXECUTOR_ROLES, JUDGE_ROLES, type ModelPairName } from '../providers/role-pairs.js';
+import type { Role } from '../../engine/index.js';
 
 /**
  * Input tokens assumed per output token when pricing a session at its token ceiling. An
@@ -189,6 +191,23 @@ function pairingLines(report: PlanReport): string[] {
   return [...lines, `  pairing       = ${otherPairing.pairing} would be ${count(otherPairing.sessions)} sessions${price} (${diff >= 0 ? '+' : ''}${count(diff)} against ${projection.pairing}).`];
 }
 
+/** What a role's sessions are, where the role's name alone does not say. */
+const ROLE_GLOSS: Partial<Record<Role, string>> = {
+  verifier: "each leaf's re-run and every meta-verifier",
+  reviewer: 'the gated merge judge',
+  self_reviewer: "the ungated merge's self-review",
+};
+
+/** One line (wrapped) per pair: its model, its rates, how many sessions it answers and in which roles. */
+function pairPriceLines(report: PlanReport, pricing: Extract<PlanReport['pricing'], { known: true }>): string[] {
+  const pad = ' '.repeat(18);
+  const roles = (list: readonly Role[]) => list.map((role) => (ROLE_GLOSS[role] ? `${role} (${ROLE_GLOSS[role]})` : role)).join(', ');
+  const { sessionsByPair } = report.projection.total;
+  const line = (pair: ModelPairName, list: readonly Role[], end: string) =>
+    wrap(`${pair} ${report[pair].model} ${perMillion(pricing[pair])}: ${count(sessionsByPair[pair])} sessions as ${roles(list)}${end}`, 96 - pad.length).map((l) => `${pad}${l}`);
+  return [...line('executor', EXECUTOR_ROLES, ';'), ...line('reviewer', JUDGE_ROLES, '.')];
+}
+
 /** The plan as a researcher reads it: who, what, the bill per cap, and what the ceiling cuts. */
 export function renderPlanText(report: PlanReport): string {
   const { projection, manifest, unit, pricing } = report;
@@ -256,8 +275,9 @@ export function renderPlanText(report: PlanReport): string {
   else {
     lines.push(
       `  priced        = each session at its token ceiling, ${pricing.inputPerOutput}:1 input:output (as an earlier system`,
-      '                  measured), no cached-input discount, capped at the cost ceiling; per million',
-      `                  input/output: executor ${report.executor.model} ${perMillion(pricing.executor)}, reviewer ${report.reviewer.model} ${perMillion(pricing.reviewer)}.`,
+      '                  measured), no cached-input discount, capped at the cost ceiling, at the rates',
+      '                  of the pair the router sends its role to (per million input/output):',
+      ...pairPriceLines(report, pricing),
     );
   }
   lines.push('', ...ceilingLines(report));

@@ -1,6 +1,6 @@
 import type { Manifest } from '../manifest/manifest.js';
 import { forecastCells, learnCostModel } from '../plan/forecast.js';
-import { cellSessions, treeShape } from '../plan/plan-arithmetic.js';
+import { ownSessions } from '../plan/plan-arithmetic.js';
 import { totalSpend, type CellMeasurement, type Spend } from '../journal/cell-measurement.js';
 import { NO_SPEND } from './journal-cells.js';
 import type { CostRow, Report } from './report-schema.js';
@@ -8,7 +8,8 @@ import type { CostRow, Report } from './report-schema.js';
 /**
  * The bill, against what was expected of it. Per cap: what the measured cells actually cost
  * (under shared pairing a pair's planning and leaves once), what the cells that produced no
- * measurement cost, the manifest's declared scenario for the same cells, and the forecast
+ * measurement cost, the manifest's declared scenario for the same cells (billed as `harness
+ * plan` bills them, the shared build once per pair too), and the forecast
  * `plan --from` would have made for them from the caps recorded below (the anchor's cap-1 cell
  * cost 192% of its declared figure; this shows whether a learned bill does better).
  */
@@ -35,7 +36,9 @@ export function costSection(measured: readonly CellMeasurement[], unmeasuredByCa
   const rows = caps.map((cap): CostRow => {
     const cells = measured.filter((c) => c.cap === cap);
     const actual = measuredSpend(cells);
-    const declaredPerCell = cellSessions(treeShape(manifest.projected_branching, cap), manifest.merge_attempts).total;
+    // The plan's own bill for exactly these cells, so it counts what `measuredSpend` counts: under
+    // shared pairing a pair's planning and leaves once, then each arm's merges.
+    const declared = ownSessions(cells, { branching: manifest.projected_branching, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing }).reduce((sum, own) => sum + own.sessions.total, 0);
     const below = measured.filter((c) => c.cap < cap);
     let forecast: CostRow['forecast'] = null;
     if (below.length > 0 && cells.length > 0) {
@@ -58,9 +61,9 @@ export function costSection(measured: readonly CellMeasurement[], unmeasuredByCa
               costUsd: actual.costUsd === null ? null : actual.costUsd / n,
             },
       unmeasured: unmeasuredByCap.get(cap) ?? NO_SPEND,
-      declared: { branching: manifest.projected_branching, sessions: declaredPerCell * n },
+      declared: { branching: manifest.projected_branching, sessions: declared },
       forecast,
-      actualOverDeclared: ratio(actual.sessions, declaredPerCell * n),
+      actualOverDeclared: ratio(actual.sessions, declared),
     };
   });
   return { caps: rows, actual: totalSpend(rows.length ? rows.map((r) => r.actual) : [NO_SPEND]), unmeasured: totalSpend(rows.length ? rows.map((r) => r.unmeasured) : [NO_SPEND]) };

@@ -147,7 +147,7 @@ function cost(r: Report): string[] {
   return [
     '## Cost',
     '',
-    `Measured cells (under shared pairing a pair's planning and leaves once). Declared: the manifest's scenario, every tree full at b = ${r.design.projectedBranching}. Forecast: what \`harness plan --from\` learns from the caps recorded below (measured branching and per-session spend).`,
+    `Measured cells (under shared pairing a pair's planning and leaves once). Declared: the manifest's scenario for the same cells, every tree full at b = ${r.design.projectedBranching}, counted as \`harness plan\` counts them (a shared pair's planning and leaves once too). Forecast: what \`harness plan --from\` learns from the caps recorded below (measured branching and per-session spend).`,
     '',
     ...markdownTable(['cap', 'cells', 'sessions', 'per cell', 'tokens in / cached / out', 'dollars', 'declared', 'forecast', 'spent without a measurement'], rows, ['r', 'r', 'r', 'r']),
     '',

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bufferIo, runCli } from '../../../harness/index.js';
@@ -247,24 +248,28 @@ describe('harness plan: the shipped manifests', () => {
       Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound   priced
-        1         4         1             61     2      4       122         122M        $610     $483
-        2        16         5            273     2      4       546         546M      $2,730   $2,152
-        3        64        21          1,121     4      8     4,484        4.48B     $22,420  $17,656
-        4       256        85          4,513     4      8    18,052        18.1B     $90,260  $71,067
-        all                                            24    23,204        23.2B    $116,020  $91,358
+        1         4         1             61     2      4       122         122M        $610     $401
+        2        16         5            273     2      4       546         546M      $2,730   $1,808
+        3        64        21          1,121     4      8     4,484        4.48B     $22,420  $14,875
+        4       256        85          4,513     4      8    18,052        18.1B     $90,260  $59,907
+        all                                            24    23,204        23.2B    $116,020  $76,991
 
         Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
-        pairing       = independent would be 34,200 sessions, $136,342 priced (+10,996 against shared).
+        pairing       = independent would be 34,200 sessions, $111,175 priced (+10,996 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = each session at its token ceiling, 10:1 input:output (as an earlier system
-                        measured), no cached-input discount, capped at the cost ceiling; per million
-                        input/output: executor executor-model $3/$15, reviewer reviewer-model $0/$0.
+                        measured), no cached-input discount, capped at the cost ceiling, at the rates
+                        of the pair the router sends its role to (per million input/output):
+                        executor executor-model $3/$15: 18,820 sessions as planner, worker, checker,
+                        merger, self_reviewer (the ungated merge's self-review), drift_judge;
+                        reviewer reviewer-model $0/$0: 4,384 sessions as verifier (each leaf's re-run
+                        and every meta-verifier), reviewer (the gated merge judge).
 
       Ceiling: max_sessions 2,000 (--max-sessions; the manifest says 8,000), the number the run enforces.
         The projection of 23,204 sessions exceeds it by 21,204; 10 of 24 cells fit.
@@ -284,6 +289,36 @@ describe('harness plan: the shipped manifests', () => {
         cap 3  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
         cap 4  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
       "
+    `);
+  });
+
+  it('prices each session at the pair the router sends it to: the verifiers, meta-verifiers and gated judges at the reviewer’s rates', async () => {
+    // The example configuration, with a reviewer that costs something: $1/$5 against the executor's $3/$15.
+    const example = await readFile('manifests/providers.example.yaml', 'utf8');
+    const providers = await tmp.write('priced-providers.yaml', example.replace('price_usd_per_million: { input: 0, output: 0 }', 'price_usd_per_million: { input: 1, output: 5 }'));
+    const { code, stdout } = await run('plan', 'manifests/recursion-depth.yaml', '--depths', '1', '--providers', providers);
+    expect(code).toBe(0);
+    // cap 1, b = 4, shared, 2 pairs: per pair the build's 8 leaf verifiers and meta-verifiers, the gated
+    // arm's seam meta-verifier and 2 judges, the ungated arm's seam meta-verifier: 12 on the reviewer,
+    // 49 on the executor. At the 1M-token ceiling, 10:1: $45/11 an executor session, $15/11 a reviewer's.
+    // 2 x (49 x 45 + 12 x 15) / 11 = $433.64; pricing the verifiers at the executor's rate would say $488.18.
+    const json = JSON.parse((await run('plan', 'manifests/recursion-depth.yaml', '--depths', '1', '--providers', providers, '--json')).stdout);
+    expect(json.projection.total).toMatchObject({ sessions: 122, sessionsByPair: { executor: 98, reviewer: 24 } });
+    expect(json.projection.total.pricedUsd).toBeCloseTo((98 * 45 + 24 * 15) / 11, 6);
+    const lines = stdout.split('\n');
+    const priced = lines.slice(lines.findIndex((l) => l.includes('priced        =')), lines.findIndex((l) => l.startsWith('Ceiling:')) - 1);
+    const table = lines.slice(lines.findIndex((l) => l.startsWith('  cap  leaves')), lines.findIndex((l) => l.startsWith('  all')) + 1);
+    expect([...table, ...priced].join('\n')).toMatchInlineSnapshot(`
+      "  cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound  priced
+        1         4         1             61     2      4       122         122M        $610    $434
+        all                                             4       122         122M        $610    $434
+        priced        = each session at its token ceiling, 10:1 input:output (as an earlier system
+                        measured), no cached-input discount, capped at the cost ceiling, at the rates
+                        of the pair the router sends its role to (per million input/output):
+                        executor executor-model $3/$15: 98 sessions as planner, worker, checker,
+                        merger, self_reviewer (the ungated merge's self-review), drift_judge;
+                        reviewer reviewer-model $1/$5: 24 sessions as verifier (each leaf's re-run and
+                        every meta-verifier), reviewer (the gated merge judge)."
     `);
   });
 
@@ -426,6 +461,10 @@ describe('harness plan: the shipped manifests', () => {
               "pricedUsd": 0,
               "repetitions": 1,
               "sessions": 119,
+              "sessionsByPair": {
+                "executor": 99,
+                "reviewer": 20,
+              },
               "tokenBound": 23800000,
             },
           ],
@@ -482,6 +521,10 @@ describe('harness plan: the shipped manifests', () => {
             "costBoundUsd": 119,
             "pricedUsd": 0,
             "sessions": 119,
+            "sessionsByPair": {
+              "executor": 99,
+              "reviewer": 20,
+            },
             "tokenBound": 23800000,
           },
         },

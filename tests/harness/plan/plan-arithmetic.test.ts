@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCeiling, cellOrder, cellSessions, COURT, projectPlan, sessionPriceUsd, treeShape, type PlanInput } from '../../../harness/index.js';
+import { applyCeiling, cellOrder, cellSessions, COURT, ownSessions, pairOfRole, projectPlan, roleOfSession, sessionPriceUsd, sessionsByPair, SessionKind, treeShape, type PlanInput } from '../../../harness/index.js';
 
 describe('tree shape', () => {
   it.each([
@@ -101,17 +101,62 @@ describe('projectPlan', () => {
       [3, 827, 8, 6616],
       [4, 3323, 8, 26_584],
     ]);
-    expect(plan.total).toEqual({ cells: 24, sessions: 34_200, tokenBound: 34_200e6, costBoundUsd: 171_000 });
+    // Reviewer sessions per pair: 4 leaf verifiers (2 kinds x 2 arms) per leaf, and per planning node 2 seam meta-verifiers and 2 gated judges: 4L + 4P.
+    expect(plan.total).toEqual({ cells: 24, sessions: 34_200, sessionsByPair: { executor: 34_200 - 7024, reviewer: 2 * 20 + 2 * 84 + 4 * 340 + 4 * 1364 }, tokenBound: 34_200e6, costBoundUsd: 171_000 });
     expect(plan.ceiling.exceeded).toBe(false);
     expect(plan.caps[0]).not.toHaveProperty('pricedUsd');
   });
 
-  it('prices the executor for every session but the gated arm’s reviews, which the reviewer answers', () => {
-    const plan = projectPlan({ ...input, caps: [1], repetitions: { 1: 1 }, pricing: { executor: { input: 10, output: 10 }, reviewer: { input: 1, output: 1 }, inputPerOutput: 10 } });
-    // cap 1, b = 4: 47 sessions per cell, 2 of them reviews. At its 1M-token ceiling an executor
-    // session would cost $10 and is held to the $5 cost ceiling; a reviewer session costs $1.
-    expect(plan.caps[0]!.pricedUsd).toBe(45 * 5 + 2 * 1 + 47 * 5);
-    expect(plan.total.pricedUsd).toBe(462);
+  // Rates far apart, each session under the $5 cost ceiling: at the 1M-token ceiling and 10:1 an
+  // executor session costs $1 and a reviewer session $0.01, so a session priced at the wrong
+  // pair's rate moves the figure by $0.99.
+  const pricing = { executor: { input: 1, output: 1 }, reviewer: { input: 0.01, output: 0.01 }, inputPerOutput: 10 };
+
+  it('prices every session at the pair the router sends its role to: verifiers, meta-verifiers and the gated review at the reviewer’s rates', () => {
+    const plan = projectPlan({ ...input, caps: [1], repetitions: { 1: 1 }, pricing });
+    // cap 1, b = 4, independent: each arm 4 leaves and 1 planning node, 2 merge attempts.
+    // reviewer, gated: 4 leaf meta-verifiers + 4 leaf verifiers + 1 seam meta-verifier + 2 merge judges = 11;
+    // reviewer, ungated: the same but its 2 self-reviews, which the executor answers = 9.
+    expect(plan.caps[0]!.sessionsByPair).toEqual({ executor: 36 + 38, reviewer: 11 + 9 });
+    expect(plan.caps[0]!.pricedUsd).toBeCloseTo(74 * 1 + 20 * 0.01, 9);
+    expect(plan.total.sessionsByPair).toEqual(plan.caps[0]!.sessionsByPair);
+  });
+
+  it('names each kind of session by its role, and so its pair, in each arm', () => {
+    const table = SessionKind.options.map((kind) => {
+      const [gated, ungated] = (['gated', 'ungated'] as const).map((arm) => `${roleOfSession(kind, arm)} -> ${pairOfRole(roleOfSession(kind, arm))}`);
+      return `${kind}: ${gated === ungated ? gated : `gated ${gated}, ungated ${ungated}`}`;
+    });
+    // A leaf's kinds are the COURT's 4 a leaf opens.
+    expect(SessionKind.options.filter((kind) => kind.startsWith('leaf'))).toHaveLength(COURT.leaf);
+    expect(table).toMatchInlineSnapshot(`
+      [
+        "leafChecker: checker -> executor",
+        "leafWorker: worker -> executor",
+        "leafMetaVerifier: verifier -> reviewer",
+        "leafVerifier: verifier -> reviewer",
+        "planner: planner -> executor",
+        "mergeChecker: checker -> executor",
+        "mergeMetaVerifier: verifier -> reviewer",
+        "merger: merger -> executor",
+        "review: gated reviewer -> reviewer, ungated self_reviewer -> executor",
+        "driftJudge: drift_judge -> executor",
+      ]
+    `);
+  });
+
+  it('counts a cell by pair from the same per-kind count the bill sums', () => {
+    const [gated, ungated] = ownSessions(
+      [
+        { cap: 2, repetition: 1 },
+        { cap: 2, repetition: 1 },
+      ],
+      { branching: 4, mergeAttempts: 2, pairing: 'shared' },
+    );
+    // cap 2, b = 4: 16 leaves, 5 planning nodes, 10 mergers. The gated arm builds the shared tree.
+    expect(sessionsByPair(gated!.byKind, 'gated')).toEqual({ executor: 16 * 2 + 5 + 5 + 10 + (16 + 10) * 4, reviewer: 16 * 2 + 5 + 10 });
+    expect(sessionsByPair(ungated!.byKind, 'ungated')).toEqual({ executor: 5 + 10 + 10 + 10 * 4, reviewer: 5 });
+    expect([gated!.buildsTree, ungated!.buildsTree, gated!.sessions.total, ungated!.sessions.total]).toEqual([true, false, 203, 70]);
   });
 
   it('prices a session at its token ceiling split input:output, held by the cost ceiling', () => {
@@ -138,10 +183,12 @@ describe('projectPlan', () => {
     expect(alone.total.sessions).toBe(projectPlan({ ...input, arms: ['ungated'] }).total.sessions);
   });
 
-  it('prices a shared build at the executor\'s rate once, and each arm\'s reviews at its reviewer\'s', () => {
-    const plan = projectPlan({ ...input, pairing: 'shared', caps: [1], repetitions: { 1: 1 }, pricing: { executor: { input: 10, output: 10 }, reviewer: { input: 1, output: 1 }, inputPerOutput: 10 } });
-    // cap 1, b = 4: build 33 sessions once ($5 each); gated 12 merge sessions ($5) + 2 reviews ($1); ungated 14 x $5.
-    expect(plan.caps[0]!.pricedUsd).toBe(33 * 5 + (12 * 5 + 2 * 1) + 14 * 5);
+  it('prices a shared build once, its leaves’ verifiers at the reviewer’s rates, then each arm’s merges by who answers them', () => {
+    const plan = projectPlan({ ...input, pairing: 'shared', caps: [1], repetitions: { 1: 1 }, pricing });
+    // cap 1, b = 4. Build, once: 33 sessions, of them 4 meta-verifiers + 4 verifiers on the reviewer.
+    // Gated merges: 14, the seam meta-verifier and 2 judges on the reviewer. Ungated: 14, its seam meta-verifier on the reviewer.
+    expect(plan.caps[0]!.sessionsByPair).toEqual({ executor: 25 + 11 + 13, reviewer: 8 + 3 + 1 });
+    expect(plan.caps[0]!.pricedUsd).toBeCloseTo(49 * 1 + 12 * 0.01, 9);
   });
 
   it('covers only the caps asked for, and judges them against the ceiling alone', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SQLCSV_REQUIREMENTS, buildReport, cellId, chartSpecs, faceLines, isolatedDefects, renderMarkdown, reportJson, type CellMeasurement, type SweepEventInput } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, buildReport, cellId, chartSpecs, faceLines, isolatedDefects, planInputFor, projectPlan, renderMarkdown, reportJson, type CellMeasurement, type SweepEventInput } from '../../../harness/index.js';
 import { simCells, simJournal, simManifest, stampEvents, unstamp, type SimDesign } from './sim-sweep.js';
 
 /** The pure report: journal in, report out. The golden and simulated tests cover whole sweeps; these pin one mechanism each. */
@@ -85,6 +85,35 @@ describe('the cost panel', () => {
       [1, null],
       [2, [1]],
     ]);
+  });
+
+  it('declares, under shared pairing, what `harness plan` bills for the same cells: each pair’s build once, then each arm’s merges', () => {
+    const report = build(simCells(DESIGN));
+    const manifest = simManifest(DESIGN);
+    const plan = projectPlan(planInputFor(manifest));
+    // b = 2, 2 merge attempts, 3 pairs per cap. Cap 1: a pair's build is 2 leaves x (4 + 4 drift) +
+    // 1 planner = 17, each arm's merges 1 x [seam checker + meta-verifier + 2 x (merger + review + 4 drift)] = 14.
+    expect(plan.caps[0]!.perPair).toMatchObject({ buildPerTree: 17, mergesPerArm: 14 });
+    expect(report.cost.caps.map((c) => [c.cap, c.declared.sessions])).toEqual(plan.caps.map((c) => [c.cap, c.sessions]));
+    expect(report.cost.caps[0]!.declared.sessions).toBe(3 * 17 + 6 * 14);
+    // The per-cell formula would count the shared build once per cell: 6 x 31 = 186, not 135.
+    expect(report.cost.caps[0]!.declared.sessions).not.toBe(6 * plan.caps[0]!.perCell.total);
+    for (const row of report.cost.caps) expect(row.actualOverDeclared).toBeCloseTo(row.actual.sessions / row.declared.sessions, 12);
+  });
+
+  it('declares a pair with one arm measured as that arm’s whole tree, as its actual spend counts it', () => {
+    const report = build(simCells(DESIGN), { outcomes: { 'cap1-rep1-gated': { status: 'unavailable', reason: 'provider', detail: 'no answer' } } });
+    expect(report.cost.caps[0]).toMatchObject({ measuredCells: 5, pairs: 3 });
+    // Two whole pairs, and the lone ungated cell paying for the build it would have shared.
+    expect(report.cost.caps[0]!.declared.sessions).toBe(2 * (17 + 2 * 14) + (17 + 14));
+  });
+
+  it('declares, under independent pairing, each cell’s own whole tree', () => {
+    const cells = simCells(DESIGN).map((c) => ({ ...c, pairing: 'independent' as const }));
+    const report = build(cells, {}, DESIGN, { pairing: 'independent' });
+    const plan = projectPlan(planInputFor(simManifest(DESIGN, { pairing: 'independent' })));
+    expect(report.cost.caps.map((c) => c.declared.sessions)).toEqual(plan.caps.map((c) => 6 * c.perCell.total));
+    expect(report.cost.caps[0]!.declared.sessions).toBe(6 * 31);
   });
 
   it('reports sessions that served no measured cell as spent without a measurement', () => {
