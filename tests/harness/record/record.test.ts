@@ -193,7 +193,7 @@ describe('harness record on the simulated population (cap 1)', () => {
 
   it('refuses a resume with an edited manifest: exit 2, nothing written', async () => {
     const edited = path.join(tmp, 'edited.yaml');
-    const text = (await readFile(RECORD_MANIFEST, 'utf8')).replace('seed: 11', 'seed: 12').replace('spec: ../../../../spec/sqlcsv', `spec: ${path.join(REPO_ROOT, 'spec/sqlcsv')}`);
+    const text = (await readFile(RECORD_MANIFEST, 'utf8')).replace('seed: 11', 'seed: 12').replace('spec: ../../../spec/sqlcsv', `spec: ${path.join(REPO_ROOT, 'spec/sqlcsv')}`);
     await writeFile(edited, text);
     const before = await readFile(path.join(baseline.dir, 'journal.jsonl'));
     await expect(runRecord(edited, { out: baseline.dir, depths: [1] }, bufferIo(), simSeams())).rejects.toThrow(/^the manifest changed since this journal began \(digest [0-9a-f]{8}… → [0-9a-f]{8}…\): record into a new --out, or restore the manifest$/);
