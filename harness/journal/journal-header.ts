@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { RdhError } from '../../engine/index.js';
+import { RdhError, Role, Tier } from '../../engine/index.js';
 import type { ModelPair } from '../manifest/manifest.js';
 import type { ProviderConfig } from '../providers/provider-config.js';
 import { CodeIdentity, readCodeIdentity } from './code-identity.js';
@@ -39,6 +39,39 @@ export const PinnedPair = z.strictObject({
 });
 export type PinnedPair = z.infer<typeof PinnedPair>;
 
+/**
+ * One model of the sweep's roster as the router sees it: which pair it is, the id sent, who
+ * serves it, its family, rung and tier, the roles it answers, its prices and its fallbacks.
+ * Never a key. A replay rebuilds the engine's roster from these alone.
+ */
+export const PinnedModel = z.strictObject({
+  pair: z.enum(['executor', 'reviewer']),
+  /** The id the manifest names (possibly a placeholder). */
+  name: z.string().min(1),
+  /** The id sent to the endpoint. */
+  model: z.string().min(1),
+  /** Who serves it: `sim`, or the provider configuration's endpoint name. */
+  provider: z.string().min(1),
+  /** The real family; null when nobody said (it can then never count as independent). */
+  family: z.string().nullable(),
+  tier: Tier,
+  rung: z.int().positive(),
+  /** The roles the router sends to it, and only to it: a sweep never moves a role to the other pair. */
+  roles: z.array(Role).min(1),
+  /** US dollars per million tokens; null when unknown (never read as free). */
+  prices: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative(), cachedInput: z.number().nonnegative() }).nullable(),
+  /** Roster names tried when it fails, in order: none in a sweep, where a failing model makes its node wait, then stop. */
+  fallbacks: z.array(z.string()),
+});
+export type PinnedModel = z.infer<typeof PinnedModel>;
+
+/** The token allocations every node of the sweep's trees received. */
+export const PinnedBudget = z.strictObject({ leafTokens: z.int().positive(), assemblyTokens: z.int().positive() });
+export type PinnedBudget = z.infer<typeof PinnedBudget>;
+
+/** A run's id: what its containers, volumes and grading scratch folders are labelled with. */
+export const RunId = z.string().regex(/^[a-z0-9][a-z0-9-]{2,63}$/, 'is not a run id (lower-case letters, digits and "-", 3 to 64 characters)');
+
 export const JournalPins = z.strictObject({
   /** The manifest FILE as written: its bytes, never the parsed object, so `--max-sessions` (folded into the object) never changes it. */
   manifest: z.strictObject({ path: z.string(), sha256: Sha256, bytes: z.int().nonnegative() }),
@@ -51,6 +84,12 @@ export const JournalPins = z.strictObject({
   simulated: JsonData,
   harnessVersion: z.string().min(1),
   code: CodeIdentity,
+  /** The whole roster the sweep routes to. Absent in journals from before it was pinned (only the pairs were). */
+  roster: z.array(PinnedModel).min(1).optional(),
+  /** The per-node allocations. Absent in journals from before they were pinned: those replay with the fixed tree budget of their time. */
+  budget: PinnedBudget.optional(),
+  /** Absent in journals from before it was pinned: the run folder's name stands in. */
+  runId: RunId.optional(),
 });
 export type JournalPins = z.infer<typeof JournalPins>;
 
@@ -75,6 +114,9 @@ export interface PinSources {
   /** Planted simulated parameters (any JSON; null when no pair is simulated). */
   simulated: JsonValue;
   harnessVersion: string;
+  roster: PinnedModel[];
+  budget: PinnedBudget;
+  runId: string;
 }
 
 /** Reads every pin. Touches only the named folders, the manifest bytes given and `git`. */
@@ -100,6 +142,9 @@ export async function collectPins(sources: PinSources): Promise<JournalPins> {
     simulated: sources.simulated,
     harnessVersion: sources.harnessVersion,
     code,
+    roster: sources.roster,
+    budget: sources.budget,
+    runId: sources.runId,
   });
 }
 
@@ -192,6 +237,14 @@ export function comparePins(stored: JournalPins, current: JournalPins, options: 
   for (const field of ['executor', 'reviewer'] as const) {
     const diff = firstDifference(stored[field], current[field]);
     if (diff) return { ok: false, field, message: `the ${field} pair changed ${since} (${diff.path} ${shownValue(diff.from)} → ${shownValue(diff.to)}): record into a new --out, or restore the provider configuration` };
+  }
+  // Pinned only by later journals: compared when both sides have them.
+  for (const [field, what, fix] of [
+    ['roster', 'the roster', 'restore the provider configuration'],
+    ['budget', 'the token allocations', 'restore budget: in the manifest'],
+  ] as const) {
+    const diff = stored[field] !== undefined && current[field] !== undefined ? firstDifference(stored[field], current[field]) : undefined;
+    if (diff) return { ok: false, field, message: `${what} changed ${since} (${diff.path} ${shownValue(diff.from)} → ${shownValue(diff.to)}): record into a new --out, or ${fix}` };
   }
   const planted = firstDifference(stored.simulated, current.simulated);
   if (planted) {

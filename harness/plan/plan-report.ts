@@ -3,7 +3,8 @@ import { shownPath } from '../internal/data-file.js';
 import { count, plain, tokens, usd } from '../internal/figures.js';
 import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { textTable, wrap } from '../internal/text-table.js';
-import { repetitionsAt, usesSimulatedProvider, type Manifest, type ModelPair } from '../manifest/manifest.js';
+import { allocationOf, repetitionsAt, type Manifest, type ModelPair } from '../manifest/manifest.js';
+import { isSimulatedSweep } from '../providers/sweep-roster.js';
 import { COURT, firstUncountable, planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
 import { learnedForecast, type LearnedForecast } from './plan-learned.js';
 import { learnedLines, powerLines } from './plan-learned-text.js';
@@ -35,7 +36,11 @@ export interface PlanReport {
   manifest: { file: string; name: string; digest: string; spec: string; specDir: string };
   /** Lines every artifact of the sweep shows (same_family). */
   caveats: string[];
-  /** The planted parameters, present when a pair uses the simulated provider. */
+  /** The token allocations every node receives (`declared`: the manifest names them; else its documented defaults). */
+  budget: { leafTokens: number; assemblyTokens: number; declared: boolean };
+  /** The manifest's max_cost_usd; null when it names none. */
+  maxCostUsd: number | null;
+  /** The planted parameters, present when a pair is served by the simulated population (in process or over HTTP). */
   simulated?: Manifest['simulated'];
   executor: ModelPair;
   reviewer: ModelPair;
@@ -107,7 +112,9 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     version: PLAN_REPORT_VERSION,
     manifest: { file: relativePath(cwd, loaded.file), name: manifest.name, digest: loaded.digest, spec: manifest.spec, specDir: relativePath(cwd, loaded.specDir) },
     caveats: [...loaded.caveats],
-    ...(usesSimulatedProvider(manifest) ? { simulated: manifest.simulated } : {}),
+    ...(isSimulatedSweep(manifest, options.providers?.config) ? { simulated: manifest.simulated } : {}),
+    budget: { ...allocationOf(manifest), declared: manifest.budget !== undefined },
+    maxCostUsd: manifest.max_cost_usd ?? null,
     executor: manifest.executor,
     reviewer: manifest.reviewer,
     independence: manifest.independence,
@@ -217,8 +224,8 @@ export function renderPlanText(report: PlanReport): string {
   for (const caveat of report.caveats) lines.push(...wrap(`CAVEAT: ${caveat}`, 96, '  '));
   if (report.simulated) {
     const s = report.simulated;
-    const who = report.executor.provider === 'sim' && report.reviewer.provider === 'sim' ? 'both pairs use' : 'a pair uses';
-    lines.push(...wrap(`SIMULATED: ${who} the built-in sim provider, a synthetic agent population planted with ${plantedText(s)}`, 96, '  '));
+    const who = report.executor.provider === 'sim' && report.reviewer.provider === 'sim' ? 'both pairs use the built-in sim provider' : report.executor.provider === 'sim' || report.reviewer.provider === 'sim' ? 'a pair uses the built-in sim provider' : 'the pairs are served by the simulated population over HTTP';
+    lines.push(...wrap(`SIMULATED: ${who}, a synthetic agent population planted with ${plantedText(s)}`, 96, '  '));
   }
   const selectedNote = report.depths.selected.length < report.depths.declared.length ? ` (--depths; the manifest declares ${report.depths.declared.join(', ')})` : '';
   const reps = projection.caps.map((cap) => cap.repetitions).join(', ');
@@ -234,6 +241,8 @@ export function renderPlanText(report: PlanReport): string {
         ['depth caps', `${report.depths.selected.join(', ')}${selectedNote}`],
         ['matrix', `${plural(projection.caps.length, 'cap')} x ${plural(report.arms.length, 'arm')} (${report.arms.join(', ')}) x repetitions ${reps} = ${plural(projection.total.cells, 'cell')}`],
         ['merges', `${plural(projection.mergeAttempts, 'attempt')} per assembling node, equal in every arm; each a merge and a review session`],
+        ['budget', `each leaf ${tokens(report.budget.leafTokens)} tokens, each assembling node ${tokens(report.budget.assemblyTokens)} beside its children's (${report.budget.declared ? 'budget: in the manifest' : 'the defaults; set budget: in the manifest'}); a tree's total follows the plan it makes`],
+        ['max cost', report.maxCostUsd === null ? 'none (max_cost_usd; max_sessions and the unit ceilings bound the bill)' : `${usd(report.maxCostUsd)} for the whole sweep, checked before every call (max_cost_usd)`],
         ['pairing', projection.pairing === 'shared' ? 'shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge' : 'independent: each arm plans and builds its own tree'],
       ],
       ['left', 'left'],

@@ -1,5 +1,6 @@
 import { DEFAULT_PATIENCE_MS, OpenAIModelClient, ProviderPatience, SecretCatalogue, UNPLACED, type Clock, type ModelClient, type ModelSpec } from '../../engine/index.js';
 import { apiKeyFor, type LoadedProviderConfig } from './provider-config.js';
+import { EXECUTOR_ROLES, JUDGE_ROLES } from './role-pairs.js';
 
 /**
  * The engine's roster from a provider configuration: every configured model, with its real
@@ -100,7 +101,7 @@ export const SIM_ENDPOINT = 'sim';
 export function simRoster(executor: SimPairName, reviewer: SimPairName, tag: string): ModelSpec[] {
   const free = { input: 0, output: 0, cachedInput: 0 };
   return [
-    { name: executor.model, model: `${executor.model} ${tag}`, endpoint: SIM_ENDPOINT, family: executor.family, tier: 'medium', roles: ['planner', 'worker', 'checker', 'merger', 'drift_judge'], prices: free },
-    { name: reviewer.model, model: `${reviewer.model} ${tag}`, endpoint: SIM_ENDPOINT, family: reviewer.family, tier: 'medium', roles: ['verifier', 'reviewer'], prices: free },
+    { name: executor.model, model: `${executor.model} ${tag}`, endpoint: SIM_ENDPOINT, family: executor.family, tier: 'medium', roles: [...EXECUTOR_ROLES], prices: free },
+    { name: reviewer.model, model: `${reviewer.model} ${tag}`, endpoint: SIM_ENDPOINT, family: reviewer.family, tier: 'medium', roles: [...JUDGE_ROLES], prices: free },
   ];
 }

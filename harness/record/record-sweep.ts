@@ -72,7 +72,10 @@ export interface RecordSweepOptions {
   /** True when a failure is true of every remaining cell (Docker gone): checked after a pair fails. */
   environmentGone?(): Promise<string | undefined>;
   keepWorkspaces: boolean;
-  budget: number;
+  /** The per-node allocations every tree's nodes receive (the manifest's `budget`). */
+  budget: BuildOptions['budget'];
+  /** What the run's containers and grading scratch folders are labelled with. */
+  runId: string;
   secrets: string[];
   /**
    * How many times a pair is re-run because its sandbox host stopped answering (a retryable
@@ -131,7 +134,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     const engine: Omit<BuildOptions, 'forArm' | 'maxDepth'> = {
       goal: o.objective.goal, budget: o.budget,
       mergeAttempts: o.manifest.merge_attempts, roster: models.roster, clients, sandboxes: o.sandboxes, workRoot,
-      runId: path.basename(o.runDir), limiter: o.limiter, secrets: o.secrets, cooldownMs: 1000,
+      runId: o.runId, limiter: o.limiter, secrets: o.secrets, cooldownMs: 1000,
       sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
       objective: { context: o.objective.context, criteria: o.objective.criteria },
     };

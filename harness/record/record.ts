@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
@@ -18,19 +19,19 @@ import { gradeTree } from '../grading/grader.js';
 import type { CliIo } from '../io.js';
 import { loadManifest, type LoadedManifest } from '../manifest/manifest-loader.js';
 import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
-import { repetitionsAt, usesSimulatedProvider, type Manifest } from '../manifest/manifest.js';
+import { allocationOf, repetitionsAt, type Manifest } from '../manifest/manifest.js';
 import { REPO_ROOT, oracleDir } from '../paths.js';
 import { checkProviderConfig, loadProviderConfig, locateProviderConfig, type LoadedProviderConfig } from '../providers/provider-config.js';
-import { clientsFromConfig, configuredKeys, rosterFromConfig } from '../providers/engine-roster.js';
 import { writeReport } from '../report/write-report.js';
 import { dockerHostsFrom } from '../sandbox/docker-hosts.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { CORPUS_DIR } from '../sim/corpus-files.js';
-import { DEFAULT_SIM_PAIRS, simSetup } from '../sim/population/sim-setup.js';
 import { JournalMismatchError, assertPinsMatch, collectPins, pinPair, readHarnessVersion } from '../journal/journal-header.js';
 import { openJournal } from '../journal/journal.js';
 import { createProgressDisplay } from './progress-display.js';
 import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
+import { sweepModels, type SweepModels } from './sweep-models.js';
+import type { JsonValue } from '../journal/json-value.js';
 import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, runPaths, type CellId } from '../journal/run-folder.js';
 import { ceilingBelowNextCell } from './ceilings.js';
 import { SessionGate } from './session-gate.js';
@@ -39,8 +40,6 @@ import { renderSummary, summarise, type RunSummary } from './run-summary.js';
 
 /** Grading limits of a sweep cell (as `solve`'s: a correct program must never fail a case for waiting on a busy machine). */
 export const SWEEP_GRADING = { caseTimeoutMs: 10_000, deadlineMs: 600_000 };
-/** Token allocation of one tree: a real model's, and the simulated population's (its synthetic usage is larger, and free). */
-export const TREE_BUDGET = { real: 300_000, sim: 20_000_000 };
 
 export interface RecordFlags {
   depths?: number[];
@@ -94,25 +93,22 @@ export interface RecordResult {
   summary: RunSummary;
 }
 
-function pinnedSimulated(manifest: Manifest) {
-  return usesSimulatedProvider(manifest) ? (JSON.parse(JSON.stringify(manifest.simulated)) as import('../journal/json-value.js').JsonValue) : null;
-}
-
-/** Preflight, before anything is spent: Docker and the image, provider coverage and families, a one-token call per pair. */
-async function preflight(loaded: LoadedManifest, providers: LoadedProviderConfig | undefined, local: DockerSandboxProvider | undefined, clients: Record<string, ModelClient> | undefined, skipWarmup: boolean): Promise<void> {
+/** Preflight, before anything is spent: Docker and the image, provider coverage and families, a one-token call per model served over HTTP. */
+async function preflight(loaded: LoadedManifest, providers: LoadedProviderConfig | undefined, local: DockerSandboxProvider | undefined, models: SweepModels, skipWarmup: boolean): Promise<void> {
   if (providers) checkProviderConfig(loaded, providers);
-  else if (!usesSimulatedProvider(loaded.manifest) || loaded.manifest.executor.provider !== 'sim' || loaded.manifest.reviewer.provider !== 'sim') {
-    throw new UsageError(`--providers: ${loaded.shownAs} names a real provider; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start)`);
-  }
   // This daemon's sandbox provider's own check: reachable, then the image (also the grading's).
   await local?.ensureReady();
-  if (skipWarmup || !providers || !clients) return;
-  for (const pair of [loaded.manifest.executor, loaded.manifest.reviewer]) {
-    if (pair.provider === 'sim') continue;
-    const entry = providers.config.models[pair.model]!;
-    const client = clients[entry.provider]!;
-    await client.complete({ model: entry.model ?? pair.model, messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 1, role: 'planner', sessionId: 'preflight', nodeId: 'preflight', attempt: 1 });
-  }
+  if (!skipWarmup) await models.warmUp();
+}
+
+/** Whether a manifest needs a provider configuration: any pair not served by the built-in population does. */
+function needsProviders(manifest: Manifest): boolean {
+  return manifest.executor.provider !== 'sim' || manifest.reviewer.provider !== 'sim';
+}
+
+/** A new run's id: what its containers, volumes and grading scratch folders carry (unique across folders of the same name). */
+export function newRunId(now: Date = new Date()): string {
+  return `r${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
 
 export async function runRecord(file: string, flags: RecordFlags, io: CliIo, seams: RecordSeams = {}): Promise<RecordResult> {
@@ -120,9 +116,14 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   if (flags.maxSessions !== undefined) loaded = withMaxSessions(loaded, flags.maxSessions);
   const caps = flags.depths === undefined ? loaded.manifest.depth_caps : selectDepths(loaded, flags.depths);
   const manifest = loaded.manifest;
-  const location = usesSimulatedProvider(manifest) && manifest.executor.provider === 'sim' && manifest.reviewer.provider === 'sim' ? undefined : locateProviderConfig(flags.providers);
+  const location = needsProviders(manifest) ? locateProviderConfig(flags.providers) : undefined;
+  if (needsProviders(manifest) && !location) {
+    throw new UsageError(`--providers: ${loaded.shownAs} names a real provider; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start)`);
+  }
   const providers = location ? await loadProviderConfig(location.file, { via: location.via }) : undefined;
-  const liveClients = providers ? clientsFromConfig(providers) : undefined;
+  if (providers) checkProviderConfig(loaded, providers);
+  const objective = await specObjective(loaded.specDir);
+  const models = sweepModels({ manifest, ...(providers ? { providers } : {}), requirements: objective.requirements });
   const docker = new Docker();
   // A sim-only sweep loads no provider configuration for its models, but an explicit one may still list its hosts.
   // Read before anything is checked, so a bad --docker-host is refused first (exit 2).
@@ -132,7 +133,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   const shutdown = new ContainerShutdown();
   const local = new DockerSandboxProvider({ image: sandboxImageTag(), docker, shutdown });
   // Grading stays on this daemon (see README, "Several Docker hosts"), so it is checked with hosts too.
-  await preflight(loaded, providers, seams.sandboxes ? undefined : local, liveClients, seams.skipWarmup ?? false);
+  await preflight(loaded, providers, seams.sandboxes ? undefined : local, models, seams.skipWarmup ?? false);
   let pool: DockerHostPool | undefined;
   if (hosts.length && !seams.sandboxes) {
     const opened = await openDockerHostPool({ hosts, image: sandboxImageTag(), shutdown });
@@ -143,11 +144,15 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   const manifestBytes = await readFile(loaded.file);
   const repoRoot = REPO_ROOT;
   const specName = path.basename(loaded.specDir);
+  const freshRunId = newRunId();
   const pins = await collectPins({
     manifestBytes, manifestShownAs: loaded.shownAs, specDir: loaded.specDir, oracleDir: oracleDir(specName), simCorpusDir: CORPUS_DIR, repoRoot,
     outputDirs: [path.join(repoRoot, 'runs'), ...(flags.out ? [path.resolve(flags.out)] : []), ...(seams.runsDir ? [seams.runsDir] : [])],
     executor: pinPair(manifest.executor, providers?.config), reviewer: pinPair(manifest.reviewer, providers?.config),
-    simulated: pinnedSimulated(manifest), harnessVersion: await readHarnessVersion(repoRoot),
+    // The planted parameters travel with every SIMULATED run, however its population was served.
+    simulated: models.simulated ? (JSON.parse(JSON.stringify(manifest.simulated)) as JsonValue) : null,
+    harnessVersion: await readHarnessVersion(repoRoot),
+    roster: models.roster, budget: allocationOf(manifest), runId: freshRunId,
   });
 
   // The run folder: a resume when --out holds a journal (refused, writing nothing, on any pin difference).
@@ -169,6 +174,10 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     contents = await readSweepJournal(runPaths(runDir).journal);
   }
   const history = contents.events;
+  const stored = headerOf(contents)?.pins;
+  // Journals from before run ids were pinned label their containers with the folder's name.
+  const runId = stored ? (stored.runId ?? path.basename(runDir)) : freshRunId;
+  if (stored && !stored.runId) io.err(`harness: this journal pins no run id (it was recorded before run ids existed); its containers and grading folders are labelled with the folder's name, ${runId}, which another run folder of that name would share\n`);
   // Caveats recorded by earlier invocations travel on.
   for (const e of history) if (e.type === 'run_started') caveats.push(...e.caveats);
   caveats = [...new Set(caveats)];
@@ -177,7 +186,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   const pairs = recordingOrder(manifest, caps);
   const cellIds = pairs.flatMap((p) => p.arms.map((arm) => `cap${p.cap}-rep${p.repetition}-${arm}` as CellId));
   const display = createProgressDisplay(
-    { title: manifest.name, simulated: usesSimulatedProvider(manifest), cells: cellIds, manifestMaxSessions: loaded.folded.max_sessions?.manifest ?? manifest.max_sessions },
+    { title: manifest.name, simulated: models.simulated, cells: cellIds, manifestMaxSessions: loaded.folded.max_sessions?.manifest ?? manifest.max_sessions },
     history,
     { stream: { write: (t: string) => io.err(t) }, isTty: io.isTty && !flags.json },
   );
@@ -204,7 +213,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     if (seams.sandboxes) return;
     await shutdown.close();
     for (const client of [docker, ...(pool?.clients() ?? [])]) {
-      await pruneSandboxes(client, { all: true, runId: path.basename(runDir), ownerPid: process.pid }).catch((error: Error) => io.err(`harness: could not remove the run's containers (${error.message}); run harness sandbox prune --run ${path.basename(runDir)}\n`));
+      await pruneSandboxes(client, { all: true, runId, ownerPid: process.pid }).catch((error: Error) => io.err(`harness: could not remove the run's containers (${error.message}); run harness sandbox prune --run ${runId}\n`));
     }
   };
   // Ctrl-C: stop dispatching, let in-flight sessions finish; a second one abandons them.
@@ -221,17 +230,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   }
 
   const sandboxes = seams.sandboxes ?? pool ?? local;
-  const objective = await specObjective(loaded.specDir);
-  const simulatedPairs = {
-    executor: manifest.executor.provider === 'sim' ? { model: manifest.executor.model, family: manifest.executor.family ?? DEFAULT_SIM_PAIRS.executor.family } : DEFAULT_SIM_PAIRS.executor,
-    reviewer: manifest.reviewer.provider === 'sim' ? { model: manifest.reviewer.model, family: manifest.reviewer.family ?? DEFAULT_SIM_PAIRS.reviewer.family } : DEFAULT_SIM_PAIRS.reviewer,
-  };
-  const baseModels = async (cap: number, repetition: number): Promise<PairModels> => {
-    if (providers) return { roster: rosterFromConfig(providers), clients: liveClients! };
-    const setup = await simSetup({ params: manifest.simulated, maxDepth: cap, repetition, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing, requirements: objective.requirements, pairs: simulatedPairs });
-    return { roster: setup.roster, clients: setup.clients };
-  };
-  const baseGrade = (tree: string) => gradeTree({ tree, spec: specName, specDir: loaded.specDir, runId: path.basename(runDir), docker, shutdown, ...SWEEP_GRADING });
+  const baseGrade = (tree: string) => gradeTree({ tree, spec: specName, specDir: loaded.specDir, runId, docker, shutdown, ...SWEEP_GRADING });
 
   let outcome;
   try {
@@ -251,9 +250,9 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     if (tooLow) gate.close({ reason: 'ceiling', detail: tooLow });
     outcome = await recordSweep({
       runDir, manifest, pairs, journal, history, limiter, gate, sandboxes, objective, requirements: objective.requirements,
-      keepWorkspaces: flags.keepWorkspaces ?? false, budget: providers ? TREE_BUDGET.real : TREE_BUDGET.sim, secrets: providers ? configuredKeys(providers) : [],
+      keepWorkspaces: flags.keepWorkspaces ?? false, budget: allocationOf(manifest), runId, secrets: models.keys,
       modelsFor: async (cap, repetition) => {
-        const base = await baseModels(cap, repetition);
+        const base = await models.forPair(cap, repetition);
         return seams.modelsFor ? seams.modelsFor(cap, repetition, base) : base;
       },
       grade: (tree, cell) => (seams.grade ? seams.grade(tree, cell, baseGrade) : baseGrade(tree)),
@@ -286,7 +285,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   }
   // The summary: every cell of the whole journal, each with its latest outcome.
   const all = (await readSweepJournal(runPaths(runDir).journal)).events;
-  const summary = summarise(runDir, manifest, all, gate, caveats, outcome);
+  const summary = summarise(runDir, manifest, all, gate, caveats, outcome, models.simulated);
   await writeFile(runPaths(runDir).summary, `${JSON.stringify(summary, null, 2)}\n`);
   const measured = summary.cells.filter((c) => c.status === 'measured').length;
   const shownRun = path.relative(process.cwd(), runDir) || '.';

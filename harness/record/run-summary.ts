@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { count, tokens as tokenFigure, usd } from '../internal/figures.js';
 import { textTable } from '../internal/text-table.js';
-import { usesSimulatedProvider, type Manifest } from '../manifest/manifest.js';
+import type { Manifest } from '../manifest/manifest.js';
 import { survivalTally, type CellMeasurement } from '../journal/cell-measurement.js';
 import { parseCellId, type CellId } from '../journal/run-folder.js';
 import type { SessionGate } from './session-gate.js';
@@ -34,7 +34,7 @@ export interface RunSummary {
   caveats: string[];
 }
 
-export function summarise(runDir: string, manifest: Manifest, events: readonly SweepEvent[], gate: SessionGate, caveats: string[], outcome: { reason: string; detail: string; unmeasured: CellId[] }): RunSummary {
+export function summarise(runDir: string, manifest: Manifest, events: readonly SweepEvent[], gate: SessionGate, caveats: string[], outcome: { reason: string; detail: string; unmeasured: CellId[] }, simulated: boolean): RunSummary {
   const latest = new Map<CellId, CellOutcome>();
   const order: CellId[] = [];
   for (const e of events) {
@@ -53,12 +53,12 @@ export function summarise(runDir: string, manifest: Manifest, events: readonly S
     all.push(`CEILING: max_sessions stopped the sweep; ${outcome.unmeasured.length} cell(s) left unmeasured: ${outcome.unmeasured.join(', ')}.`);
   }
   if (outcome.reason === 'quota') all.push(`QUOTA: the provider's quota ran out (${outcome.detail}); paid work is kept, the triggering cell is unavailable.`);
-  if (usesSimulatedProvider(manifest)) all.push('SIMULATED: these cells were recorded on the built-in simulated population, not real models.');
+  if (simulated) all.push('SIMULATED: these cells were recorded on the built-in simulated population (in process or served over HTTP), not real models.');
   return {
     version: 1,
     run: path.basename(runDir),
     manifest: manifest.name,
-    simulated: usesSimulatedProvider(manifest),
+    simulated,
     stop: { reason: outcome.reason, detail: outcome.detail },
     sessions: { counted: gate.ceiling.counted, maxSessions: gate.ceiling.maxSessions },
     cells,

@@ -72,7 +72,7 @@ export interface ReplayPairOptions {
   endpoints: readonly string[];
   sandboxes: BuildOptions['sandboxes'];
   objective: { goal: string; context: string; criteria: string[] };
-  budget: number;
+  budget: BuildOptions['budget'];
   /** Scratch folder shaped like the recorded one (`…/cells/<cell>/work`) so paths compare canonically. */
   workRoot: string;
   runId: string;

@@ -17,21 +17,26 @@ import type { CliIo } from '../io.js';
 import { count } from '../internal/figures.js';
 import { shownPath } from '../internal/data-file.js';
 import { REPO_ROOT, oracleDir } from '../paths.js';
-import { SIM_ENDPOINT, simRoster } from '../providers/engine-roster.js';
+import { engineRoster, isSimulatedRoster, sweepRoster } from '../providers/sweep-roster.js';
 import { readRecordedRun, type RecordedRun } from '../report/read-run.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { CORPUS_DIR } from '../sim/corpus-files.js';
-import { DEFAULT_SIM_PAIRS } from '../sim/population/sim-setup.js';
-import { SIMULATED_TAG } from '../sim/population/sim-population.js';
 import { readCodeIdentity } from '../journal/code-identity.js';
 import { digestFolder } from '../journal/folder-digest.js';
 import { comparePins, readHarnessVersion, type JournalPins } from '../journal/journal-header.js';
-import { SWEEP_GRADING, TREE_BUDGET } from '../record/record.js';
+import { SWEEP_GRADING } from '../record/record.js';
 import { cellId, parseCellId, runPaths, type CellId } from '../journal/run-folder.js';
 import type { CellOutcome } from '../journal/sweep-events.js';
 import { readTranscripts } from '../journal/transcripts.js';
 import { canonicalForm, shown, treeDifference } from './replay-compare.js';
 import { replayPair, type PairReplay } from './replay-pair.js';
+
+/**
+ * The fixed tree budget of journals recorded before the per-node allocations were pinned (a
+ * SIMULATED sweep's: a real one from then cannot be replayed, its roster was not pinned). It
+ * lives here, and only here, so such a journal replays with the budget of its time.
+ */
+const LEGACY_TREE_BUDGET = 20_000_000;
 
 /**
  * `harness replay runs/NAME [--cell ID]`: re-executes a recorded run's measured cells in real
@@ -49,8 +54,10 @@ import { replayPair, type PairReplay } from './replay-pair.js';
  *   a CODE CHANGED caveat: a divergence may then be the code's, not the record's.
  * - The simulated population is never constructed: the sim's answers are in the transcripts
  *   like any model's, so "zero model calls" holds for the sim as for a real provider.
- * - Runs recorded on real providers are refused for now (exit 2): their roster (prices,
- *   tiers, families) lives in the provider configuration, which replay does not read.
+ * - The roster comes from the journal's pins (each model's id, provider name, family, rung,
+ *   tier, roles, prices and fallbacks; never a key), so a run recorded on real providers
+ *   replays without its provider configuration and opens no connection. A real-provider
+ *   journal from before the roster was pinned is refused (exit 2): its roster is not on record.
  */
 
 export interface ReplayFlags {
@@ -83,6 +90,8 @@ export interface ReplayResult {
   exit: ExitCode;
   run: string;
   cells: CellReplay[];
+  /** True when the recorded roster is a SIMULATED one (sweep-roster.ts's one definition). */
+  simulated: boolean;
   /** Model calls answered from the transcripts, and made live (always 0: a live call is impossible). */
   calls: { served: number; live: number };
   caveats: string[];
@@ -143,8 +152,9 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const runDir = path.resolve(dir);
   const run = await readRecordedRun(runDir, dir);
   const { manifest } = run;
-  if (manifest.executor.provider !== 'sim' || manifest.reviewer.provider !== 'sim') {
-    throw new UsageError(`${run.shownAs} was recorded on real providers; harness replay serves SIMULATED runs only for now (their roster needs no provider configuration), so replay a run recorded on the simulated population`);
+  const pinned = run.header.pins;
+  if (!pinned.roster && (manifest.executor.provider !== 'sim' || manifest.reviewer.provider !== 'sim')) {
+    throw new UsageError(`${run.shownAs} was recorded on real providers before the journal pinned its roster (its prices, roles and tiers are not on record), so it cannot be rebuilt; record it again with this harness to replay it`);
   }
   const latest = outcomes(run);
   const wanted = cellsToReplay(run, latest, flags.cell);
@@ -165,11 +175,10 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const grade = seams.grade ?? ((tree: string) => gradeTree({ tree, spec: path.basename(specDir), specDir, runId, docker, ...SWEEP_GRADING }));
   // One limit on sessions in flight for the whole replay, as record has.
   const limiter = sessionLimiter(manifest.concurrency);
-  const pairs = {
-    executor: { model: manifest.executor.model, family: manifest.executor.family ?? DEFAULT_SIM_PAIRS.executor.family },
-    reviewer: { model: manifest.reviewer.model, family: manifest.reviewer.family ?? DEFAULT_SIM_PAIRS.reviewer.family },
-  };
-  const roster = simRoster(pairs.executor, pairs.reviewer, SIMULATED_TAG);
+  // The roster as the journal pins it (never a provider file, never a key); a SIMULATED journal from before it was pinned is the sim's own.
+  const roster = pinned.roster ? engineRoster(pinned.roster) : engineRoster(sweepRoster(manifest, undefined));
+  const endpoints = [...new Set(roster.map((m) => m.endpoint))];
+  const budget = pinned.budget ?? LEGACY_TREE_BUDGET;
   const paths = runPaths(runDir);
   const gradeEvents = new Map<CellId, GradeResult>();
   for (const e of run.events) if (e.type === 'grading_recorded') gradeEvents.set(e.cellId, e.grade);
@@ -197,8 +206,8 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
       const workRoot = path.join(scratch, 'cells', ids[0]!, 'work');
       await mkdir(workRoot, { recursive: true });
       const replayed = await replayPair({
-        manifest, cap: pair.cap, repetition: pair.repetition, arms, recorded, roster, endpoints: [SIM_ENDPOINT], sandboxes, objective,
-        budget: TREE_BUDGET.sim, workRoot, runId, limiter, grade,
+        manifest, cap: pair.cap, repetition: pair.repetition, arms, recorded, roster, endpoints, sandboxes, objective,
+        budget, workRoot, runId, limiter, grade,
       });
       calls.served += replayed.calls.served;
       calls.live += replayed.calls.live;
@@ -215,7 +224,7 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   }
 
   const diverged = results.some((c) => c.status !== 'reproduced');
-  const result: ReplayResult = { exit: diverged ? EXIT.replayDiverged : EXIT.ok, run: run.shownAs, cells: results, calls, caveats };
+  const result: ReplayResult = { exit: diverged ? EXIT.replayDiverged : EXIT.ok, run: run.shownAs, cells: results, simulated: isSimulatedRoster(pinned.roster ?? sweepRoster(manifest, undefined)), calls, caveats };
   io.out(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderReplay(result));
   return result;
 }
@@ -225,7 +234,7 @@ interface JudgeContext {
   latest: Map<CellId, CellOutcome>;
   gradeEvents: Map<CellId, GradeResult>;
   objective: Awaited<ReturnType<typeof specObjective>>;
-  roster: ReturnType<typeof simRoster>;
+  roster: ReturnType<typeof engineRoster>;
   resultFile: string;
 }
 
@@ -269,7 +278,7 @@ async function judgeCell(id: CellId, arm: Arm, replayed: PairReplay, c: JudgeCon
 
 export function renderReplay(r: ReplayResult): string {
   const width = Math.max(...r.cells.map((c) => c.cell.length));
-  const lines = [`harness replay: ${r.run} (SIMULATED), ${r.cells.length} cell(s); model calls: ${count(r.calls.served)} served from the transcripts, ${count(r.calls.live)} live`];
+  const lines = [`harness replay: ${r.run}${r.simulated ? ' (SIMULATED)' : ''}, ${r.cells.length} cell(s); model calls: ${count(r.calls.served)} served from the transcripts, ${count(r.calls.live)} live`];
   for (const c of r.cells) {
     lines.push(`  ${c.cell.padEnd(width)}  ${c.status === 'diverged' ? 'DIVERGED' : c.status}${c.detail[0] ? ` ${c.detail[0]}` : ''}`);
     for (const more of c.detail.slice(1)) lines.push(`  ${' '.repeat(width)}    ${more}`);

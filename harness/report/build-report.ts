@@ -3,6 +3,7 @@ import { plain } from '../internal/figures.js';
 import { ARMS, repetitionsAt, type Manifest } from '../manifest/manifest.js';
 import { SQLCSV_REQUIREMENTS, type DefectModel } from '../sim/defect-model.js';
 import { SimParams, plantedText } from '../sim/sim-params.js';
+import { isSimulatedRun } from '../providers/sweep-roster.js';
 import { cellCounts, survivalTally, totalSpend, type CellMeasurement } from '../journal/cell-measurement.js';
 import type { SweepEvent, SweepEventOf } from '../journal/sweep-events.js';
 import { caveatsOf } from './caveats.js';
@@ -37,8 +38,9 @@ export interface ReportInput {
 
 
 function planted(header: SweepEventOf<'header'>, manifest: Manifest): SimParams | null {
-  const { executor, reviewer, simulated } = header.pins;
-  if (executor.provider !== 'sim' && reviewer.provider !== 'sim') return null;
+  const { simulated } = header.pins;
+  // The one definition of a SIMULATED run: its pinned roster (or, in older journals, its pairs).
+  if (!isSimulatedRun(header.pins)) return null;
   // The pins carry what the sim reported; an older or partial record falls back to the manifest's block.
   const pinned = SimParams.safeParse(simulated);
   return pinned.success ? pinned.data : SimParams.parse(manifest.simulated);

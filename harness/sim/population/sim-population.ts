@@ -7,8 +7,9 @@ import { verifierReply } from './verifier.js';
 import { leafChecks, workerReply } from './worker.js';
 import { SimPopulationError, SimWorld, type SimWorldOptions } from './sim-world.js';
 
-/** What every model id of the simulated population carries, so no artifact can pass for a real model's. */
-export const SIMULATED_TAG = '(SIMULATED)';
+/** What every model id of the simulated population carries, so no artifact can pass for a real model's (one definition, in the sweep's roster). */
+export { SIMULATED_TAG } from '../../providers/sweep-roster.js';
+import { SIMULATED_TAG } from '../../providers/sweep-roster.js';
 
 /**
  * Deterministic synthetic usage, a function of the sim's own side of the conversation only

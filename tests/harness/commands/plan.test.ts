@@ -39,6 +39,8 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1, 2
         matrix        2 caps x 2 arms (gated, ungated) x repetitions 1, 1 = 4 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        budget        each leaf 800k tokens, each assembling node 800k beside its children's (the defaults; set budget: in the manifest); a tree's total follows the plan it makes
+        max cost      none (max_cost_usd; max_sessions and the unit ceilings bound the bill)
         pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 2:
@@ -90,6 +92,8 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1 (--depths; the manifest declares 1, 2)
         matrix        1 cap x 2 arms (gated, ungated) x repetitions 1 = 2 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        budget        each leaf 800k tokens, each assembling node 800k beside its children's (the defaults; set budget: in the manifest); a tree's total follows the plan it makes
+        max cost      none (max_cost_usd; max_sessions and the unit ceilings bound the bill)
         pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 2:
@@ -135,6 +139,8 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1, 2, 3, 4
         matrix        4 caps x 2 arms (gated, ungated) x repetitions 2, 2, 4, 4 = 24 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        budget        each leaf 800k tokens, each assembling node 800k beside its children's (the defaults; set budget: in the manifest); a tree's total follows the plan it makes
+        max cost      none (max_cost_usd; max_sessions and the unit ceilings bound the bill)
         pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 4:
@@ -191,6 +197,8 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1, 2 (--depths; the manifest declares 1, 2, 3, 4)
         matrix        2 caps x 2 arms (gated, ungated) x repetitions 2, 2 = 8 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        budget        each leaf 800k tokens, each assembling node 800k beside its children's (the defaults; set budget: in the manifest); a tree's total follows the plan it makes
+        max cost      none (max_cost_usd; max_sessions and the unit ceilings bound the bill)
         pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 4:
@@ -243,6 +251,8 @@ describe('harness plan: the shipped manifests', () => {
         depth caps    1, 2, 3, 4
         matrix        4 caps x 2 arms (gated, ungated) x repetitions 2, 2, 4, 4 = 24 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        budget        each leaf 800k tokens, each assembling node 800k beside its children's (the defaults; set budget: in the manifest); a tree's total follows the plan it makes
+        max cost      none (max_cost_usd; max_sessions and the unit ceilings bound the bill)
         pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 4:
@@ -362,6 +372,11 @@ describe('harness plan: the shipped manifests', () => {
           "gated",
           "ungated",
         ],
+        "budget": {
+          "assemblyTokens": 800000,
+          "declared": false,
+          "leafTokens": 800000,
+        },
         "caveats": [],
         "depths": {
           "declared": [
@@ -386,6 +401,7 @@ describe('harness plan: the shipped manifests', () => {
           "spec": "../spec/sqlcsv",
           "specDir": "spec/sqlcsv",
         },
+        "maxCostUsd": null,
         "maxSessions": {
           "enforced": 30,
           "lowered": true,
@@ -582,6 +598,8 @@ describe('harness plan: other manifests', () => {
         depth caps    3
         matrix        1 cap x 1 arm (gated) x repetitions 2 = 2 cells
         merges        2 attempts per assembling node, equal in every arm; each a merge and a review session
+        budget        each leaf 800k tokens, each assembling node 800k beside its children's (the defaults; set budget: in the manifest); a tree's total follows the plan it makes
+        max cost      none (max_cost_usd; max_sessions and the unit ceilings bound the bill)
         pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
       Sessions if every tree uses its whole cap at projected_branching b = 4.4:

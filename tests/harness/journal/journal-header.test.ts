@@ -160,6 +160,15 @@ describe('code identity', () => {
   });
 });
 
+/** The later pins: the roster the router routes by, the per-node allocations and the run id (not compared: a run's own name). */
+const EXTRA = {
+  roster: [
+    { pair: 'executor' as const, name: 'sim-executor', model: 'sim-executor (SIMULATED)', provider: 'sim', family: 'sim-alpha', tier: 'medium' as const, rung: 2, roles: ['planner' as const], prices: { input: 0, output: 0, cachedInput: 0 }, fallbacks: [] },
+  ],
+  budget: { leafTokens: 800_000, assemblyTokens: 800_000 },
+  runId: 'r-this-run',
+};
+
 describe('collectPins', () => {
   it('pins this repository: manifest bytes, spec, oracle, an absent corpus, code and version', async () => {
     const bytes = new TextEncoder().encode('version: 1\nname: x\n');
@@ -180,6 +189,7 @@ describe('collectPins', () => {
       reviewer,
       simulated: { seed: 1 },
       harnessVersion: await readHarnessVersion(REPO_ROOT),
+      ...EXTRA,
     });
     expect(collected.manifest).toEqual({ path: 'manifests/x.yaml', sha256: createHash('sha256').update(bytes).digest('hex'), bytes: 19 });
     expect(collected.spec).toMatchObject({ path: 'spec/sqlcsv', content: { state: 'present' } });
@@ -190,6 +200,6 @@ describe('collectPins', () => {
     expect(reviewer).toEqual({ provider: 'openai-compatible', model: 'reviewer-model', realModel: 'vendor-b/model', endpoint: 'gateway', declaredFamily: 'family-b', realFamily: 'vendor-b', rung: 3 });
     expect(executor).toEqual({ provider: 'sim', model: 'sim-executor', realModel: 'sim-executor', endpoint: 'sim', declaredFamily: 'sim-alpha', realFamily: 'sim-alpha', rung: 2 });
     // The same inputs pin the same; a fold like --max-sessions never reaches the bytes.
-    expect(comparePins(collected, await collectPins({ manifestBytes: bytes, manifestShownAs: 'other/path.yaml', specDir: specDir('sqlcsv'), oracleDir: oracleDir('sqlcsv'), simCorpusDir: path.join(REPO_ROOT, 'harness', 'sim', 'no-corpus-here'), repoRoot: REPO_ROOT, executor, reviewer, simulated: { seed: 1 }, harnessVersion: collected.harnessVersion }))).toEqual({ ok: true, caveats: [] });
+    expect(comparePins(collected, await collectPins({ manifestBytes: bytes, manifestShownAs: 'other/path.yaml', specDir: specDir('sqlcsv'), oracleDir: oracleDir('sqlcsv'), simCorpusDir: path.join(REPO_ROOT, 'harness', 'sim', 'no-corpus-here'), repoRoot: REPO_ROOT, executor, reviewer, simulated: { seed: 1 }, harnessVersion: collected.harnessVersion, ...EXTRA, runId: 'r-another-run' }))).toEqual({ ok: true, caveats: [] });
   });
 });
