@@ -36,13 +36,19 @@ export interface SandboxLimits {
   tmpBytes: number;
 }
 
+/**
+ * PID 1: reaps every orphan the moment it dies, so a killed command's processes are gone (not
+ * zombies holding pids) when the sweep after it looks. With no child to wait for it waits for
+ * SIGCHLD, blocked so one that arrives between the two calls stays pending instead of being lost.
+ */
 const REAPER = [
-  'import os, time',
+  'import os, signal',
+  'signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})',
   'while True:',
   '    try:',
   '        os.wait()',
   '    except ChildProcessError:',
-  '        time.sleep(0.5)',
+  '        signal.sigtimedwait({signal.SIGCHLD}, 1)',
 ].join('\n');
 
 export const DEFAULT_LIMITS: SandboxLimits = {
