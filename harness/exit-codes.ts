@@ -69,6 +69,7 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   docker_unavailable: EXIT.environment,
   sandbox_image_missing: EXIT.environment,
   sandbox_host_lost: EXIT.environment,
+  sandbox_processes_left: EXIT.environment,
   no_sandbox_host: EXIT.environment,
   workspace_path: EXIT.usage,
   sandbox_disposed: EXIT.internal,

@@ -5,6 +5,7 @@ import Docker from 'dockerode';
 import { assertDockerReachable, daemonFailure, sandboxLabels } from './docker-daemon.js';
 import { SandboxDisposedError, SandboxImageMissingError, SandboxesClosedError } from '../base/errors.js';
 import { ContainerShutdown } from './container-shutdown.js';
+import { clearLeftovers } from './internal/leftover-processes.js';
 import { CappedSink } from './internal/output-cap.js';
 import { resolveInside } from './internal/workspace-fs.js';
 import {
@@ -36,13 +37,19 @@ export interface SandboxLimits {
   tmpBytes: number;
 }
 
+/**
+ * PID 1: reaps every orphan the moment it dies, so a killed command's processes are gone (not
+ * zombies holding pids) when the sweep after it looks. With no child to wait for it waits for
+ * SIGCHLD, blocked so one that arrives between the two calls stays pending instead of being lost.
+ */
 const REAPER = [
-  'import os, time',
+  'import os, signal',
+  'signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})',
   'while True:',
   '    try:',
   '        os.wait()',
   '    except ChildProcessError:',
-  '        time.sleep(0.5)',
+  '        signal.sigtimedwait({signal.SIGCHLD}, 1)',
 ].join('\n');
 
 export const DEFAULT_LIMITS: SandboxLimits = {
@@ -51,6 +58,9 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   pids: 256,
   tmpBytes: 256 * 1024 ** 2,
 };
+
+/** Default of {@link DockerSandboxProviderOptions.processExitTimeoutMs}: long enough for a loaded machine to reap a fork bomb. */
+export const DEFAULT_PROCESS_EXIT_TIMEOUT_MS = 15_000;
 
 export interface DockerSandboxProviderOptions {
   /** Image to run, e.g. `rdh-sandbox:<digest>`; must already be on the daemon. */
@@ -61,6 +71,14 @@ export interface DockerSandboxProviderOptions {
   limits?: Partial<SandboxLimits>;
   /** Per-stream output cap for `exec`. Default 1 MiB. */
   outputCapBytes?: number;
+  /**
+   * How long a command's processes get to be gone once it has ended (normally, by its timeout
+   * or killed), checked every 50 ms, before the container is killed and restarted; the
+   * restarted container gets as long again to answer with none left, or the command fails with
+   * `SandboxProcessesLeftError`. A bound, not a wait: a clean container answers at the first
+   * check. Default {@link DEFAULT_PROCESS_EXIT_TIMEOUT_MS} (15 s).
+   */
+  processExitTimeoutMs?: number;
   /**
    * How the workspace reaches the container (see {@link WorkspaceTransportChoice}). Default
    * `auto`: a bind mount for a daemon on a local unix socket, tar streams into a volume otherwise.
@@ -89,6 +107,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   readonly docker: Docker;
   private readonly limits: SandboxLimits;
   private readonly outputCapBytes: number;
+  private readonly processExitTimeoutMs: number;
   /** The workspace transport in force, `auto` resolved. */
   readonly transport: WorkspaceTransportKind;
   private imageChecked = false;
@@ -98,6 +117,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.docker = options.docker ?? new Docker();
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.outputCapBytes = options.outputCapBytes ?? 1024 ** 2;
+    this.processExitTimeoutMs = options.processExitTimeoutMs ?? DEFAULT_PROCESS_EXIT_TIMEOUT_MS;
     this.transport = resolveTransport(this.docker, options.transport);
     this.shutdown = options.shutdown ?? new ContainerShutdown();
   }
@@ -146,7 +166,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       await made.remove({ force: true }).catch(() => undefined);
       await transport.dispose().catch(() => undefined);
     });
-    return new DockerSandbox(name, container, workspaceDir, owner, this.outputCapBytes, transport);
+    return new DockerSandbox(name, container, workspaceDir, owner, this.outputCapBytes, transport, this.processExitTimeoutMs);
   }
 
   /** Creates and starts the container; on a failure nothing of it is left. */
@@ -195,8 +215,8 @@ export class DockerSandboxProvider implements SandboxProvider {
 
 class DockerSandbox implements Sandbox {
   private disposed = false;
-  /** Set when the container had to be killed to stop a command; the next exec restarts it. */
-  private needsRestart = false;
+  /** Set when a command's processes could not be cleared; every later command tries again first, and refuses if it cannot. */
+  private unclean = false;
 
   constructor(
     readonly id: string,
@@ -205,6 +225,7 @@ class DockerSandbox implements Sandbox {
     private readonly owner: { uid: number; gid: number; chown: boolean },
     private readonly outputCapBytes: number,
     private readonly transport: WorkspaceTransport,
+    private readonly processExitTimeoutMs: number,
   ) {}
 
   private live(): void {
@@ -223,10 +244,7 @@ class DockerSandbox implements Sandbox {
     const timeoutMs = options.timeoutMs ?? 60_000;
     const cwd = options.cwd ?? '.';
     resolveInside(this.workspaceDir, cwd);
-    if (this.needsRestart) {
-      await this.container.start().catch(() => undefined);
-      this.needsRestart = false;
-    }
+    if (this.unclean) await this.clear();
     await this.transport.beforeCommand(this.container);
     const started = performance.now();
     const spec = {
@@ -235,7 +253,7 @@ class DockerSandbox implements Sandbox {
       AttachStderr: true,
       WorkingDir: path.posix.join(WORKSPACE_MOUNT, cwd),
       Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
-      User: `${this.owner.uid}:${this.owner.gid}`,
+      User: this.user,
     };
     const exec = await this.container.exec(spec).catch(async (error: { statusCode?: number }) => {
       // 409: the container stopped (killed by the memory ceiling, say). The workspace lives on
@@ -262,11 +280,17 @@ class DockerSandbox implements Sandbox {
       }),
     ]);
     clearTimeout(timer);
-    if (timedOut) {
-      await this.stopEverything(ended);
+    // Read before the clearing, which may restart the container and take the exec's record with it.
+    const exitCode = timedOut ? null : await exitCodeOf(exec);
+    // Whatever the command started dies here, before anything else runs: a background process,
+    // or a bomb that outlived its shell, would otherwise share the next command's container.
+    try {
+      await this.clear();
+      // Nothing is left to write to the stream of a command that timed out; Docker closes it at its own pace.
+      if (timedOut) await Promise.race([ended, new Promise((r) => setTimeout(r, 2000).unref())]);
+    } finally {
       stream.destroy();
     }
-    const exitCode = timedOut ? null : await exitCodeOf(exec);
     await this.transport.commandDone(this.container);
     return {
       exitCode,
@@ -278,26 +302,15 @@ class DockerSandbox implements Sandbox {
     };
   }
 
-  /**
-   * Kill every process of the sandbox user (tini as PID 1 is exempt). When even that cannot
-   * run, e.g. a fork bomb holds every pid, kill the container; the workspace survives on the
-   * host and the next exec restarts it.
-   */
-  private async stopEverything(ended: Promise<void>): Promise<void> {
-    const grace = (ms: number) => new Promise<'late'>((r) => setTimeout(() => r('late'), ms).unref());
-    try {
-      const killer = await this.container.exec({
-        Cmd: ['sh', '-c', 'kill -KILL -1'],
-        User: `${this.owner.uid}:${this.owner.gid}`,
-      });
-      await Promise.race([killer.start({ Detach: true }), grace(2000)]);
-    } catch {
-      // fall through to the container kill
-    }
-    if ((await Promise.race([ended.then(() => 'ended' as const), grace(2000)])) === 'ended') return;
-    await this.container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
-    this.needsRestart = true;
-    await Promise.race([ended, grace(2000)]);
+  private get user(): string {
+    return `${this.owner.uid}:${this.owner.gid}`;
+  }
+
+  /** Kills every process but PID 1 and waits until they are gone (see {@link clearLeftovers}); marks the sandbox unclean if that fails. */
+  private async clear(): Promise<void> {
+    this.unclean = true;
+    await clearLeftovers(this.container, this.id, { user: this.user, boundMs: this.processExitTimeoutMs });
+    this.unclean = false;
   }
 
   async readFile(p: string): Promise<string> {

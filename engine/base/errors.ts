@@ -60,6 +60,21 @@ export class SandboxesClosedError extends RdhError {
 }
 
 /**
+ * A command's processes would not end: after SIGKILL, and after its container was killed and
+ * restarted, something still ran in the sandbox (or the sandbox could not be looked into). The
+ * next command would share the container with them, so the sandbox runs no more commands.
+ */
+export class SandboxProcessesLeftError extends RdhError {
+  readonly code = 'sandbox_processes_left';
+  constructor(readonly sandboxId: string, readonly left: string[], blocked: string | null) {
+    const what = blocked ? `it could not be looked into (${blocked})` : `${left.length} process(es) still ran (${left.slice(0, 5).join(', ')})`;
+    super(
+      `sandbox ${sandboxId} is not clean after a command: ${what}, even after its container was killed and restarted; it runs no more commands. Dispose of it and create another; if this repeats, the Docker host is overloaded or failing (see the daemon's log).`,
+    );
+  }
+}
+
+/**
  * A Docker host of the pool stopped answering while this work used it. The host is drained;
  * the work is `retryable`: re-run it and the pool places it on a host that still answers.
  */
@@ -226,6 +241,7 @@ export const ENGINE_ERRORS = [
   WorkspacePathError,
   SandboxDisposedError,
   SandboxesClosedError,
+  SandboxProcessesLeftError,
   SandboxHostLostError,
   NoSandboxHostError,
   BudgetExhaustedError,

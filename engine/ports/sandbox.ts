@@ -45,7 +45,11 @@ export interface Sandbox {
   readonly id: string;
   /** Host directory backing {@link WORKSPACE_MOUNT} (the mount itself, or a mirror kept in step after every command and write). */
   readonly workspaceDir: string;
-  /** Run `command` with `sh -c` inside the sandbox. */
+  /**
+   * Run `command` with `sh -c` inside the sandbox. When it returns, none of the command's
+   * processes is left (background ones included), so the next command starts alone; when the
+   * sandbox cannot make sure of that it fails with a coded error instead.
+   */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** Read a UTF-8 file; `path` is relative to the workspace root. */
   readFile(path: string): Promise<string>;

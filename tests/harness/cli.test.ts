@@ -190,6 +190,7 @@ describe('exit codes (item 15)', () => {
         "sandbox_disposed": 1,
         "sandbox_host_lost": 3,
         "sandbox_image_missing": 3,
+        "sandbox_processes_left": 3,
         "sandboxes_closed": 130,
         "sim_defect_model": 1,
         "sim_defect_table": 1,

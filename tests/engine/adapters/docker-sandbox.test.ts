@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -20,6 +20,47 @@ const RUN = `vitest-sandbox-${process.pid}`;
 async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(tmpdir(), prefix));
 }
+
+/**
+ * Every process in a sandbox's container but its PID 1, as the daemon's host lists them: it
+ * needs no pid inside, so it sees a container whose pids are all taken.
+ */
+async function leftovers(box: Sandbox): Promise<string[]> {
+  const container = new Docker().getContainer(box.id);
+  const init = String((await container.inspect()).State.Pid);
+  const { Processes } = (await container.top({ ps_args: '-o pid,stat,args' })) as { Processes: string[][] | null };
+  return (Processes ?? []).filter(([pid]) => pid !== init).map((p) => p.join(' '));
+}
+
+/** One busy loop per core, so whatever runs meanwhile waits for a CPU. The caller kills them. */
+function busyCores(): ChildProcess[] {
+  return Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }));
+}
+
+/** Forks a process that takes every pid there is, prints `full` when none is left, and exits (the hog lives on). */
+const PID_HOG = `import os, time
+def cgroup(name):
+    for d in ('/sys/fs/cgroup/', '/sys/fs/cgroup/pids/'):
+        try:
+            with open(d + name) as f:
+                return int(f.read())
+        except OSError:
+            pass
+if os.fork() == 0:
+    null = os.open('/dev/null', os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    while True:
+        try:
+            if os.fork() == 0:
+                time.sleep(1000)
+                os._exit(0)
+        except OSError:
+            time.sleep(0.001)
+while cgroup('pids.current') < cgroup('pids.max'):
+    time.sleep(0.05)
+print('full')
+`;
 
 async function containersOf(runId: string): Promise<string[]> {
   const list = await new Docker().listContainers({ all: true, filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } });
@@ -86,11 +127,38 @@ for host in ['1.1.1.1', '172.17.0.1', '10.0.0.1', 'deb.debian.org']:
     expect(result.stdout.trim().split('\n').at(-1)).toBe('1');
   });
 
-  it('ends a fork bomb as a result, and stays usable afterwards', async () => {
-    const result = await sandbox.exec('bomb() { bomb | bomb & }; bomb; sleep 3; echo survived-start', { timeoutMs: 5_000 });
-    expect(result.exitCode === null || result.exitCode !== 0 || result.stdout.includes('survived-start')).toBe(true);
-    const after = await sandbox.exec('echo alive', { timeoutMs: 20_000 });
-    expect(after).toMatchObject({ exitCode: 0, stdout: 'alive\n' });
+  it('ends a fork bomb as a result with both cores busy, and leaves nothing of it to the next command', async () => {
+    // Load was what once let the bomb, or the kill sent after it, reach into the next command.
+    const hogs = busyCores();
+    try {
+      const result = await sandbox.exec('bomb() { bomb | bomb & }; bomb; sleep 3; echo survived-start', { timeoutMs: 5_000 });
+      expect(result.exitCode === null || result.exitCode !== 0 || result.stdout.includes('survived-start')).toBe(true);
+      expect(await leftovers(sandbox)).toEqual([]);
+      const after = await sandbox.exec('echo alive', { timeoutMs: 20_000 });
+      expect(after).toMatchObject({ exitCode: 0, stdout: 'alive\n' });
+    } finally {
+      for (const hog of hogs) hog.kill('SIGKILL');
+    }
+  });
+
+  it('ends what a command left running in the background before it returns, so the next command sees none of it', async () => {
+    const started = await sandbox.exec('sleep 1000 >/dev/null 2>&1 & echo $! > bg.pid; echo started');
+    expect(started).toMatchObject({ exitCode: 0, stdout: 'started\n' });
+    expect(await leftovers(sandbox)).toEqual([]);
+    const seen = await sandbox.exec('kill -0 "$(cat bg.pid)" 2>/dev/null && echo running || echo gone; cat /proc/[0-9]*/comm');
+    expect(seen.stdout.split('\n')[0]).toBe('gone');
+    expect(seen.stdout).not.toContain('sleep');
+  });
+
+  it('clears a command that left every pid taken, by restarting the container, and the next command can fork', async () => {
+    // Unlike the shell bomb this one never burns out: it takes each pid as it frees, so nothing
+    // inside the container can start to kill it. The command returns once the pids cgroup is full.
+    await sandbox.writeFile('hog.py', PID_HOG);
+    const left = await sandbox.exec('python3 hog.py', { timeoutMs: 30_000 });
+    expect(left).toMatchObject({ exitCode: 0, stdout: 'full\n' });
+    expect(await leftovers(sandbox)).toEqual([]);
+    const next = await sandbox.exec('ls / | grep -c workspace');
+    expect(next).toMatchObject({ exitCode: 0, stdout: '1\n' });
   });
 
   it('ends a 20 GiB allocation as a result (killed or refused), not a hang', async () => {
