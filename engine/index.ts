@@ -28,6 +28,8 @@ export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type Engin
 
 // adapters
 export { OpenAIModelClient, type OpenAIModelClientOptions } from './adapters/openai-client.js';
+// The wire parser alone, so a test can read a reply it fetched itself exactly as the adapter would.
+export { parseCompletion } from './adapters/openai-wire.js';
 export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './adapters/docker-sandbox.js';
 export { ContainerShutdown } from './adapters/container-shutdown.js';
 export { resolveTransport, type WorkspaceTransportChoice, type WorkspaceTransportKind } from './adapters/workspace-transport.js';
