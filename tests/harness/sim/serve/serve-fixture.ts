@@ -10,9 +10,9 @@ export const EXECUTOR = 'sim-executor (SIMULATED)';
 export const REVIEWER = 'sim-reviewer (SIMULATED)';
 
 /** Starts a SIMULATED server on a free port, its log kept for the test. */
-export async function serve(faults?: FaultPlan, extra: { manifest?: LoadedManifest } = {}): Promise<SimServer & { logged: string[] }> {
+export async function serve(faults?: FaultPlan, extra: { manifest?: LoadedManifest; now?: () => number } = {}): Promise<SimServer & { logged: string[] }> {
   const logged: string[] = [];
-  const server = await startSimServer({ port: 0, manifest: extra.manifest ?? SMOKE_HTTP, ...(faults ? { faults } : {}), log: (line) => logged.push(line) });
+  const server = await startSimServer({ port: 0, manifest: extra.manifest ?? SMOKE_HTTP, ...(faults ? { faults } : {}), ...(extra.now ? { now: extra.now } : {}), log: (line) => logged.push(line) });
   return Object.assign(server, { logged });
 }
 
@@ -52,7 +52,7 @@ export async function overHttp(server: SimServer, request: ModelRequest, headers
 /** A plain POST of a chat body, for what the SDK would refuse to send (bad JSON) and for speed in bulk. */
 export async function post(server: SimServer, body: unknown, identity?: CallIdentity | string): Promise<{ status: number; headers: Headers; json: Record<string, unknown> }> {
   // A string is sent as the header's raw value, for headers the encoder would refuse to write.
-  const header = identity === undefined ? {} : { [CALL_HEADER]: typeof identity === 'string' ? identity : encodeCallHeader(identity) };
+  const header: Record<string, string> = identity === undefined ? {} : { [CALL_HEADER]: typeof identity === 'string' ? identity : encodeCallHeader(identity) };
   const response = await fetch(`${server.url}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...header },
