@@ -97,7 +97,7 @@ export async function answerChat(state: ServerState, req: IncomingMessage, res: 
     return;
   }
   const n = state.counter.receive();
-  for (const starting of state.injector.received(n, state.now())) void state.enterOutage(starting.forMs, `window ${starting.index + 1}, after_requests`);
+  for (const starting of state.injector.received(n, state.now())) void state.outages.enter(starting.forMs, `window ${starting.index + 1}, after_requests`);
   let call: Call;
   try {
     call = await readCall(state, req);

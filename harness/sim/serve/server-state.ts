@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultInjector } from './fault-injector.js';
+import type { OutageControl } from './outage-control.js';
 import type { ServedPopulations } from './served-populations.js';
 import type { StatsCounter } from './server-stats.js';
 import type { SwitchableListener } from './switchable-listener.js';
@@ -12,8 +13,7 @@ export interface ServerState {
   readonly listener: SwitchableListener;
   readonly log: (line: string) => void;
   readonly now: () => number;
-  /** Begins an outage lasting `forMs` (null: until ended by hand). */
-  enterOutage(forMs: number | null, why: string): Promise<void>;
+  readonly outages: OutageControl;
 }
 
 /** Sends a JSON body; during an outage the connection is closed after it, so the next try must reconnect. */

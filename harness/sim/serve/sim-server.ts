@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { LoadedManifest } from '../../manifest/manifest-loader.js';
 import type { FaultPlan } from './fault-plan.js';
 import { FaultInjector } from './fault-injector.js';
+import { OutageControl } from './outage-control.js';
 import { answerChat } from './chat-route.js';
 import { sendJson, type ServerState } from './server-state.js';
 import { ServedPopulations } from './served-populations.js';
@@ -69,44 +70,8 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
   const injector = new FaultInjector(options.faults, now());
   const http = createServer();
   const listener = new SwitchableListener(http, SIM_SERVER_HOST);
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number, fn: () => void) => {
-    const timer = setTimeout(() => (timers.delete(timer), fn()), ms);
-    timers.add(timer);
-    return timer;
-  };
-  let stopped = false;
-  let ending: NodeJS.Timeout | null = null;
-  let endsAtMs = 0;
-  // Outages begin and end one at a time, in order, so a window and a hand never interleave a close and a listen.
-  let chain: Promise<void> = Promise.resolve();
-  const serialised = (step: () => Promise<void>) => (chain = chain.then(step, step));
-
-  const leaveOutage = (): Promise<void> =>
-    serialised(async () => {
-      if (ending) (clearTimeout(ending), timers.delete(ending), (ending = null));
-      if (!listener.refusing || stopped) return;
-      await listener.resume().catch((error: Error) => log(`harness sim serve: ${error.message}`));
-      log(`harness sim serve: outage over, listening again on port ${listener.port}`);
-    });
-  const enterOutage = (forMs: number | null, why: string): Promise<void> =>
-    serialised(async () => {
-      if (stopped) return;
-      if (!listener.refusing) {
-        counter.outageEntered();
-        await listener.refuse();
-        log(`harness sim serve: outage (${why}): connections to port ${listener.port} refused${forMs === null ? ' until ended by hand' : ` for ${forMs / 1000} s`}`);
-      }
-      if (forMs === null) {
-        if (ending) (clearTimeout(ending), timers.delete(ending), (ending = null));
-      } else if (ending === null || now() + forMs > endsAtMs) {
-        if (ending) (clearTimeout(ending), timers.delete(ending));
-        endsAtMs = now() + forMs;
-        ending = later(forMs, () => ((ending = null), void leaveOutage()));
-      }
-    });
-
-  const state: ServerState = { populations, injector, counter, listener, log, now, enterOutage };
+  const outages = new OutageControl(listener, counter, log, now);
+  const state: ServerState = { populations, injector, counter, listener, log, now, outages };
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     Promise.resolve()
       .then(() => route(state, req, res))
@@ -118,18 +83,15 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
   });
 
   const port = await listener.listen(options.port ?? DEFAULT_SIM_PORT);
-  for (const timed of injector.timedOutages()) later(timed.afterMs, () => void enterOutage(timed.forMs, `window ${timed.index + 1}, after_s`));
+  for (const timed of injector.timedOutages()) outages.schedule(timed.afterMs, timed.forMs, `window ${timed.index + 1}, after_s`);
   return {
     url: `http://${SIM_SERVER_HOST}:${port}/v1`,
     port,
     models: populations.models,
     stats: () => counter.snapshot(),
-    outage: (on) => (on ? enterOutage(null, 'by hand') : leaveOutage()),
+    outage: (on) => (on ? outages.enter(null, 'by hand') : outages.leave()),
     stop: async () => {
-      stopped = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      await chain;
+      await outages.stop();
       await listener.close();
     },
   };

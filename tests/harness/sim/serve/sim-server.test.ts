@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WORK_TOOLS, type ChatMessage, type ModelRequest, type ModelResponse } from '../../../../engine/index.js';
-import { ServerStats, simSetup, specObjective, type SimServer } from '../../../../harness/index.js';
+import { ServerStats, SimPopulation, simSetup, specObjective, type SimServer } from '../../../../harness/index.js';
 import { EXECUTOR, REVIEWER, SMOKE_HTTP, overHttp, plannerCall, post, serve } from './serve-fixture.js';
 
 let server: (SimServer & { logged: string[] }) | null = null;
@@ -121,6 +121,21 @@ describe('harness sim serve answers as the in-process population', () => {
     `);
     expect((await post(server, body, identity)).status).toBe(200);
     expect(server.stats()).toMatchObject({ received: 8, answered: 1, badRequests: 7, internalErrors: 0 });
+  });
+
+  it('answers an unexpected failure 500 with a generic message, logs it, and goes on serving', async () => {
+    server = await serve();
+    const { body, identity } = plannerCall('s');
+    const spy = vi.spyOn(SimPopulation.prototype, 'complete').mockRejectedValueOnce(new TypeError('a bug with a secret-free story'));
+    try {
+      const failed = await post(server, body, identity);
+      expect([failed.status, failed.json]).toEqual([500, { error: { message: 'the SIMULATED provider failed on this request; its terminal shows why', type: 'server_error', param: null, code: null } }]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(server.logged.join('\n')).toMatch(/failed on POST \/v1\/chat\/completions: TypeError: a bug with a secret-free story\n\s+at /);
+    expect((await post(server, body, identity)).status).toBe(200);
+    expect(server.stats()).toMatchObject({ internalErrors: 1, answered: 1 });
   });
 
   it('counts, per call key, how often each call was seen and answered; GET /_rdh/stats serves the same', async () => {
