@@ -60,9 +60,10 @@ export class FaultInjector {
         }
         continue;
       }
-      // A burst starting after N requests covers request N + 1 on; one started by time covers this request on.
+      // A burst starting after N requests covers request N + 1 on, timed from it; one started by time
+      // covers the first request that came after its moment on, timed from the moment itself.
       if (byCount && n > w.window.after_requests!) [w.startedAfter, w.startedAtMs] = [w.window.after_requests!, nowMs];
-      else if (byTime) [w.startedAfter, w.startedAtMs] = [n - 1, nowMs];
+      else if (byTime) [w.startedAfter, w.startedAtMs] = [n - 1, this.startedAtMs + w.window.after_s! * 1000];
     }
     return starting;
   }

@@ -73,6 +73,20 @@ describe('harness sim serve answers as the in-process population', () => {
     expect(JSON.parse(verdict.content!)).toHaveProperty('accept');
   });
 
+  it('answers each cell from its own (cap, repetition) world, as harness record builds one per pair', async () => {
+    server = await serve();
+    const plan = (cellId: string): ModelRequest => ({ ...base, cellId, model: EXECUTOR, role: 'planner', nodeId: 'root', sessionId: 'root/planner/1', json: true, messages: [{ role: 'user', content: '## Task: Build sqlcsv' }] });
+    const replies = [];
+    for (const [cap, repetition] of [[1, 1], [2, 1]] as const) {
+      const request = plan(`cap${cap}-rep${repetition}-ungated`);
+      const local = await (await inProcess(cap, repetition)).clients.sim!.complete(request);
+      expect(sameReply(await overHttp(server, request))).toEqual(sameReply(local));
+      replies.push(local.content);
+    }
+    // The two worlds plan differently, so a server answering every cell from one world would fail above.
+    expect(replies[0]).not.toEqual(replies[1]);
+  });
+
   it('lists the two tagged model ids, in the OpenAI list format', async () => {
     server = await serve();
     const sdk = new OpenAI({ baseURL: server.url, apiKey: 'x', maxRetries: 0 });
