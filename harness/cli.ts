@@ -9,6 +9,7 @@ import { recordCommand } from './commands/record.js';
 import { replayCommand } from './commands/replay.js';
 import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { simCommand } from './commands/sim.js';
 import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
 import { dropWritesToClosedPipes, processIo, type CliIo } from './io.js';
 import { REPO_ROOT } from './paths.js';
@@ -32,6 +33,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void = () => 
   program.addCommand(reportCommand(io));
   program.addCommand(gradeCommand(io));
   program.addCommand(solveCommand(io));
+  program.addCommand(simCommand(io));
 
   // Commander's own errors (unknown flag, missing argument) become one-line usage errors.
   const configure = (cmd: Command): void => {

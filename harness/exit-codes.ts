@@ -52,6 +52,9 @@ type HarnessErrorCode =
   | 'sim_defect_model'
   | 'sim_defect_table'
   | 'sim_population'
+  | 'fault_plan_invalid'
+  | 'sim_request_refused'
+  | 'sim_server_listen'
   | 'oracle_invalid'
   | 'spec_invalid'
   | 'sandbox_build_failed'
@@ -97,6 +100,10 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   sim_defect_model: EXIT.internal,
   sim_defect_table: EXIT.internal,
   sim_population: EXIT.internal,
+  fault_plan_invalid: EXIT.usage,
+  // A request the SIMULATED server refuses ends that request; should one escape, it was bad input.
+  sim_request_refused: EXIT.usage,
+  sim_server_listen: EXIT.environment,
   oracle_invalid: EXIT.gradingRefused,
   spec_invalid: EXIT.usage,
   sandbox_build_failed: EXIT.environment,

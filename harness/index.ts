@@ -44,3 +44,9 @@ export { specObjective, criterionLine, type SpecObjective } from './cell/spec-ob
 export { simSetup, DEFAULT_SIM_PAIRS, type SimSetup, type SimSetupOptions } from './sim/population/sim-setup.js';
 export { SimPopulation, SIMULATED_TAG } from './sim/population/sim-population.js';
 export { predictCell } from './sim/population/predict.js';
+export { startSimServer, DEFAULT_SIM_PORT, SIM_SERVER_HOST, type SimServer, type SimServerOptions } from './sim/serve/sim-server.js';
+export { FaultPlan, FaultWindow, LatencyPlan, LimitsPlan, RateLimitPlan, FaultPlanInvalidError, loadFaultPlan, type LoadedFaultPlan } from './sim/serve/fault-plan.js';
+export { callKey, latencyMs, type TryIdentity } from './sim/serve/fault-draws.js';
+export { ServerStats } from './sim/serve/server-stats.js';
+export { ChatCompletionBody, requestFromWire, completionBody } from './sim/serve/wire-request.js';
+export { SimRequestRefusedError, SimServerListenError } from './sim/serve/serve-errors.js';

@@ -8,3 +8,10 @@ export function positiveInt(value: string): number {
   }
   return n;
 }
+
+/** Commander value parser for a TCP port: a whole number from 0 (any free port) to 65535. */
+export function portNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65_535) throw new InvalidArgumentError(`expected a port from 0 to 65535 (0 picks a free one), got ${JSON.stringify(value)}.`);
+  return n;
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Manifest } from '../manifest/manifest.js';
 import { ProviderConfig } from '../providers/provider-config.js';
 import { Report } from '../report/report-schema.js';
+import { FaultPlan } from '../sim/serve/fault-plan.js';
 
 /**
  * The JSON Schemas editors use to validate and complete the YAML files, generated from the
@@ -19,6 +20,7 @@ export const JSON_SCHEMA_SOURCES = {
   'manifest.schema.json': { schema: Manifest, io: 'input' },
   'providers.schema.json': { schema: ProviderConfig, io: 'input' },
   'report.schema.json': { schema: Report, io: 'output' },
+  'faults.schema.json': { schema: FaultPlan, io: 'input' },
 } as const satisfies Record<string, { schema: z.ZodType; io: 'input' | 'output' }>;
 
 /** The text of one schema file; draft-07 is what yaml-language-server reads most completely. */

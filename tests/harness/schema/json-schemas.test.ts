@@ -18,6 +18,9 @@ describe('committed JSON Schemas', () => {
     ['manifests/smoke.yaml', 'manifest.schema.json'],
     ['manifests/recursion-depth.yaml', 'manifest.schema.json'],
     ['manifests/providers.example.yaml', 'providers.schema.json'],
+    ['manifests/providers.sim-http.yaml', 'providers.schema.json'],
+    ['manifests/smoke-http.yaml', 'manifest.schema.json'],
+    ['manifests/faults.example.yaml', 'faults.schema.json'],
   ])('%s points editors at %s', async (file, schema) => {
     const text = await readFile(path.join(ROOT, file), 'utf8');
     const match = /^# yaml-language-server: \$schema=(\S+)$/m.exec(text);
