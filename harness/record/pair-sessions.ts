@@ -104,7 +104,9 @@ export class PairSessions {
       },
     });
     return {
-      complete: async (request: ModelRequest): Promise<ModelResponse> => {
+      complete: async (asked: ModelRequest): Promise<ModelResponse> => {
+        // The cell the call serves travels with it (a provider entry that opts in sends it as x-rdh-call).
+        const request: ModelRequest = { ...asked, cellId: cellsOfSession(asked, o.cells, o.arms).ids[0]! };
         let s = this.open.get(request.sessionId);
         if (!s) {
           const { ids: served, mergeArm } = cellsOfSession(request, o.cells, o.arms);

@@ -22,7 +22,7 @@ export interface SweepModels {
   readonly keys: string[];
   /** The roster and clients of one pair. */
   forPair(cap: number, repetition: number): Promise<PairModels>;
-  /** One one-token completion per model served over HTTP: the warm-up, and the last preflight. */
+  /** One one-token completion per model served over HTTP: the warm-up, and the last preflight (its call header names cell `preflight`, which the simulated server answers at once). */
   warmUp(): Promise<void>;
 }
 
@@ -56,7 +56,7 @@ export function sweepModels(o: SweepModelsOptions): SweepModels {
     async warmUp() {
       for (const m of roster) {
         if (m.provider === 'sim') continue;
-        await live[m.provider]!.complete({ model: m.model, messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 1, role: m.roles[0]!, sessionId: 'preflight', nodeId: 'preflight', attempt: 1 });
+        await live[m.provider]!.complete({ model: m.model, messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 1, role: m.roles[0]!, sessionId: 'preflight', nodeId: 'preflight', attempt: 1, cellId: 'preflight' });
       }
     },
   };

@@ -19,8 +19,16 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 interface Call {
   request: ModelRequest;
   key: string;
-  population: SimPopulation;
+  population: Pick<SimPopulation, 'complete'>;
 }
+
+/** The cell a sweep's preflight names: its one-token warm-up call, answered "ok" before any world is built. */
+export const PREFLIGHT_CELL = 'preflight';
+
+/** Answers the warm-up: SIMULATED, one token each way, counted like any call. */
+const WARM_UP: Pick<SimPopulation, 'complete'> = {
+  complete: async (request) => ({ content: 'ok', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0 }, model: request.model, finishReason: 'stop' }),
+};
 
 const refused = (message: string, status: 400 | 413 = 400) => new SimRequestRefusedError(status, 'invalid_request_error', message);
 
@@ -59,7 +67,7 @@ async function readCall(state: ServerState, req: IncomingMessage): Promise<Call>
     const hint = body.data.model.includes(SIMULATED_TAG) ? '' : `; simulated model ids keep their ${SIMULATED_TAG} tag over HTTP, so name it so in the provider configuration (model: "${served[0]}")`;
     throw new SimRequestRefusedError(404, 'invalid_request_error', `The model ${JSON.stringify(body.data.model)} does not exist here: this is the SIMULATED provider, serving ${served.join(', ')}${hint}`, 'model_not_found');
   }
-  const population = await state.populations.forCell(identity.cell);
+  const population = identity.cell === PREFLIGHT_CELL ? WARM_UP : await state.populations.forCell(identity.cell);
   const request = requestFromWire(body.data, identity);
   return { request, key: callKey(identity.cell, identity.session, request.messages.length), population };
 }
