@@ -21,6 +21,10 @@ export const EXIT = {
   providerConfiguration: 6,
   /** A replay diverged from its recording. */
   replayDiverged: 7,
+  /** A spend ceiling (max_sessions, max_cost_usd) stopped a sweep before every staged cell was measured. */
+  ceilingReached: 8,
+  /** A staged cell of a sweep ended unavailable: no figure includes it. */
+  cellsLost: 9,
   /** Interrupted (Ctrl-C, SIGINT): 128 + 2, as shells expect. */
   interrupted: 130,
 } as const;
@@ -30,11 +34,13 @@ export const EXIT_DESCRIPTIONS: Array<[ExitCode, string]> = [
   [EXIT.ok, 'success'],
   [EXIT.internal, 'a bug, and only a bug (please report it with the command and its output)'],
   [EXIT.usage, 'bad input: a flag, manifest, provider configuration file, spec or journal; nothing was written'],
-  [EXIT.environment, 'environment: Docker unreachable, sandbox image missing or its build failed, a provider unreachable'],
+  [EXIT.environment, 'environment: Docker unreachable, sandbox image missing or its build failed, a provider unreachable (for its whole patience, in a sweep)'],
   [EXIT.gradingRefused, 'grading refused: the oracle could not be shown to have been held out'],
   [EXIT.quotaExhausted, 'provider quota exhausted: add credit or use another key; work already paid for is kept'],
   [EXIT.providerConfiguration, 'provider configuration: the key, model id or base URL was refused, or no model of an independent family can judge'],
   [EXIT.replayDiverged, 'a replay diverged from its recording'],
+  [EXIT.ceilingReached, 'a spend ceiling (max_sessions, max_cost_usd) stopped the sweep before every staged cell was measured; what was measured is kept'],
+  [EXIT.cellsLost, 'a staged cell ended unavailable; the same command re-runs the transient ones, --retry-unavailable the rest'],
   [EXIT.interrupted, 'interrupted'],
 ];
 

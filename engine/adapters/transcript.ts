@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { SECRET_SHAPES, type SecretCatalogue } from '../base/secrets.js';
-import { Usage } from '../base/usage.js';
+import { Unreceived, Usage } from '../base/usage.js';
 import type { Clock } from '../ports/clock.js';
 import { ChatMessage, Role, ToolCall, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
 import type { JsonlDirectory } from './jsonl-file.js';
@@ -52,6 +52,10 @@ export const TranscriptLine = z.discriminatedUnion('type', [
     usage: Usage,
     /** Why the usage is an estimate or was corrected; null when the endpoint's figures were used. */
     usageNote: z.string().nullable(),
+    /** True when the usage was unreadable and the call was charged its worst case. Absent: read as sent. */
+    usageUnreadable: z.literal(true).optional(),
+    /** Attempts of this call the server may have answered but the client never received, and their worst-case charge. Absent: none. */
+    unreceived: Unreceived.optional(),
     finishReason: z.string().nullable(),
     latencyMs: z.number().int(),
   }),
@@ -156,7 +160,8 @@ export class TranscriptRecorder {
       const r = outcome.response;
       return this.write({
         type: 'response', ...this.who(request, call), model: r.model, content: r.content, toolCalls: r.toolCalls, usage: r.usage,
-        usageNote: r.usageNote ?? null, finishReason: r.finishReason, latencyMs,
+        usageNote: r.usageNote ?? null, ...(r.usageUnreadable ? { usageUnreadable: true as const } : {}), ...(r.unreceived ? { unreceived: r.unreceived } : {}),
+        finishReason: r.finishReason, latencyMs,
       });
     }
     const error = outcome.error as { code?: unknown; message?: unknown };

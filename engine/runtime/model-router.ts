@@ -1,6 +1,6 @@
 import { BudgetExhaustedError, ModelConfigurationError, ModelQuotaExhaustedError, ModelRateLimitedError, ModelResponseInvalidError, ModelUnavailableError, NoEligibleModelError } from '../base/errors.js';
 import { SECRET_SHAPES, type SecretCatalogue } from '../base/secrets.js';
-import { meterUsage, typicalTokens } from '../base/usage.js';
+import { meterUsage, typicalTokens, type Unreceived } from '../base/usage.js';
 import type { Clock } from '../ports/clock.js';
 import { type EventSink, stamp } from '../ports/events.js';
 import { conservativeUsage, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse, type Role, type ToolSpec } from '../ports/model-client.js';
@@ -148,9 +148,12 @@ export class ModelRouter {
       if (!client) throw this.latch(new ModelConfigurationError(spec.model, `no client for endpoint ${spec.endpoint}`));
       const fallback = (reason: string) =>
         events.emit({ type: 'model_fallback', ...stamp(clock, nodeId), role, from: spec.name, to: chain[i + 1]?.name ?? null, reason: this.redact(reason) });
+      const output = this.refusedByBudget(() => this.outputCeiling(spec, request));
       const modelRequest: ModelRequest = {
         model: spec.model, messages: request.messages, tools: request.tools, json: request.json,
-        maxTokens: this.refusedByBudget(() => this.outputCeiling(spec, request)), role, sessionId: request.sessionId, nodeId, attempt: accounting.attempt(),
+        maxTokens: output.maxTokens, role, sessionId: request.sessionId, nodeId, attempt: accounting.attempt(),
+        // What a reply whose usage cannot be read is charged for output when no max_tokens is sent.
+        ...(output.maxTokens === undefined ? { outputBound: output.bound } : {}),
         ...(accounting.arm() ? { arm: accounting.arm()! } : {}),
       };
       let response: ModelResponse;
@@ -161,12 +164,15 @@ export class ModelRouter {
         if (error instanceof ModelQuotaExhaustedError || error instanceof ModelConfigurationError) throw this.latch(error);
         // Only a classified provider failure moves a call; anything else is a bug, never served by another model.
         if (!isProviderFailure(error)) throw error;
+        // Attempts the server may have answered but the client never received are paid for.
+        if (error.unreceived) this.chargeUnreceived(spec, modelRequest, error.unreceived);
         firstError ??= error;
         this.noteFailure(spec, error);
         fallback(error.message);
         continue;
       }
       this.failures.delete(spec.name);
+      if (response.unreceived) this.chargeUnreceived(spec, modelRequest, response.unreceived);
       const metered = meterUsage(response.usage, conservativeUsage(modelRequest, response));
       const usageNote = [response.usageNote, metered.note].filter(Boolean).join('; ') || null;
       const { family } = placeModel(response.model, this.options.roster);
@@ -197,6 +203,17 @@ export class ModelRouter {
     throw firstError;
   }
 
+  /** Books the attempts of a call that were lost on the way back, at the worst case the client charged them. */
+  private chargeUnreceived(spec: ModelSpec, request: ModelRequest, unreceived: Unreceived): void {
+    const { accounting, events, clock } = this.options;
+    const costUsd = priceOf(spec, unreceived.usage);
+    accounting.charge(unreceived.usage, costUsd, { sessionId: request.sessionId, estimated: true });
+    events.emit({
+      type: 'charge', ...stamp(clock, request.nodeId), sessionId: request.sessionId, attempt: request.attempt, role: request.role, model: spec.model, family: spec.family,
+      usage: unreceived.usage, costUsd, usageNote: `${unreceived.attempts} attempt(s) the server may have answered but the client never received, charged at the most they could have cost`,
+    });
+  }
+
   /** Runs a budget check, counting a refusal as a call of the current node cut short. */
   private refusedByBudget<T>(check: () => T): T {
     try {
@@ -211,7 +228,7 @@ export class ModelRouter {
    * The most output the budget leaves for this call: the least room under every ceiling, less
    * the prompt it is about to send. Refused outright when even the prompt does not fit.
    */
-  private outputCeiling(spec: ModelSpec, request: RouteRequest): number | undefined {
+  private outputCeiling(spec: ModelSpec, request: RouteRequest): { maxTokens: number | undefined; bound: number } {
     const { accounting } = this.options;
     const room = accounting.room(request.sessionId);
     const input = typicalTokens(JSON.stringify(request.messages) + JSON.stringify(request.tools ?? []));
@@ -223,7 +240,8 @@ export class ModelRouter {
     if (ceiling < 1) {
       throw new BudgetExhaustedError(accounting.current().nodeId, room.binding, `the next call needs about ${input} input tokens and the ${room.binding} leaves ${room.tokens} tokens${room.costUsd !== null ? ` and $${room.costUsd.toFixed(4)}` : ''}`);
     }
-    return ceiling > UNBOUNDED_OUTPUT_TOKENS && request.maxTokens === undefined && spec.maxOutputTokens === undefined ? undefined : Math.floor(ceiling);
+    const bound = Math.floor(ceiling);
+    return { maxTokens: ceiling > UNBOUNDED_OUTPUT_TOKENS && request.maxTokens === undefined && spec.maxOutputTokens === undefined ? undefined : bound, bound };
   }
 
   private noteFailure(spec: ModelSpec, error: unknown): void {

@@ -1,4 +1,4 @@
-import { flatten, maySplitAtDepth, placeModel, priceOf, type Usage, type Arm, type EngineEvent, type MergeAttempt, type ModelSpec, type NodeResult } from '../../engine/index.js';
+import { flatten, maySplitAtDepth, placeModel, priceOf, type Usage, type Arm, type EngineEvent, type MergeAttempt, type ModelResponse, type ModelSpec, type NodeResult } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import { CellMeasurement, type MeasuredLeaf, type MeasuredMerge, type MeasuredReview, type Spend } from '../journal/cell-measurement.js';
 import type { SessionTokens } from '../journal/session-tokens.js';
@@ -20,6 +20,8 @@ export interface SessionSpend {
   tokens: SessionTokens;
   /** Null when a model that answered in it has no known price. */
   costUsd: number | null;
+  /** Its calls charged the worst case: replies whose usage could not be read, and attempts lost on the way back. Absent: none. */
+  flagged?: { unreadableUsage: number; unreceivedAttempts: number };
 }
 
 export interface MeasureInput {
@@ -45,6 +47,20 @@ export function addCall(spend: SessionSpend, roster: readonly ModelSpec[], model
   spend.tokens = { input: spend.tokens.input + usage.inputTokens, cached: spend.tokens.cached + usage.cachedTokens, output: spend.tokens.output + usage.outputTokens };
   const spec = roster.find((m) => m.model === model && m.prices !== undefined);
   spend.costUsd = spend.costUsd === null || !spec ? null : spend.costUsd + priceOf(spec, usage);
+}
+
+/**
+ * Adds one answered call to its session, as `addCall`, with the attempts the client lost on the
+ * way back (charged at their worst case) and the flags the report counts.
+ */
+export function addResponse(spend: SessionSpend, roster: readonly ModelSpec[], model: string, response: Pick<ModelResponse, 'usage' | 'usageUnreadable' | 'unreceived'>): void {
+  addCall(spend, roster, model, response.usage);
+  if (response.unreceived) addCall(spend, roster, model, response.unreceived.usage);
+  const unreadable = response.usageUnreadable ? 1 : 0;
+  const lost = response.unreceived?.attempts ?? 0;
+  if (unreadable + lost === 0) return;
+  const flagged = spend.flagged ?? { unreadableUsage: 0, unreceivedAttempts: 0 };
+  spend.flagged = { unreadableUsage: flagged.unreadableUsage + unreadable, unreceivedAttempts: flagged.unreceivedAttempts + lost };
 }
 
 type Charge = Extract<EngineEvent, { type: 'charge' }>;
@@ -139,6 +155,12 @@ export function measureCell(input: MeasureInput): CellMeasurement {
     }));
   const leafIds = new Set(leaves.map((l) => l.path));
   const build = input.sessions.filter((s) => s.mergeArm === undefined);
+  // Cut short: a node whose own calls a budget refused or the length limit cut, or that a budget stopped.
+  const cutShort = nodes
+    .filter((n) => (n.cuts?.length ?? 0) + (n.cuts?.budget ?? 0) > 0 || n.stop?.by === 'budget')
+    .map((n) => ({ path: n.id, kind: n.children.length > 0 ? ('merge' as const) : ('leaf' as const), length: n.cuts?.length ?? 0, budget: n.cuts?.budget ?? 0, stopped: n.stop?.by === 'budget' }));
+  const mine = input.sessions.filter((s) => s.mergeArm === undefined || s.mergeArm === input.arm);
+  const flagged = mine.reduce((f, s) => ({ unreadableUsage: f.unreadableUsage + (s.flagged?.unreadableUsage ?? 0), unreceivedAttempts: f.unreceivedAttempts + (s.flagged?.unreceivedAttempts ?? 0) }), { unreadableUsage: 0, unreceivedAttempts: 0 });
   return CellMeasurement.parse({
     cap: input.cap,
     arm: input.arm,
@@ -148,6 +170,8 @@ export function measureCell(input: MeasureInput): CellMeasurement {
     merges: nodes.flatMap((n) => (n.children.length > 0 ? (mergeOf(n, input.roster) ?? []) : [])),
     grade: { passing: input.grade.requirements.filter((r) => r.pass).map((r) => r.id), total: input.grade.total, testsCarried: input.grade.testFiles },
     escalations: nodes.flatMap(escalationsOf),
+    ...(cutShort.length ? { cutShort } : {}),
+    ...(flagged.unreadableUsage + flagged.unreceivedAttempts > 0 ? { flaggedCalls: flagged } : {}),
     spend: {
       leaf: spendOf(build.filter((s) => leafIds.has(s.nodeId))),
       planning: spendOf(build.filter((s) => !leafIds.has(s.nodeId))),

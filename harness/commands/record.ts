@@ -25,6 +25,7 @@ export function recordCommand(io: CliIo, onExit: (code: number) => void): Comman
     .option('--concurrency <n>', "sessions in flight at once across the whole sweep: every cell, level and arm (default: the manifest's concurrency)", positiveInt)
     .option('--docker-host <spec>', 'run sandboxes on this Docker host: URL[,capacity=N][,transport=bind|archive|auto][,tls=DIR | ,ca=FILE,cert=FILE,key=FILE]; repeat for more, spread by free capacity (replaces docker_hosts of --providers; default: the daemon DOCKER_HOST names)', collectDockerHost)
     .option('--keep-workspaces', 'keep every graded root tree in cells/<cell>/tree (default: only failed cells keep theirs)', false)
+    .option('--retry-unavailable', 'also re-run the cells an earlier invocation left unavailable for a permanent reason (transient ones are always re-run)', false)
     .option('--allow-code-change', 'resume a journal begun on other code, with a CODE CHANGED caveat on every artifact', false)
     .option('--json', 'print the summary as JSON at the end', false)
     .addHelpText(
@@ -34,10 +35,14 @@ export function recordCommand(io: CliIo, onExit: (code: number) => void): Comman
         'Staging: record the cheap end first (--depths 1,2), read the curve, then run',
         '--depths 3,4 with the same --out: one journal, one curve.',
         'Resuming: run the same command with the same --out. Finished cells are kept; an',
-        'interrupted cell is re-run with every transcribed call answered from its transcript,',
-        'so no completed call is paid twice. A changed manifest, spec, oracle, pair or code is',
+        'interrupted cell, or one left unavailable by a provider that failed for its whole',
+        'patience, is re-run with every transcribed call answered from its transcript, so no',
+        'completed call is paid twice. A changed manifest, spec, oracle, roster or code is',
         'refused (exit 2, nothing written).',
-        "Ceilings: max_sessions counts across resumes and is checked before every session;",
+        'Exit 0 only when every staged cell was measured; 8 a ceiling stopped it, 9 a cell was',
+        'lost, 3 Docker or a provider was unreachable (see the README, "Resuming a sweep").',
+        "Ceilings: max_sessions counts across resumes and is checked before every session,",
+        'max_cost_usd before every call (paid so far plus the worst case of the calls in flight);',
         'each session is bounded by the manifest unit (max_turns, token_ceiling, cost_ceiling_usd).',
         'Ctrl-C stops dispatching, lets in-flight sessions finish and exits 130.',
         '',

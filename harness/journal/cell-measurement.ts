@@ -118,6 +118,17 @@ export const CellMeasurement = z
     }),
     escalations: z.array(Escalation),
     /**
+     * Nodes cut short: a leaf or merge whose own calls a budget refused (`budget`) or the length
+     * limit cut (`length`, paid in full, incomplete), or that its allocation stopped. Such a cell
+     * is measured, with a caveat on every artifact. Absent: none (and in journals from before it).
+     */
+    cutShort: z
+      .array(z.strictObject({ path: z.string(), kind: z.enum(['leaf', 'merge']), length: Count, budget: Count, stopped: z.boolean() }))
+      .min(1)
+      .optional(),
+    /** The cell's calls charged their worst case because their usage was unreadable, or lost on the way back. Absent: none. */
+    flaggedCalls: z.strictObject({ unreadableUsage: Count, unreceivedAttempts: Count }).optional(),
+    /**
      * The cell's sessions, by the node they served: `leaf` (any session at a leaf), `planning`
      * (the planner at an assembling node) and `merge` (merges and reviews at an assembling
      * node). Under shared pairing `leaf` and `planning` are the pair's shared phase, paid once

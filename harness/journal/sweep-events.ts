@@ -165,6 +165,13 @@ export const CellOutcome = z.discriminatedUnion('status', [
     status: z.literal('unavailable'),
     reason: z.enum(['provider', 'quota', 'ungradable', 'error']),
     detail: z.string(),
+    /**
+     * True when another try may cure it (a provider that stayed unreachable, or kept answering
+     * 429s, for its whole patience): the same command re-runs the cell, answering every call it
+     * transcribed from the record. False or absent (journals from before it existed): permanent,
+     * re-run only with `--retry-unavailable`.
+     */
+    transient: z.boolean().optional(),
   }),
   z.strictObject({ status: z.literal('unmeasured'), reason: z.literal('ceiling') }),
 ]);
@@ -180,7 +187,8 @@ const CellFinished = journalEvent('cell_finished', 2, { cellId: CellId, outcome:
   }
 });
 
-export const StopReason = z.enum(['completed', 'ceiling', 'quota', 'fatal', 'interrupted']);
+/** `unreachable`: a provider failed for its whole patience, so the sweep stopped (the same command resumes it once the provider answers). */
+export const StopReason = z.enum(['completed', 'ceiling', 'quota', 'fatal', 'unreachable', 'interrupted']);
 export type StopReason = z.infer<typeof StopReason>;
 
 /** The invocation ended: every cell done, or a ceiling, the quota, a failure true of every cell, or Ctrl-C. */

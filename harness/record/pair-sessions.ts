@@ -8,8 +8,11 @@ import {
   type ModelClient,
   type ModelRequest,
   type ModelResponse,
+  type Usage,
+  priceOf,
+  worstCaseUsage,
 } from '../../engine/index.js';
-import { addCall, type SessionSpend } from '../cell/cell-measure.js';
+import { addResponse, type SessionSpend } from '../cell/cell-measure.js';
 import { RecordedCallClient } from './recorded-client.js';
 import { sessionFileName, type CellId } from '../journal/run-folder.js';
 import type { SessionGate } from './session-gate.js';
@@ -91,8 +94,28 @@ export class PairSessions {
   wrap(live: ModelClient): ModelClient {
     const o = this.o;
     const transcribed = Object.fromEntries(o.arms.map((a) => [a, this.recorders[a].wrap(live)])) as Partial<Record<Arm, ModelClient>>;
-    // Only live calls reach the recorder: a call answered from the record is already in it.
-    const recording: ModelClient = { complete: (request) => transcribed[this.open.get(request.sessionId)!.transcriptArm]!.complete(request) };
+    // Only live calls reach the recorder (a call answered from the record is already in it), and
+    // only live calls cost money: each is admitted under the cost ceiling at its worst case first.
+    const recording: ModelClient = {
+      complete: async (request) => {
+        const s = this.open.get(request.sessionId)!;
+        const spec = o.roster.find((m) => m.model === request.model);
+        const cost = (usage: Usage) => (spec ? priceOf(spec, usage) : 0);
+        const ticket = o.gate.admitCall(request.model, s.ids, cost(worstCaseUsage(request, null).usage));
+        let paid = 0;
+        try {
+          const response = await transcribed[s.transcriptArm]!.complete(request);
+          paid = cost(response.usage) + (response.unreceived ? cost(response.unreceived.usage) : 0);
+          return response;
+        } catch (error) {
+          const lost = (error as { unreceived?: { usage: Usage } }).unreceived;
+          paid = lost ? cost(lost.usage) : 0;
+          throw error;
+        } finally {
+          o.gate.callEnded(ticket, paid);
+        }
+      },
+    };
     const replay = new RecordedCallClient(recording, o.recorded, {
       secrets: this.secrets,
       onSwitch: async (sessionId, call, reason) => {
@@ -128,7 +151,7 @@ export class PairSessions {
         }
         const { response } = await replay.answer(request);
         s.calls++;
-        addCall(s.spend, o.roster, request.model, response.usage);
+        addResponse(s.spend, o.roster, request.model, response);
         return response;
       },
     };

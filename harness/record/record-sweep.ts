@@ -6,6 +6,7 @@ import {
   ModelQuotaExhaustedError,
   NoSandboxHostError,
   SandboxImageMissingError,
+  RdhError,
   isRetryableSandboxError,
   flatten,
   type Arm,
@@ -84,6 +85,8 @@ export interface RecordSweepOptions {
    * Default 0 (a single daemon: nothing to retry on).
    */
   hostRetries?: number;
+  /** Run again the cells an earlier invocation left unavailable for a permanent reason (`--retry-unavailable`). Default false. */
+  retryUnavailable?: boolean;
   /** Told of each such re-run, before it starts. Default: nothing. */
   onHostLost?(cellIds: CellId[], detail: string): void;
 }
@@ -94,6 +97,9 @@ export interface SweepOutcome {
   finished: Map<CellId, CellOutcome>;
   unmeasured: CellId[];
 }
+
+/** Node stops a later try may cure: the provider stayed unavailable, or rate limited, for its whole patience. */
+const TRANSIENT_STOPS: ReadonlySet<string> = new Set(['model_unavailable', 'model_rate_limited']);
 
 class QuotaStop extends Error {}
 class FatalStop extends Error {}
@@ -108,8 +114,16 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     o.gate.note({ ...event, seq: 0, version: 1, at: '' } as unknown as SweepEvent);
     return p;
   };
+  // A cell is done when it is measured, or unavailable for a reason another try cannot cure
+  // (unless --retry-unavailable asks for one); a transient one is run again by the same command.
+  const finalOutcome = (outcome: CellOutcome) =>
+    outcome.status === 'measured' || (outcome.status === 'unavailable' && !outcome.transient && !o.retryUnavailable);
   const done = new Map<CellId, CellOutcome>();
-  for (const e of o.history) if (e.type === 'cell_finished' && e.outcome.status !== 'unmeasured') done.set(e.cellId, e.outcome);
+  for (const e of o.history) {
+    if (e.type !== 'cell_finished') continue;
+    if (finalOutcome(e.outcome)) done.set(e.cellId, e.outcome);
+    else done.delete(e.cellId);
+  }
   const startedBefore = new Set(o.history.flatMap((e) => (e.type === 'session_started' ? [sessionKey(e.cellIds, e.sessionId)] : [])));
   const finished = new Map<CellId, CellOutcome>();
   let stop: { reason: StopReason; detail: string } | undefined;
@@ -141,6 +155,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     const finishCell = async (id: CellId, outcome: CellOutcome) => {
       await append({ type: 'cell_finished', cellId: id, outcome });
       finished.set(id, outcome);
+      // Within one invocation every outcome is final: a transient one waits for the next.
       if (outcome.status !== 'unmeasured') done.set(id, outcome);
     };
 
@@ -175,7 +190,12 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
         }
         const byProvider = flatten(run.root).find((n) => n.stop?.by === 'provider');
         if (byProvider) {
-          await finishCell(id, { status: 'unavailable', reason: 'provider', detail: `node ${byProvider.id} was stopped by its provider (${byProvider.stop!.code}${byProvider.stop!.model ? `, ${byProvider.stop!.model}` : ''})` });
+          const { code, model } = byProvider.stop!;
+          const detail = `node ${byProvider.id} was stopped by its provider (${code}${model ? `, ${model}` : ''}): ${byProvider.reasons[0] ?? ''}`.trim();
+          const transient = TRANSIENT_STOPS.has(code);
+          // The provider failed for its whole patience: every later call would too, so nothing more is dispatched.
+          if (transient) o.gate.close({ reason: 'unreachable', detail });
+          await finishCell(id, { status: 'unavailable', reason: 'provider', detail, transient });
           return 'provider';
         }
         return undefined;
@@ -220,7 +240,9 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
         o.gate.close({ reason: 'fatal', detail: gone });
         throw new FatalStop(gone);
       }
-      const detail = (error as Error).message ?? String(error);
+      // Only the harness's own classified failures end a cell; anything else is a bug, never read as a result.
+      if (!(error instanceof RdhError)) throw error;
+      const detail = error.message;
       for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'error', detail });
       return;
     }
@@ -268,7 +290,8 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
   const all = o.pairs.flatMap((p) => p.arms.map((arm) => cellId({ cap: p.cap, arm, repetition: p.repetition })));
   const unmeasured = all.filter((id) => !done.has(id));
   const closure = o.gate.closed;
-  const final = stop ?? (closure ? { reason: closure.reason === 'ceiling' ? ('ceiling' as const) : closure.reason, detail: closure.detail } : { reason: 'completed' as const, detail: `${all.length - unmeasured.length} of ${all.length} cells finished` });
+  const measured = all.filter((id) => done.get(id)?.status === 'measured').length;
+  const final = stop ?? (closure ? { reason: closure.reason, detail: closure.detail } : { reason: 'completed' as const, detail: `${measured} of ${all.length} cells measured` });
   await append({ type: 'sweep_stopped', reason: final.reason, detail: final.detail, unmeasured });
   return { ...final, finished, unmeasured };
 }

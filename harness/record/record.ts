@@ -31,12 +31,15 @@ import { openJournal } from '../journal/journal.js';
 import { createProgressDisplay } from './progress-display.js';
 import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
 import { sweepModels, type SweepModels } from './sweep-models.js';
+import { engineRoster } from '../providers/sweep-roster.js';
+import { paidUsd } from '../journal/transcripts.js';
 import type { JsonValue } from '../journal/json-value.js';
 import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, runPaths, type CellId } from '../journal/run-folder.js';
 import { ceilingBelowNextCell } from './ceilings.js';
 import { SessionGate } from './session-gate.js';
 import { headerOf, readSweepJournal, type SweepEvent } from '../journal/sweep-events.js';
 import { renderSummary, summarise, type RunSummary } from './run-summary.js';
+import { endLine, exitOfEnd, sweepEnd } from './sweep-exit.js';
 
 /** Grading limits of a sweep cell (as `solve`'s: a correct program must never fail a case for waiting on a busy machine). */
 export const SWEEP_GRADING = { caseTimeoutMs: 10_000, deadlineMs: 600_000 };
@@ -50,6 +53,8 @@ export interface RecordFlags {
   keepWorkspaces?: boolean;
   json?: boolean;
   allowCodeChange?: boolean;
+  /** Run again the staged cells an earlier invocation left unavailable for a permanent reason. Default false: only transient ones are re-run. */
+  retryUnavailable?: boolean;
   /**
    * `--docker-host` values (`URL[,capacity=N][,transport=bind|archive|auto][,tls=DIR]`), repeatable:
    * the sweep's sandboxes are spread over these daemons by free capacity. They replace the
@@ -80,11 +85,6 @@ export interface RecordSeams {
 /** Pairs of the invocation in recording order: caps ascending, then repetition; each pair holds its arms in order. */
 export function recordingOrder(manifest: Manifest, caps: readonly number[]): SweepPlanCell[] {
   return [...caps].sort((a, b) => a - b).flatMap((cap) => Array.from({ length: repetitionsAt(manifest, cap) }, (_, i) => ({ cap, repetition: i + 1, arms: manifest.arms })));
-}
-
-/** A sweep refused because nothing at all was measured: never summarised as zeros. */
-export class NothingMeasuredError extends RdhError {
-  readonly code = 'usage';
 }
 
 export interface RecordResult {
@@ -124,6 +124,11 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   if (providers) checkProviderConfig(loaded, providers);
   const objective = await specObjective(loaded.specDir);
   const models = sweepModels({ manifest, ...(providers ? { providers } : {}), requirements: objective.requirements });
+  // A cost ceiling that cannot see a model's calls is no ceiling: refused before anything is written.
+  const unpriced = models.roster.filter((m) => m.prices === null);
+  if (manifest.max_cost_usd !== undefined && unpriced.length > 0) {
+    throw new UsageError(`max_cost_usd: ${loaded.shownAs} sets a cost ceiling, but ${unpriced.map((m) => `models.${m.name}`).join(' and ')} ${unpriced.length > 1 ? 'have' : 'has'} no price_usd_per_million in ${providers?.shownAs ?? 'the provider configuration'}; give ${unpriced.length > 1 ? 'them prices' : 'it a price'} (0 for a flat-rate server) or remove max_cost_usd`);
+  }
   const docker = new Docker();
   // A sim-only sweep loads no provider configuration for its models, but an explicit one may still list its hosts.
   // Read before anything is checked, so a bad --docker-host is refused first (exit 2).
@@ -182,7 +187,9 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   for (const e of history) if (e.type === 'run_started') caveats.push(...e.caveats);
   caveats = [...new Set(caveats)];
 
-  const gate = new SessionGate(history, manifest.max_sessions);
+  // max_cost_usd counts what every earlier invocation paid: every live call in the run's transcripts.
+  const paid = manifest.max_cost_usd === undefined ? 0 : await paidUsd(runPaths(runDir).cells, engineRoster(models.roster));
+  const gate = new SessionGate(history, manifest.max_sessions, { ...(manifest.max_cost_usd !== undefined ? { maxCostUsd: manifest.max_cost_usd } : {}), paidUsd: paid });
   const pairs = recordingOrder(manifest, caps);
   const cellIds = pairs.flatMap((p) => p.arms.map((arm) => `cap${p.cap}-rep${p.repetition}-${arm}` as CellId));
   const display = createProgressDisplay(
@@ -250,7 +257,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     if (tooLow) gate.close({ reason: 'ceiling', detail: tooLow });
     outcome = await recordSweep({
       runDir, manifest, pairs, journal, history, limiter, gate, sandboxes, objective, requirements: objective.requirements,
-      keepWorkspaces: flags.keepWorkspaces ?? false, budget: allocationOf(manifest), runId, secrets: models.keys,
+      keepWorkspaces: flags.keepWorkspaces ?? false, budget: allocationOf(manifest), runId, secrets: models.keys, retryUnavailable: flags.retryUnavailable ?? false,
       modelsFor: async (cap, repetition) => {
         const base = await models.forPair(cap, repetition);
         return seams.modelsFor ? seams.modelsFor(cap, repetition, base) : base;
@@ -285,30 +292,24 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   }
   // The summary: every cell of the whole journal, each with its latest outcome.
   const all = (await readSweepJournal(runPaths(runDir).journal)).events;
-  const summary = summarise(runDir, manifest, all, gate, caveats, outcome, models.simulated);
+  const summary = summarise(runDir, manifest, all, gate, caveats, outcome, models.simulated, cellIds);
   await writeFile(runPaths(runDir).summary, `${JSON.stringify(summary, null, 2)}\n`);
-  const measured = summary.cells.filter((c) => c.status === 'measured').length;
   const shownRun = path.relative(process.cwd(), runDir) || '.';
   if (flags.json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
   else io.out(renderSummary(summary, shownRun));
-  if (outcome.reason === 'fatal') {
-    io.err(`harness: the sweep stopped: ${outcome.detail}\n  The journal is intact; fix it and run the same command to continue (${shownRun}).\n`);
-    return { exit: EXIT.environment, runDir, summary };
-  }
-  if (measured === 0) {
-    if (outcome.reason === 'interrupted') return { exit: EXIT.interrupted, runDir, summary };
-    if (outcome.reason === 'quota') return { exit: EXIT.quotaExhausted, runDir, summary };
-    throw new NothingMeasuredError(`no cell was measured (${outcome.detail}), so there is nothing to summarise; ${outcome.reason === 'ceiling' ? 'raise --max-sessions (up to the manifest’s max_sessions) or max_sessions in the manifest' : 'see the journal for each cell’s reason'} (${shownRun})`);
-  }
-  // The report is rebuilt from the journal at any time (`harness report`): a failure to write it never loses the sweep.
-  try {
-    const report = await writeReport(runDir, { shownAs: shownRun });
-    if (!flags.json) io.out(`\nReport: ${path.join(shownRun, 'report')} (${report.files.length} files)\nRun folder: ${shownRun}\n`);
-  } catch (error) {
-    io.err(`harness: the sweep is recorded, but its report could not be written: ${(error as Error).message}\n  Run harness report ${shownRun} once that is fixed.\n`);
-  }
-  const exit = outcome.reason === 'interrupted' ? EXIT.interrupted : outcome.reason === 'quota' ? EXIT.quotaExhausted : EXIT.ok;
-  return { exit, runDir, summary };
+  const end = sweepEnd(outcome.reason, summary.counts);
+  const line = endLine(end, summary.counts, outcome.detail, shownRun);
+  if (line) io.err(`${line}\n`);
+  // A sweep where nothing was measured is never published as zeros; the report is rebuilt from the journal at any time.
+  if (summary.cells.some((c) => c.status === 'measured')) {
+    try {
+      const report = await writeReport(runDir, { shownAs: shownRun });
+      if (!flags.json) io.out(`\nReport: ${path.join(shownRun, 'report')} (${report.files.length} files)\nRun folder: ${shownRun}\n`);
+    } catch (error) {
+      io.err(`harness: the sweep is recorded, but its report could not be written: ${(error as Error).message}\n  Run harness report ${shownRun} once that is fixed.\n`);
+    }
+  } else io.err(`harness: no cell of ${shownRun} is measured yet, so no report is written (it would only show zeros)\n`);
+  return { exit: exitOfEnd(end), runDir, summary };
 }
 
 export { JournalMismatchError, type RunSummary };

@@ -6,6 +6,7 @@ import { survivalTally, type CellMeasurement } from '../journal/cell-measurement
 import { parseCellId, type CellId } from '../journal/run-folder.js';
 import type { SessionGate } from './session-gate.js';
 import type { CellOutcome, SweepEvent } from '../journal/sweep-events.js';
+import type { SweepCounts } from './sweep-exit.js';
 
 /**
  * The summary of a `harness record` invocation (summary.json and the terminal table): every
@@ -25,16 +26,36 @@ export interface SummaryCell {
 
 export interface RunSummary {
   version: 1;
+  /** The staged cells of this invocation by their latest outcome (sweep-exit.ts): what the exit code is decided on. */
+  counts: SweepCounts;
   run: string;
   manifest: string;
   simulated: boolean;
   stop: { reason: string; detail: string };
   sessions: { counted: number; maxSessions: number };
+  /** US dollars every live call of the sweep cost (all invocations), against max_cost_usd (null: none). */
+  paid: { usd: number; maxCostUsd: number | null };
   cells: SummaryCell[];
   caveats: string[];
 }
 
-export function summarise(runDir: string, manifest: Manifest, events: readonly SweepEvent[], gate: SessionGate, caveats: string[], outcome: { reason: string; detail: string; unmeasured: CellId[] }, simulated: boolean): RunSummary {
+/** The staged cells' counts, by their latest outcome in the journal. */
+export function stagedCounts(staged: readonly CellId[], events: readonly SweepEvent[]): SweepCounts {
+  const latest = new Map<string, CellOutcome>();
+  for (const e of events) if (e.type === 'cell_finished') latest.set(e.cellId, e.outcome);
+  const counts: SweepCounts = { staged: staged.length, measured: 0, transient: 0, permanent: 0, unmeasured: 0, notStarted: 0 };
+  for (const id of staged) {
+    const o = latest.get(id);
+    if (!o) counts.notStarted++;
+    else if (o.status === 'measured') counts.measured++;
+    else if (o.status === 'unmeasured') counts.unmeasured++;
+    else if (o.transient) counts.transient++;
+    else counts.permanent++;
+  }
+  return counts;
+}
+
+export function summarise(runDir: string, manifest: Manifest, events: readonly SweepEvent[], gate: SessionGate, caveats: string[], outcome: { reason: string; detail: string; unmeasured: CellId[] }, simulated: boolean, staged: readonly CellId[]): RunSummary {
   const latest = new Map<CellId, CellOutcome>();
   const order: CellId[] = [];
   for (const e of events) {
@@ -44,23 +65,27 @@ export function summarise(runDir: string, manifest: Manifest, events: readonly S
   const cells: SummaryCell[] = order.map((cell) => {
     const o = latest.get(cell);
     if (!o) return { cell, status: 'not started', reason: 'interrupted before it finished' };
-    if (o.status === 'unavailable') return { cell, status: o.status, reason: `${o.reason}: ${o.detail}` };
-    if (o.status === 'unmeasured') return { cell, status: o.status, reason: 'the session ceiling was reached' };
+    if (o.status === 'unavailable') return { cell, status: o.status, reason: `${o.transient ? 'transient' : 'permanent'}, ${o.reason}: ${o.detail}` };
+    if (o.status === 'unmeasured') return { cell, status: o.status, reason: 'a spend ceiling was reached' };
     return { cell, status: 'measured', ...measuredFigures(o.result) };
   });
   const all = [...caveats];
   if (outcome.reason === 'ceiling' && outcome.unmeasured.length > 0) {
-    all.push(`CEILING: max_sessions stopped the sweep; ${outcome.unmeasured.length} cell(s) left unmeasured: ${outcome.unmeasured.join(', ')}.`);
+    all.push(`CEILING: a spend ceiling stopped the sweep (${outcome.detail}); ${outcome.unmeasured.length} cell(s) left unmeasured: ${outcome.unmeasured.join(', ')}.`);
   }
+  const cut = [...latest.entries()].filter(([, o]) => o.status === 'measured' && o.result.cutShort?.length).map(([id]) => id);
+  if (cut.length > 0) all.push(`CUT SHORT: ${cut.join(', ')} had leaves or merges cut short by their token allocation or the length limit; measured, but the losses may be the budget's (raise budget: in the manifest).`);
   if (outcome.reason === 'quota') all.push(`QUOTA: the provider's quota ran out (${outcome.detail}); paid work is kept, the triggering cell is unavailable.`);
   if (simulated) all.push('SIMULATED: these cells were recorded on the built-in simulated population (in process or served over HTTP), not real models.');
   return {
     version: 1,
+    counts: stagedCounts(staged, events),
     run: path.basename(runDir),
     manifest: manifest.name,
     simulated,
     stop: { reason: outcome.reason, detail: outcome.detail },
     sessions: { counted: gate.ceiling.counted, maxSessions: gate.ceiling.maxSessions },
+    paid: { usd: gate.spend.paidUsd, maxCostUsd: gate.spend.maxUsd },
     cells,
     caveats: all,
   };
@@ -95,7 +120,8 @@ export function renderSummary(s: RunSummary, shownRun: string): string {
   const lines = [
     '',
     `harness record: ${s.manifest}${s.simulated ? ' (SIMULATED)' : ''}, ${s.stop.reason}: ${s.stop.detail}`,
-    `  sessions ${count(s.sessions.counted)} of max_sessions ${count(s.sessions.maxSessions)}`,
+    `  cells: ${countsLine(s.counts)}`,
+    `  sessions ${count(s.sessions.counted)} of max_sessions ${count(s.sessions.maxSessions)}${s.paid.maxCostUsd === null ? '' : `; paid ${usd(s.paid.usd)} of max_cost_usd ${usd(s.paid.maxCostUsd)}`}`,
     '',
     ...textTable([['cell', 'cap', 'status', 'score', 'survived', 'sessions', 'tokens', 'cost', 'reason'], ...rows], ['left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'left']),
     ...(s.caveats.length ? ['', ...s.caveats.map((c) => `  ${c}`)] : []),
@@ -103,4 +129,9 @@ export function renderSummary(s: RunSummary, shownRun: string): string {
     '',
   ];
   return `${lines.join('\n')}`;
+}
+
+/** The staged cells in one line: every count named, zeros included, so a loss is never left out. */
+export function countsLine(c: SweepCounts): string {
+  return `${c.measured} of ${c.staged} staged measured; unavailable ${c.transient} transient, ${c.permanent} permanent; ${c.unmeasured} unmeasured by a ceiling; ${c.notStarted} not started`;
 }

@@ -22,7 +22,7 @@ export class SessionRefusedError extends ModelConfigurationError {
   }
 }
 
-export type GateClosure = { reason: 'ceiling'; detail: string } | { reason: 'interrupted' | 'fatal' | 'quota'; detail: string };
+export type GateClosure = { reason: 'ceiling'; detail: string } | { reason: 'interrupted' | 'fatal' | 'unreachable' | 'quota'; detail: string };
 
 export interface SessionGateOptions {
   /** The manifest's max_cost_usd. Default none. */

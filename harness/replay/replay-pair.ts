@@ -11,7 +11,7 @@ import {
 import type { GradeResult } from '../grading/grading-report.js';
 import type { CellMeasurement } from '../journal/cell-measurement.js';
 import type { Manifest } from '../manifest/manifest.js';
-import { addCall, type SessionSpend } from '../cell/cell-measure.js';
+import { addResponse, type SessionSpend } from '../cell/cell-measure.js';
 import { runPair } from '../cell/pair-run.js';
 import { RecordedCallClient, ReplayDivergenceError } from '../record/recorded-client.js';
 import { cellsOfSession, spentOf } from '../record/pair-sessions.js';
@@ -119,7 +119,7 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
         spend = { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 };
         spends.set(request.sessionId, spend);
       }
-      addCall(spend, o.roster, request.model, response.usage);
+      addResponse(spend, o.roster, request.model, response);
       return response;
     },
   };

@@ -68,6 +68,17 @@ export function caveatsOf(input: CaveatInput): Caveat[] {
   if (report.cost.actual.unpricedSessions + report.cost.unmeasured.unpricedSessions > 0) {
     add('unpriced', `UNPRICED: ${plural(report.cost.actual.unpricedSessions + report.cost.unmeasured.unpricedSessions, 'session')} had no known price; dollar figures that include them read "unknown", never $0.`);
   }
+  const measured = sweep.cells.flatMap((c) => (c.status === 'measured' && c.measurement ? [{ id: c.id, m: c.measurement }] : []));
+  const cut = measured.filter(({ m }) => m.cutShort?.length);
+  if (cut.length > 0) {
+    const nodes = (kind: 'leaf' | 'merge') => cut.reduce((n, { m }) => n + (m.cutShort ?? []).filter((c) => c.kind === kind).length, 0);
+    add('cut_short', `CUT SHORT: in ${plural(cut.length, 'cell')} (${cut.map((c) => c.id).join(', ')}), ${plural(nodes('leaf'), 'leaf', 'leaves')} and ${plural(nodes('merge'), 'merge')} were cut short by their token allocation or the length limit; those cells are measured, but their losses may be the budget's, not the depth's (raise budget.leaf_tokens / budget.assembly_tokens).`);
+  }
+  const flagged = measured.reduce((f, { m }) => ({ unreadable: f.unreadable + (m.flaggedCalls?.unreadableUsage ?? 0), lost: f.lost + (m.flaggedCalls?.unreceivedAttempts ?? 0) }), { unreadable: 0, lost: 0 });
+  if (flagged.unreadable + flagged.lost > 0) {
+    add('worst_case_charges', `WORST-CASE CHARGES: ${plural(flagged.unreadable, 'call')} reported no readable usage and ${plural(flagged.lost, 'attempt')} may have been answered but never received; each was charged the most it could have cost, so spend figures are upper bounds.`);
+  }
+  if (sweep.stop?.reason === 'unreachable') add('unreachable', `PROVIDER UNREACHABLE: a provider failed for its whole patience and the sweep stopped (${oneLine(sweep.stop.detail)}); the same command re-runs the cells it left unavailable.`);
   const unpaired = unpairedCells(input);
   if (unpaired.length > 0) {
     add('unpaired', `UNPAIRED: ${plural(unpaired.length, 'cell')} measured without the other arm of its pair (${unpaired.join(', ')}): its arm's figures stand, but it is in no paired difference.`);

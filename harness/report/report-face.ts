@@ -23,6 +23,9 @@ const SHORT: Record<Caveat['kind'], (report: Report) => string> = {
   escalations: (r) => `${plural(r.counts.escalations, 'NEEDS_HUMAN escalation')} parked`,
   uncalibrated: () => 'intervals from fewer than 5 pairs are uncalibrated',
   unpaired: () => 'UNPAIRED: a cell measured without its other arm is in no paired difference',
+  cut_short: () => 'CUT SHORT: some leaves or merges ran out of their token allocation or hit the length limit',
+  worst_case_charges: () => 'WORST-CASE CHARGES: some calls were charged the most they could have cost',
+  unreachable: () => 'PROVIDER UNREACHABLE: the sweep stopped; the same command re-runs what it lost',
 };
 
 /** Breaks a comma-separated list only between its items, so `judge_recall 0.8` never splits from its value. */

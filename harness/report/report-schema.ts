@@ -155,7 +155,7 @@ export const IndependenceAudit = z.object({
 export type IndependenceAudit = z.infer<typeof IndependenceAudit>;
 
 export const Caveat = z.object({
-  kind: z.enum(['simulated', 'same_family', 'ceiling', 'quota', 'code_changed', 'recorded', 'interrupted', 'incomplete', 'independence', 'unpriced', 'escalations', 'uncalibrated', 'unpaired']),
+  kind: z.enum(['simulated', 'same_family', 'ceiling', 'quota', 'code_changed', 'recorded', 'interrupted', 'incomplete', 'independence', 'unpriced', 'escalations', 'uncalibrated', 'unpaired', 'cut_short', 'worst_case_charges', 'unreachable']),
   text: z.string(),
 });
 export type Caveat = z.infer<typeof Caveat>;
