@@ -34,6 +34,7 @@ export { BACKOFF, backoffMs, type ServerWaits } from './adapters/retry-policy.js
 export { isLoopbackUrl } from './adapters/loopback-url.js';
 // The wire parser alone, so a test can read a reply it fetched itself exactly as the adapter would.
 export { parseCompletion } from './adapters/openai-wire.js';
+export { clearLeftovers, type LeftoverOptions } from './adapters/leftover-processes.js';
 export { DEFAULT_LIMITS, DockerSandboxProvider, type DockerSandboxProviderOptions, type SandboxLimits } from './adapters/docker-sandbox.js';
 export { ContainerShutdown } from './adapters/container-shutdown.js';
 export { resolveTransport, type WorkspaceTransportChoice, type WorkspaceTransportKind } from './adapters/workspace-transport.js';

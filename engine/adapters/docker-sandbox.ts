@@ -5,7 +5,7 @@ import Docker from 'dockerode';
 import { assertDockerReachable, daemonFailure, sandboxLabels } from './docker-daemon.js';
 import { SandboxDisposedError, SandboxImageMissingError, SandboxesClosedError } from '../base/errors.js';
 import { ContainerShutdown } from './container-shutdown.js';
-import { clearLeftovers } from './internal/leftover-processes.js';
+import { clearLeftovers } from './leftover-processes.js';
 import { CappedSink } from './internal/output-cap.js';
 import { resolveInside } from './internal/workspace-fs.js';
 import {

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
-import { SandboxProcessesLeftError } from '../../base/errors.js';
-import { CappedSink } from './output-cap.js';
+import { SandboxProcessesLeftError } from '../base/errors.js';
+import { CappedSink } from './internal/output-cap.js';
 
 /**
  * Run in the container as the sandbox user after every command: SIGKILL every process it may

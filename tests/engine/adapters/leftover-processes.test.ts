@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { describe, expect, it, vi } from 'vitest';
-import { SandboxProcessesLeftError } from '../../../../engine/index.js';
-import { clearLeftovers } from '../../../../engine/adapters/internal/leftover-processes.js';
+import { SandboxProcessesLeftError } from '../../../engine/index.js';
+import { clearLeftovers } from '../../../engine/index.js';
 
 /** A container whose every exec is refused the way Docker refuses one in a container that will not run. */
 function refusingContainer(): Docker.Container & { calls: string[] } {
