@@ -1,5 +1,5 @@
-import { copyFile, lstat, mkdir, mkdtemp, readdir, realpath, rm, writeFile, cp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, lstat, mkdir, readdir, realpath, writeFile, cp } from 'node:fs/promises';
+import { makeScratch, removeScratch } from './scratch-folder.js';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { SandboxImageMissingError, assertDockerReachable, type ContainerShutdown } from '../../engine/index.js';
@@ -95,7 +95,7 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
   });
 
   const started = performance.now();
-  const scratch = await mkdtemp(path.join(tmpdir(), 'rdh-grade-'));
+  const scratch = await makeScratch(options.runId ?? 'grade');
   try {
     const staged = await stageScratch(scratch, tree, oracle, requirements, options.treeLimits ?? TREE_LIMITS);
     const base = { spec, tree, requirements, staged, testFiles: await countTestFiles(tree) };
@@ -124,7 +124,7 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
     if (options.reveal) options.reveal(revealFailures(oracle.cases, report));
     return summarise(report, { ...base, ms: performance.now() - started });
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await removeScratch(scratch);
   }
 }
 

@@ -6,8 +6,9 @@
 export * from './ceilings.js';
 export { duration, eta, initialProgress, oneLine, progressFrom, reduceProgress, renderFrame, renderLine, type CellStatus, type FrameOptions, type ProgressSetup, type ProgressState } from './progress.js';
 export { createProgressDisplay, type ProgressDisplay, type ProgressDisplayOptions, type ProgressStream } from './progress-display.js';
-export { runRecord, newRunId, type RecordFlags, type RecordResult, type RecordSeams } from './record.js';
+export { runRecord, type RecordFlags, type RecordResult, type RecordSeams } from './record.js';
 export { endLine, exitOfEnd, resumeTable, sweepEnd, type SweepCounts, type SweepEnd } from './sweep-exit.js';
 export { countsLine, stagedCounts } from './run-summary.js';
+export { leftoversLine, newRunId, removeLeftovers, type Leftovers } from './run-leftovers.js';
 export { RecordedCallClient, ReplayDivergenceError, mismatch, normaliseText, type RecordedCallClientOptions, type ReplayMode } from './recorded-client.js';
 export { SessionGate, SessionRefusedError } from './session-gate.js';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
@@ -31,6 +30,7 @@ import { openJournal } from '../journal/journal.js';
 import { createProgressDisplay } from './progress-display.js';
 import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
 import { sweepModels, type SweepModels } from './sweep-models.js';
+import { leftoversLine, newRunId, removeLeftovers } from './run-leftovers.js';
 import { engineRoster } from '../providers/sweep-roster.js';
 import { paidUsd } from '../journal/transcripts.js';
 import type { JsonValue } from '../journal/json-value.js';
@@ -106,11 +106,6 @@ function needsProviders(manifest: Manifest): boolean {
   return manifest.executor.provider !== 'sim' || manifest.reviewer.provider !== 'sim';
 }
 
-/** A new run's id: what its containers, volumes and grading scratch folders carry (unique across folders of the same name). */
-export function newRunId(now: Date = new Date()): string {
-  return `r${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
-}
-
 export async function runRecord(file: string, flags: RecordFlags, io: CliIo, seams: RecordSeams = {}): Promise<RecordResult> {
   let loaded = await loadManifest(file);
   if (flags.maxSessions !== undefined) loaded = withMaxSessions(loaded, flags.maxSessions);
@@ -183,6 +178,11 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   // Journals from before run ids were pinned label their containers with the folder's name.
   const runId = stored ? (stored.runId ?? path.basename(runDir)) : freshRunId;
   if (stored && !stored.runId) io.err(`harness: this journal pins no run id (it was recorded before run ids existed); its containers and grading folders are labelled with the folder's name, ${runId}, which another run folder of that name would share\n`);
+  // A resume first removes its own run's leftovers whose process is gone (a kill inside a leaf or a grading).
+  if (stored && !seams.sandboxes) {
+    const line = leftoversLine(runId, await removeLeftovers(runId, [docker, ...(pool?.clients() ?? [])]));
+    if (line) io.err(`${line}\n`);
+  }
   // Caveats recorded by earlier invocations travel on.
   for (const e of history) if (e.type === 'run_started') caveats.push(...e.caveats);
   caveats = [...new Set(caveats)];
