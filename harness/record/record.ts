@@ -74,6 +74,8 @@ export interface RecordSeams {
   signal?: AbortSignal;
   /** The engine's sandboxes; default Docker. A test's host sandbox also skips the Docker preflight. */
   sandboxes?: import('../../engine/index.js').SandboxProvider;
+  /** The clock of the model clients (their backoff, Retry-After sleeps and patience). Default: the system clock. */
+  clientClock?: import('../../engine/index.js').Clock;
   /** Skips the one-token completion per pair (the sim needs none). */
   skipWarmup?: boolean;
   /** Called with each durable journal event (tests kill the sweep at a chosen event). */
@@ -118,7 +120,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   const providers = location ? await loadProviderConfig(location.file, { via: location.via }) : undefined;
   if (providers) checkProviderConfig(loaded, providers);
   const objective = await specObjective(loaded.specDir);
-  const models = sweepModels({ manifest, ...(providers ? { providers } : {}), requirements: objective.requirements });
+  const models = sweepModels({ manifest, ...(providers ? { providers } : {}), requirements: objective.requirements, ...(seams.clientClock ? { clock: seams.clientClock } : {}) });
   // A cost ceiling that cannot see a model's calls is no ceiling: refused before anything is written.
   const unpriced = models.roster.filter((m) => m.prices === null);
   if (manifest.max_cost_usd !== undefined && unpriced.length > 0) {

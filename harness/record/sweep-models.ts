@@ -1,4 +1,4 @@
-import type { ModelClient } from '../../engine/index.js';
+import type { Clock, ModelClient } from '../../engine/index.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { PinnedModel } from '../journal/journal-header.js';
 import type { Manifest } from '../manifest/manifest.js';
@@ -31,12 +31,14 @@ export interface SweepModelsOptions {
   /** Default none: every pair must be `sim`. */
   providers?: LoadedProviderConfig;
   requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[];
+  /** Sleeps between attempts and times each provider's patience. Default: the system clock. */
+  clock?: Clock;
 }
 
 export function sweepModels(o: SweepModelsOptions): SweepModels {
   const { manifest } = o;
   const roster = sweepRoster(manifest, o.providers?.config);
-  const live: Record<string, ModelClient> = o.providers ? clientsFromConfig(o.providers) : {};
+  const live: Record<string, ModelClient> = o.providers ? clientsFromConfig(o.providers, process.env, o.clock ? { clock: o.clock } : {}) : {};
   const engine = engineRoster(roster);
   const simPairs = roster.some((m) => m.provider === 'sim');
   // The in-process population answers as the manifest's ids and families (the same ones the roster pins).
@@ -56,7 +58,7 @@ export function sweepModels(o: SweepModelsOptions): SweepModels {
     async warmUp() {
       for (const m of roster) {
         if (m.provider === 'sim') continue;
-        await live[m.provider]!.complete({ model: m.model, messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 1, role: m.roles[0]!, sessionId: 'preflight', nodeId: 'preflight', attempt: 1, cellId: 'preflight' });
+        await live[m.provider]!.complete({ model: m.model, messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 1, role: m.roles[0]!, sessionId: `preflight/${m.name}`, nodeId: 'preflight', attempt: 1, cellId: 'preflight' });
       }
     },
   };

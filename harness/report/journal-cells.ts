@@ -39,10 +39,11 @@ function sessionSpend(event: SweepEventOf<'session_finished'>): Spend {
   return { sessions: 1, tokens: event.tokens, costUsd: event.costUsd, unpricedSessions: event.costUsd === null ? 1 : 0 };
 }
 
-const STOP_REASON: Record<string, string> = {
+const STOP_REASON: Record<SweepEventOf<'sweep_stopped'>['reason'], string> = {
   interrupted: 'the sweep was interrupted before this cell finished',
   quota: 'the provider account ran out of quota before this cell finished',
   fatal: 'the sweep stopped on a failure true of every cell before this cell finished',
+  unreachable: 'a provider failed for its whole patience before this cell finished',
   ceiling: 'the session ceiling was reached before this cell started',
   completed: 'the sweep finished without this cell',
 };
@@ -50,8 +51,9 @@ const STOP_REASON: Record<string, string> = {
 export function sweepCells(events: readonly SweepEvent[], manifest: Manifest): SweepCells {
   const recorded = new Set<number>();
   const last = new Map<string, SweepEventOf<'cell_started'> | SweepEventOf<'cell_finished'>>();
-  const spends = new Map<string, Spend[]>();
-  const sessions: Array<{ cellIds: readonly string[]; spend: Spend }> = [];
+  // One entry per session of the sweep (its cells and id): a session a resume re-opened finishes
+  // again with its whole spend, so the latest finish stands and none is counted twice.
+  const sessions = new Map<string, { cellIds: readonly string[]; spend: Spend }>();
   let stop: SweepCells['stop'] = null;
   let unmeasuredAtStop = new Set<string>();
   for (const event of events) {
@@ -64,12 +66,9 @@ export function sweepCells(events: readonly SweepEvent[], manifest: Manifest): S
       case 'cell_finished':
         last.set(event.cellId, event);
         break;
-      case 'session_finished': {
-        const spend = sessionSpend(event);
-        sessions.push({ cellIds: event.cellIds, spend });
-        for (const id of event.cellIds) (spends.get(id) ?? spends.set(id, []).get(id)!).push(spend);
+      case 'session_finished':
+        sessions.set(`${event.cellIds.join('+')} ${event.sessionId}`, { cellIds: event.cellIds, spend: sessionSpend(event) });
         break;
-      }
       case 'sweep_stopped':
         stop = { reason: event.reason, detail: event.detail };
         unmeasuredAtStop = new Set(event.unmeasured);
@@ -78,6 +77,8 @@ export function sweepCells(events: readonly SweepEvent[], manifest: Manifest): S
         break;
     }
   }
+  const spends = new Map<string, Spend[]>();
+  for (const { cellIds, spend } of sessions.values()) for (const id of cellIds) (spends.get(id) ?? spends.set(id, []).get(id)!).push(spend);
   const caps = manifest.depth_caps;
   const design = cellOrder(caps, manifest.arms, Object.fromEntries(caps.map((cap) => [cap, repetitionsAt(manifest, cap)])));
   // Cells the journal names beyond the design (it pins the manifest, so only by a bug) still show.
@@ -104,7 +105,7 @@ export function sweepCells(events: readonly SweepEvent[], manifest: Manifest): S
   });
   const measured = new Set(cells.filter((c) => c.status === 'measured').map((c) => c.id));
   const wasted = new Map<number, Spend[]>();
-  for (const { cellIds, spend } of sessions) {
+  for (const { cellIds, spend } of sessions.values()) {
     if (cellIds.some((id) => measured.has(id))) continue;
     const cap = parseCellId(cellIds[0]!)!.cap;
     (wasted.get(cap) ?? wasted.set(cap, []).get(cap)!).push(spend);

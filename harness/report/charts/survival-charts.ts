@@ -66,7 +66,8 @@ function layers(ticks: readonly number[], xTitle: string, yTitle: string, y: [nu
   ];
 }
 
-const levelTicks = (values: ReadonlyArray<{ at: number }>) => [...new Set(values.map((v) => v.at))].sort((a, b) => a - b);
+/** The x ticks: every level (or cap) a figure sits at; with no figure at all (no claim survived to be counted) level 0, so the axis is still a finite range. */
+const levelTicks = (values: ReadonlyArray<{ at: number }>) => (values.length > 0 ? [...new Set(values.map((v) => v.at))].sort((a, b) => a - b) : [0]);
 
 /** Symmetric around 0, so the eye reads the sign of a difference at once. */
 function differenceDomain(values: ReadonlyArray<{ estimate: number; low: number | null; high: number | null; truth: number | null }>): [number, number] {
@@ -117,7 +118,7 @@ export function pairedDifferenceSpec(report: Report): TopLevelSpec {
     ...report.survival.byCap.flatMap((r) => (r.difference ? [row(`cap ${r.cap}`, r.level, 'gated − ungated', r.difference, r.difference.pairs)] : [])),
   ];
   // No pair with both arms measured: an empty frame that says so, never an axis computed from nothing.
-  const ticks = values.length > 0 ? levelTicks(values) : [0];
+  const ticks = levelTicks(values);
   return {
     ...frame(report, 'paired difference gated − ungated, by achieved level', [
       `Pairs are (cap, repetition)${report.design.pairing === 'shared' ? ', both arms grading one planned tree with the same leaves' : ''}; above 0 the independent gate kept more work alive.`,

@@ -75,6 +75,8 @@ export interface SimRecordOptions {
   countFile?: string;
   /** The n-th live model call (1-based, across the sweep) answers insufficient_quota. */
   quotaAt?: number;
+  /** The n-th live model call throws a TypeError, as a bug in a client would. */
+  bugAt?: number;
   /** This cell's tree cannot be graded. */
   ungradable?: string;
   signal?: AbortSignal;
@@ -120,6 +122,7 @@ export function simSeams(o: SimRecordOptions = {}, before: readonly SweepEvent[]
             async complete(request: ModelRequest) {
               calls++;
               if (o.quotaAt !== undefined && calls >= o.quotaAt) throw new ModelQuotaExhaustedError(request.model, 'insufficient_quota (test)');
+              if (o.bugAt !== undefined && calls === o.bugAt) throw new TypeError("Cannot read properties of undefined (reading 'choices') (a bug, planted by the test)");
               const response = await client.complete(request);
               // A call is named by its session and the length of the history it sent (it only grows).
               if (o.countFile) appendFileSync(o.countFile, `${request.sessionId} ${request.messages.length}\n`);
