@@ -40,13 +40,14 @@ export interface RunSummary {
 }
 
 /** The staged cells' counts, by their latest outcome in the journal. */
-export function stagedCounts(staged: readonly CellId[], events: readonly SweepEvent[]): SweepCounts {
+export function stagedCounts(staged: readonly CellId[], events: readonly SweepEvent[], stop: string): SweepCounts {
   const latest = new Map<string, CellOutcome>();
   for (const e of events) if (e.type === 'cell_finished') latest.set(e.cellId, e.outcome);
   const counts: SweepCounts = { staged: staged.length, measured: 0, transient: 0, permanent: 0, unmeasured: 0, notStarted: 0 };
   for (const id of staged) {
     const o = latest.get(id);
-    if (!o) counts.notStarted++;
+    // A cell a ceiling kept from starting is unmeasured by it, as one it cut is.
+    if (!o) counts[stop === 'ceiling' ? 'unmeasured' : 'notStarted']++;
     else if (o.status === 'measured') counts.measured++;
     else if (o.status === 'unmeasured') counts.unmeasured++;
     else if (o.transient) counts.transient++;
@@ -79,7 +80,7 @@ export function summarise(runDir: string, manifest: Manifest, events: readonly S
   if (simulated) all.push('SIMULATED: these cells were recorded on the built-in simulated population (in process or served over HTTP), not real models.');
   return {
     version: 1,
-    counts: stagedCounts(staged, events),
+    counts: stagedCounts(staged, events, outcome.reason),
     run: path.basename(runDir),
     manifest: manifest.name,
     simulated,

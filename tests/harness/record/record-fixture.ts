@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import Docker from 'dockerode';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ModelQuotaExhaustedError, type ModelClient, type ModelRequest } from '../../../engine/index.js';
@@ -79,6 +81,10 @@ export interface SimRecordOptions {
   bugAt?: number;
   /** This cell's tree cannot be graded. */
   ungradable?: string;
+  /** Grade with the real oracle in Docker instead of the fake digest grade. Default false. */
+  realGrade?: boolean;
+  /** SIGKILL this process inside its first grading: once its scratch folder and container exist. Implies realGrade. */
+  killInGrading?: boolean;
   signal?: AbortSignal;
   onEvent?: (event: SweepEvent) => void;
   /**
@@ -88,6 +94,17 @@ export interface SimRecordOptions {
   dockerSandboxes?: boolean;
   /** Counts the sessions in flight across the sweep (every client of every pair, as an endpoint sees them). */
   inFlight?: SessionGauge;
+}
+
+/** Resolves once this process's grading has its scratch folder and a running container. */
+async function insideGrading(): Promise<void> {
+  const docker = new Docker();
+  for (;;) {
+    const scratch = (await readdir(tmpdir())).some((n) => n.startsWith('rdh-grade-') && n.includes(`-${process.pid}-`));
+    const containers = await docker.listContainers({ filters: { label: [`io.rdh.purpose=grading`, `io.rdh.pid=${process.pid}`] } });
+    if (scratch && containers.length > 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export function bufferIo(): CliIo & { text(): string } {
@@ -109,9 +126,15 @@ export function simSeams(o: SimRecordOptions = {}, before: readonly SweepEvent[]
       o.onEvent?.(event);
       if (o.killAt && counts(event, o.killAt.type) && ++counted === o.killAt.n) process.kill(process.pid, 'SIGKILL');
     },
-    grade: async (tree, cell) => {
+    grade: async (tree, cell, base) => {
       if (o.ungradable === cell) throw new Error(`the tree of ${cell} cannot be graded (test)`);
-      return fakeGrade(tree);
+      if (o.killInGrading) {
+        const grading = base(tree);
+        await insideGrading();
+        process.kill(process.pid, 'SIGKILL');
+        return grading;
+      }
+      return o.realGrade ? base(tree) : fakeGrade(tree);
     },
     modelsFor: (_cap, _rep, base) => ({
       roster: base.roster,

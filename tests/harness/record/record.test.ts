@@ -168,9 +168,11 @@ describe('harness record on the simulated population (cap 1)', () => {
   });
 
   it('marks a cell whose tree cannot be graded unavailable, measures the rest, and reports the pair as unpaired', async () => {
-    expect(ungradable.result.exit).toBe(0);
+    // A staged cell lost is never exit 0: the rest is measured and reported, and the exit says so.
+    expect(ungradable.result.exit).toBe(9);
+    expect(ungradable.result.summary.counts).toEqual({ staged: 2, measured: 1, transient: 0, permanent: 1, unmeasured: 0, notStarted: 0 });
     const cells = Object.fromEntries(ungradable.result.summary.cells.map((c) => [c.cell, c]));
-    expect(cells['cap1-rep1-gated']).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/^ungradable: the tree of cap1-rep1-gated cannot be graded/) });
+    expect(cells['cap1-rep1-gated']).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/^permanent, ungradable: the tree of cap1-rep1-gated cannot be graded/) });
     expect(cells['cap1-rep1-ungated']!.status).toBe('measured');
     // The pair has one arm measured: the report says UNPAIRED rather than failing on it.
     expect(ungradable.result.summary.caveats.join('\n')).not.toMatch(/report could not be written/);
@@ -180,7 +182,7 @@ describe('harness record on the simulated population (cap 1)', () => {
   it('stops at the quota (insufficient_quota on the 10th call), keeps what was paid and writes the summary', async () => {
     expect(quota.result.exit).toBe(5);
     expect(quota.result.summary.stop.reason).toBe('quota');
-    expect(quota.result.summary.cells.every((c) => c.status === 'unavailable' && c.reason?.startsWith('quota'))).toBe(true);
+    expect(quota.result.summary.cells.every((c) => c.status === 'unavailable' && c.reason?.startsWith('permanent, quota'))).toBe(true);
     expect(quota.result.summary.caveats.some((c) => c.startsWith('QUOTA'))).toBe(true);
     await expect(readFile(path.join(quota.dir, 'summary.json'), 'utf8')).resolves.toContain('"quota"');
   });
@@ -219,9 +221,17 @@ describe('harness record on the simulated population (cap 1)', () => {
 
   it('stops before any session when --max-sessions is lower than one cell, says so, and refuses to summarise zeros', async () => {
     const dir = path.join(tmp, 'tiny');
-    await expect(recordSim(dir, { depths: [1], maxSessions: 3 })).rejects.toThrow(
-      /^no cell was measured \(the session ceiling leaves 3 session\(s\), below the 13 the next cell \(cap1-rep1-gated\) opens at projected_branching 2 \(harness plan\); no session was dispatched\)/,
-    );
+    const io = bufferIo();
+    const result = await recordSim(dir, { depths: [1], maxSessions: 3 }, {}, io);
+    expect(result.exit).toBe(8);
+    const said = io.text().split('\n').filter((l) => l.startsWith('harness: ')).map((l) => l.replace(dir, '<run>').replace(/\.\.\/[^ )]*tiny/, '<run>'));
+    expect(said).toMatchInlineSnapshot(`
+      [
+        "harness: the sweep stopped (max_sessions or max_cost_usd would be passed: the session ceiling leaves 3 session(s), below the 13 the next cell (cap1-rep1-gated) opens at projected_branching 2 (harness plan); no session was dispatched); 0 of 2 staged cells measured (0 unavailable transient, 0 permanent, 2 unmeasured by a ceiling, 0 not started). The journal is intact: the same command continues up to the manifest's own ceiling when --max-sessions lowered it; a manifest's ceiling is pinned, so going past it means a new --out (<run>).",
+        "harness: no cell of <run> is measured yet, so no report is written (it would only show zeros)",
+      ]
+    `);
+    await expect(readFile(path.join(dir, 'report/report.json'), 'utf8')).rejects.toThrow(/ENOENT/);
     const events = await journalOf(dir);
     expect(events.filter((e) => e.type === 'session_started')).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'ceiling' });

@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT, REPO_ROOT, loadFaultPlan, readSweepJournal, runRecord, runReplay, type RecordResult, type ReplayResult, type SimServer, type SweepEvent } from '../../../harness/index.js';
+import { HAS_DOCKER } from '../../support/docker.js';
+import { providersFile, startServer } from './http-fixture.js';
+import { bufferIo } from './record-fixture.js';
+
+/**
+ * The paid path end to end, once, in real Docker: `manifests/smoke-http.yaml` recorded through
+ * `harness sim serve` (the openai SDK over a real local port) under a scaled-down fault plan
+ * (10-50 ms latency, 20% 429s, one 5 s outage), beside the in-process smoke sweep with the same
+ * planted population; then `harness replay` of the HTTP run. Both recordings run at once and
+ * are shared by every check here. Real clocks: the clients wait through the outage within their
+ * patience (the default 600 s), as a paid sweep would.
+ */
+
+const HEAVY = 2_400_000;
+const FAULTS = path.join(REPO_ROOT, 'tests/harness/sim/serve/faults-ci.yaml');
+
+let tmp: string;
+let server: SimServer;
+let http: { dir: string; result: RecordResult; events: readonly SweepEvent[] };
+let inProcess: { dir: string; result: RecordResult; events: readonly SweepEvent[] };
+let replay: { result: ReplayResult; requests: number };
+
+const journalOf = async (dir: string) => (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
+/** Every finished session of a run, by its cells and id: its turns and tokens (the latest finish of each). */
+const sessions = (events: readonly SweepEvent[]) =>
+  Object.fromEntries(events.flatMap((e) => (e.type === 'session_finished' ? [[`${e.cellIds.join('+')} ${e.sessionId}`, { turns: e.turns, tokens: e.tokens }]] : [])));
+/** Every measured cell's result with what legitimately differs between the two paths (prices) left out. */
+const measured = (events: readonly SweepEvent[]) =>
+  Object.fromEntries(
+    events.flatMap((e) => {
+      if (e.type !== 'cell_finished' || e.outcome.status !== 'measured') return [];
+      const { spend, ...rest } = e.outcome.result;
+      return [[e.cellId, { ...rest, tokens: Object.fromEntries(Object.entries(spend).map(([k, s]) => [k, [s.sessions, s.tokens]])) }]];
+    }),
+  );
+
+beforeAll(async () => {
+  if (!HAS_DOCKER) return;
+  tmp = await mkdtemp(path.join(tmpdir(), 'rdh-http-docker-'));
+  server = await startServer((await loadFaultPlan(FAULTS)).plan, path.join(REPO_ROOT, 'manifests/smoke-http.yaml'));
+  const providers = await providersFile(path.join(tmp, 'p'), server.url);
+  const record = async (manifest: string, name: string, extra: { providers?: string }) => {
+    const dir = path.join(tmp, name);
+    const result = await runRecord(path.join(REPO_ROOT, 'manifests', manifest), { out: dir, depths: [1, 2], ...extra }, bufferIo());
+    return { dir, result, events: await journalOf(dir) };
+  };
+  [http, inProcess] = await Promise.all([record('smoke-http.yaml', 'http', { providers }), record('smoke.yaml', 'in-process', {})]);
+  const before = server.stats().received;
+  const result = await runReplay(http.dir, {}, bufferIo());
+  replay = { result, requests: server.stats().received - before };
+}, HEAVY);
+
+afterAll(async () => {
+  await server?.stop();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe.skipIf(!HAS_DOCKER)('the smoke sweep over HTTP, with faults, in real Docker', () => {
+  it('measures every staged cell through 429s, latency and an outage: exit 0', () => {
+    expect(http.result.exit).toBe(EXIT.ok);
+    expect(http.result.summary.counts).toEqual({ staged: 4, measured: 4, transient: 0, permanent: 0, unmeasured: 0, notStarted: 0 });
+    const stats = server.stats();
+    // The faults really happened: the run waited through them.
+    expect(stats.rateLimited.drawn).toBeGreaterThan(10);
+    expect(stats.outagesEntered).toBe(1);
+  });
+
+  it('equals the in-process run exactly: every session’s calls and tokens, every cell’s grade, claims and survivors', () => {
+    expect(inProcess.result.exit).toBe(EXIT.ok);
+    expect(sessions(http.events)).toEqual(sessions(inProcess.events));
+    expect(measured(http.events)).toEqual(measured(inProcess.events));
+    expect(http.result.summary.cells.map((c) => [c.cell, c.score, c.survival])).toEqual(inProcess.result.summary.cells.map((c) => [c.cell, c.score, c.survival]));
+  });
+
+  it('pays no transcribed call twice: the server answered every call once (the warm-up of each model aside)', () => {
+    const twice = Object.entries(server.stats().calls).filter(([key, c]) => c.answered > 1 && !key.startsWith('preflight/'));
+    expect(twice).toEqual([]);
+  });
+
+  it('replays: every cell reproduces from the transcripts, with no request reaching the server', () => {
+    expect(replay.result.exit).toBe(EXIT.ok);
+    expect(replay.result.cells.map((c) => c.status)).toEqual(['reproduced', 'reproduced', 'reproduced', 'reproduced']);
+    expect(replay.result.calls.live).toBe(0);
+    expect(replay.requests).toBe(0);
+  });
+});
