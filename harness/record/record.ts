@@ -1,17 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
-import {
-  DockerSandboxProvider,
-  ContainerShutdown,
-  openDockerHostPool,
-  type DockerHostPool,
-  pruneSandboxes,
-  RdhError,
-  assertDockerReachable,
-  sessionLimiter,
-  type ModelClient,
-} from '../../engine/index.js';
+import { DockerSandboxProvider, ContainerShutdown, openDockerHostPool, type DockerHostPool, pruneSandboxes, assertDockerReachable, sessionLimiter } from '../../engine/index.js';
 import { specObjective } from '../cell/spec-objective.js';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { gradeTree } from '../grading/grader.js';
@@ -19,25 +9,22 @@ import type { CliIo } from '../io.js';
 import { loadManifest, type LoadedManifest } from '../manifest/manifest-loader.js';
 import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
 import { allocationOf, repetitionsAt, type Manifest } from '../manifest/manifest.js';
-import { REPO_ROOT, oracleDir } from '../paths.js';
 import { checkProviderConfig, loadProviderConfig, locateProviderConfig, type LoadedProviderConfig } from '../providers/provider-config.js';
 import { writeReport } from '../report/write-report.js';
 import { dockerHostsFrom } from '../sandbox/docker-hosts.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
-import { CORPUS_DIR } from '../sim/corpus-files.js';
-import { JournalMismatchError, assertPinsMatch, collectPins, pinPair, readHarnessVersion } from '../journal/journal-header.js';
+import { JournalMismatchError } from '../journal/journal-header.js';
 import { openJournal } from '../journal/journal.js';
 import { createProgressDisplay } from './progress-display.js';
 import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
 import { sweepModels, type SweepModels } from './sweep-models.js';
-import { leftoversLine, newRunId, removeLeftovers } from './run-leftovers.js';
+import { openRunFolder } from './run-opening.js';
 import { engineRoster } from '../providers/sweep-roster.js';
 import { paidUsd } from '../journal/transcripts.js';
-import type { JsonValue } from '../journal/json-value.js';
-import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, runPaths, type CellId } from '../journal/run-folder.js';
+import { runPaths, type CellId } from '../journal/run-folder.js';
 import { ceilingBelowNextCell } from './ceilings.js';
 import { SessionGate } from './session-gate.js';
-import { headerOf, readSweepJournal, type SweepEvent } from '../journal/sweep-events.js';
+import { readSweepJournal, type SweepEvent } from '../journal/sweep-events.js';
 import { renderSummary, summarise, type RunSummary } from './run-summary.js';
 import { endLine, exitOfEnd, sweepEnd } from './sweep-exit.js';
 
@@ -143,51 +130,9 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     for (const h of opened.preflight) io.err(`host ${h.url}: ${h.problem ? `not used (${h.problem})` : `image ${h.image}, ${h.transport} transport`}\n`);
   }
 
-  const manifestBytes = await readFile(loaded.file);
-  const repoRoot = REPO_ROOT;
-  const specName = path.basename(loaded.specDir);
-  const freshRunId = newRunId();
-  const pins = await collectPins({
-    manifestBytes, manifestShownAs: loaded.shownAs, specDir: loaded.specDir, oracleDir: oracleDir(specName), simCorpusDir: CORPUS_DIR, repoRoot,
-    outputDirs: [path.join(repoRoot, 'runs'), ...(flags.out ? [path.resolve(flags.out)] : []), ...(seams.runsDir ? [seams.runsDir] : [])],
-    executor: pinPair(manifest.executor, providers?.config), reviewer: pinPair(manifest.reviewer, providers?.config),
-    // The planted parameters travel with every SIMULATED run, however its population was served.
-    simulated: models.simulated ? (JSON.parse(JSON.stringify(manifest.simulated)) as JsonValue) : null,
-    harnessVersion: await readHarnessVersion(repoRoot),
-    roster: models.roster, budget: allocationOf(manifest), runId: freshRunId,
+  const { runDir, contents, history, pins, runId, caveats, resume } = await openRunFolder({
+    loaded, models, flags, io, runsDir: seams.runsDir, removeLeftoversOn: seams.sandboxes ? [] : [docker, ...(pool?.clients() ?? [])],
   });
-
-  // The run folder: a resume when --out holds a journal (refused, writing nothing, on any pin difference).
-  let runDir: string;
-  let contents: Awaited<ReturnType<typeof readSweepJournal>>;
-  let caveats: string[] = [...loaded.caveats];
-  let resume = false;
-  if (flags.out && (await inspectRunFolder(path.resolve(flags.out))) === 'run') {
-    runDir = path.resolve(flags.out);
-    contents = await readSweepJournal(runPaths(runDir).journal, { shownAs: path.join(flags.out, 'journal.jsonl') });
-    const header = headerOf(contents);
-    if (header) {
-      caveats.push(...assertPinsMatch(header.pins, pins, { allowCodeChange: flags.allowCodeChange ?? false }));
-      resume = true;
-    }
-  } else {
-    runDir = flags.out ? path.resolve(flags.out) : await claimDefaultRunFolder(seams.runsDir ?? path.join(repoRoot, 'runs'), manifest.name, new Date());
-    await createRunFolder(runDir, manifestBytes, flags.out ?? runDir);
-    contents = await readSweepJournal(runPaths(runDir).journal);
-  }
-  const history = contents.events;
-  const stored = headerOf(contents)?.pins;
-  // Journals from before run ids were pinned label their containers with the folder's name.
-  const runId = stored ? (stored.runId ?? path.basename(runDir)) : freshRunId;
-  if (stored && !stored.runId) io.err(`harness: this journal pins no run id (it was recorded before run ids existed); its containers and grading folders are labelled with the folder's name, ${runId}, which another run folder of that name would share\n`);
-  // A resume first removes its own run's leftovers whose process is gone (a kill inside a leaf or a grading).
-  if (stored && !seams.sandboxes) {
-    const line = leftoversLine(runId, await removeLeftovers(runId, [docker, ...(pool?.clients() ?? [])]));
-    if (line) io.err(`${line}\n`);
-  }
-  // Caveats recorded by earlier invocations travel on.
-  for (const e of history) if (e.type === 'run_started') caveats.push(...e.caveats);
-  caveats = [...new Set(caveats)];
 
   // max_cost_usd counts what every earlier invocation paid: every live call in the run's transcripts.
   const paid = manifest.max_cost_usd === undefined ? 0 : await paidUsd(runPaths(runDir).cells, engineRoster(models.roster));
@@ -239,7 +184,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   }
 
   const sandboxes = seams.sandboxes ?? pool ?? local;
-  const baseGrade = (tree: string) => gradeTree({ tree, spec: specName, specDir: loaded.specDir, runId, docker, shutdown, ...SWEEP_GRADING });
+  const baseGrade = (tree: string) => gradeTree({ tree, spec: path.basename(loaded.specDir), specDir: loaded.specDir, runId, docker, shutdown, ...SWEEP_GRADING });
 
   let outcome;
   try {

@@ -20,6 +20,8 @@ export interface SweepModels {
   readonly simulated: boolean;
   /** Every configured key, for every redaction (none for a sweep with no provider configuration). */
   readonly keys: string[];
+  /** The provider configuration the roster was resolved from, when there is one. */
+  readonly config: import('../providers/provider-config.js').ProviderConfig | undefined;
   /** The roster and clients of one pair. */
   forPair(cap: number, repetition: number): Promise<PairModels>;
   /** One one-token completion per model served over HTTP: the warm-up, and the last preflight (its call header names cell `preflight`, which the simulated server answers at once). */
@@ -47,6 +49,7 @@ export function sweepModels(o: SweepModelsOptions): SweepModels {
     roster,
     simulated: isSimulatedRoster(roster),
     keys: o.providers ? configuredKeys(o.providers) : [],
+    config: o.providers?.config,
     async forPair(cap, repetition) {
       if (!simPairs) return { roster: engine, clients: live };
       const setup = await simSetup({

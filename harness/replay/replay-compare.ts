@@ -12,7 +12,10 @@ import type { RecordedCall } from '../journal/transcripts.js';
  *   hexadecimal ids, ISO times; see normaliseText), because a check's output reports timings;
  * - a host path into a cell's work folder (`…/cells/<cell>/work/…`) becomes `<work>/…`: the
  *   replay builds its trees in its own scratch folder, never in the recorded run's;
- * - keys that only measure time (`elapsedMs`, `latencyMs`, `ts`, `at`) are dropped.
+ * - keys that only measure time (`elapsedMs`, `latencyMs`, `ts`, `at`) are dropped;
+ * - a fractional number is read to 12 significant digits, as the report writes it: a sum of
+ *   prices whose sessions finished in another order differs in its last bit (0.1969770000000001
+ *   against 0.19697700000000012), which is float noise, not another figure.
  * Nothing else is forgiven.
  */
 
@@ -31,6 +34,7 @@ export function canonicalForm(value: unknown): unknown {
         .map(([key, v]) => [key, canonicalForm(v)]),
     );
   }
+  if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) return Number(value.toPrecision(12));
   return value;
 }
 

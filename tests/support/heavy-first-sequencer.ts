@@ -9,7 +9,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const HEAVY = [
   'tests/harness/sim/corpus-validity.test.ts',
   'tests/harness/grading/oracle-mutants.test.ts',
+  'tests/harness/record/http-docker.test.ts',
   'tests/harness/record/record.test.ts',
+  'tests/harness/record/leftovers.test.ts',
+  'tests/harness/record/http-record.test.ts',
   'tests/site/site.browser.test.ts',
 ];
 

@@ -49,7 +49,7 @@ describe.skipIf(!HAS_DOCKER)('harness record when its Docker daemon stops mid-sw
     await daemon.stop();
     const stopped = await first;
     expect(stopped.exit, stopped.output).toBe(3);
-    expect(stopped.output).toContain('The journal is intact; fix it and run the same command to continue');
+    expect(stopped.output).toContain('The journal is intact: the same command continues once Docker answers');
 
     // The journal is intact: every line whole, read back by the resume's own reader, the stop journalled.
     const text = await journalText(dir);

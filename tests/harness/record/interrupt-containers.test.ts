@@ -6,6 +6,7 @@ import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_LABELS } from '../../../engine/index.js';
 import { REPO_ROOT } from '../../../harness/index.js';
+import { journalRunId } from './record-child.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { RECORD_MANIFEST } from './record-fixture.js';
 
@@ -17,12 +18,15 @@ import { RECORD_MANIFEST } from './record-fixture.js';
  */
 
 const docker = new Docker();
-const runContainers = async (run: string) => docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABELS.run}=${run}`] } });
+/** The run's containers, by the run id its journal pins (none before the header is written). */
+const runContainers = async (out: string) => {
+  const run = await journalRunId(out);
+  return run ? docker.listContainers({ all: true, filters: { label: [`${SANDBOX_LABELS.run}=${run}`] } }) : [];
+};
 
 describe.runIf(HAS_DOCKER)('harness record, Ctrl-C twice in Docker', () => {
   it('removes the run’s containers and exits 130', async () => {
     const out = path.join(await mkdtemp(path.join(tmpdir(), 'rdh-ctrlc-')), `ctrlc-${process.pid}-${Date.now()}`);
-    const run = path.basename(out);
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'harness/cli.ts'), 'record', RECORD_MANIFEST, '--out', out, '--depths', '1'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
@@ -31,12 +35,12 @@ describe.runIf(HAS_DOCKER)('harness record, Ctrl-C twice in Docker', () => {
     // Wait until the sweep has sandboxes running (the leaves' checks), then Ctrl-C twice.
     const until = Date.now() + 240_000;
     let seen = 0;
-    while (Date.now() < until && (seen = (await runContainers(run)).length) === 0) await new Promise((r) => setTimeout(r, 200));
+    while (Date.now() < until && (seen = (await runContainers(out)).length) === 0) await new Promise((r) => setTimeout(r, 200));
     expect(seen, output).toBeGreaterThan(0);
     child.kill('SIGINT');
     await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGINT');
     expect(await exited, output).toBe(130);
-    expect(await runContainers(run)).toEqual([]);
+    expect(await runContainers(out)).toEqual([]);
   }, 300_000);
 });

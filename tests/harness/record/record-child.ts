@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT, readTranscripts, type RecordFlags } from '../../../harness/index.js';
+import { REPO_ROOT, readSweepJournal, readTranscripts, type RecordFlags } from '../../../harness/index.js';
 import type { SimRecordOptions } from './record-fixture.js';
 
 const run = promisify(execFile);
@@ -35,4 +35,11 @@ export async function recordInChild(dir: string, o: { flags: RecordFlags; option
 export async function transcribedCalls(dir: string): Promise<Set<string>> {
   const transcripts = await readTranscripts([path.join(dir, 'cells/cap1-rep1-gated/transcripts'), path.join(dir, 'cells/cap1-rep1-ungated/transcripts')]);
   return new Set([...transcripts.values()].flatMap((cs) => cs.map((c) => `${c.request.sessionId} ${c.messages.length}`)));
+}
+
+/** The run id a run folder's journal pins (what its containers are labelled with); undefined until its header is written. */
+export async function journalRunId(dir: string): Promise<string | undefined> {
+  const events = await readSweepJournal(path.join(dir, 'journal.jsonl')).then((j) => j.events, () => []);
+  const header = events[0];
+  return header?.type === 'header' ? header.pins.runId : undefined;
 }

@@ -224,7 +224,7 @@ describe('harness record on the simulated population (cap 1)', () => {
     const io = bufferIo();
     const result = await recordSim(dir, { depths: [1], maxSessions: 3 }, {}, io);
     expect(result.exit).toBe(8);
-    const said = io.text().split('\n').filter((l) => l.startsWith('harness: ')).map((l) => l.replace(dir, '<run>').replace(/\.\.\/[^ )]*tiny/, '<run>'));
+    const said = io.text().split('\n').filter((l) => l.startsWith('harness: ')).map((l) => l.replaceAll(path.relative(process.cwd(), dir), '<run>').replaceAll(dir, '<run>'));
     expect(said).toMatchInlineSnapshot(`
       [
         "harness: the sweep stopped (max_sessions or max_cost_usd would be passed: the session ceiling leaves 3 session(s), below the 13 the next cell (cap1-rep1-gated) opens at projected_branching 2 (harness plan); no session was dispatched); 0 of 2 staged cells measured (0 unavailable transient, 0 permanent, 2 unmeasured by a ceiling, 0 not started). The journal is intact: the same command continues up to the manifest's own ceiling when --max-sessions lowered it; a manifest's ceiling is pinned, so going past it means a new --out (<run>).",

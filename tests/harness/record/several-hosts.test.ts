@@ -7,7 +7,7 @@ import { SANDBOX_LABELS, stableJson } from '../../../engine/index.js';
 import { readSweepJournal } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { startSecondDockerd, type SecondDockerd } from '../../support/second-dockerd.js';
-import { recordInChild, type Invocation } from './record-child.js';
+import { journalRunId, recordInChild, type Invocation } from './record-child.js';
 
 /**
  * `harness record --docker-host` for real (cap 1 of the SIMULATED record sweep, sandboxes in
@@ -60,7 +60,11 @@ describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second k
     // Mid-sweep: the second daemon has been running a sandbox of this sweep for a while (past its
     // creation, which the pool would simply place elsewhere), so work in flight is lost.
     const d2 = new Docker({ socketPath: daemon.socket });
-    const onSecond = async () => (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } }).catch(() => [])).length;
+    // Containers carry the run id the journal pins, once the header is written.
+    const onSecond = async () => {
+      const id = await journalRunId(dir);
+      return id ? (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${id}`] } }).catch(() => [])).length : 0;
+    };
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     for (;;) {
       while (!ended && (await onSecond()) === 0) await sleep(200);
@@ -113,13 +117,17 @@ describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second k
     let ended: Invocation | undefined;
     void result.then((r) => (ended = r));
     const d2 = new Docker({ socketPath: daemon.socket });
-    while (!ended && (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${runId}`] } }).catch(() => [])).length === 0) await new Promise((r) => setTimeout(r, 200));
+    const onHost = async () => {
+      const id = await journalRunId(dir);
+      return id ? (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${id}`] } }).catch(() => [])).length : 0;
+    };
+    while (!ended && (await onHost()) === 0) await new Promise((r) => setTimeout(r, 200));
     expect(ended, 'the sweep ended before its host ran a sandbox').toBeUndefined();
     daemon.kill('SIGKILL');
     const got = await result;
     expect(got.exit, got.output).toBe(3);
-    expect(got.output).toContain('harness: the sweep stopped: no Docker host can run sandboxes');
-    expect(got.output).toContain('The journal is intact; fix it and run the same command to continue');
+    expect(got.output).toContain('harness: the sweep stopped (Docker or the sandbox image went away: no Docker host can run sandboxes');
+    expect(got.output).toContain('The journal is intact: the same command continues once Docker answers');
     const events = (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
     expect(events.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'fatal' });
     expect(events.some((e) => e.type === 'cell_finished')).toBe(false);

@@ -18,6 +18,11 @@ describe('canonicalForm', () => {
     expect(canonicalForm(recorded)).toMatchObject({ workspace: '<work>/root/ws', checkResults: [{ output: '80 passed in <duration>\n' }] });
   });
 
+  it('reads fractions to 12 significant digits: a sum in another order is the same figure, another cent is not', () => {
+    expect(treeDifference(canonicalForm({ costUsd: 0.1969770000000001 }), canonicalForm({ costUsd: 0.19697700000000012 }))).toBeUndefined();
+    expect(treeDifference(canonicalForm({ costUsd: 0.19697 }), canonicalForm({ costUsd: 0.20697 }))).toMatchObject({ path: 'costUsd' });
+  });
+
   it('forgives nothing else: another check result is a difference at its node, named by check id', () => {
     const recorded = node('root', 'ok', [node('root.1', '80 passed'), node('root.2', '80 passed')]);
     const replayed = node('root', 'ok', [node('root.1', '80 passed'), node('root.2', '79 passed, 1 failed')]);
