@@ -23,6 +23,7 @@ import { UsageError } from '../exit-codes.js';
 import { positiveInt } from '../internal/cli-parsers.js';
 import type { CliIo } from '../io.js';
 import { loadManifest } from '../manifest/manifest-loader.js';
+import { allocationOf } from '../manifest/manifest.js';
 import { REPO_ROOT } from '../paths.js';
 import { plantedText } from '../sim/sim-params.js';
 import { clientsFromConfig, configuredKeys, rosterFromConfig, type SimPairName } from '../providers/engine-roster.js';
@@ -47,8 +48,6 @@ interface SolveFlags {
 
 /** The manifest whose `simulated:` block `--sim` plants when none is named. */
 export const DEFAULT_SIM_MANIFEST = path.join(REPO_ROOT, 'manifests', 'smoke.yaml');
-/** Token allocation of a whole tree: a real model's default, and the simulated population's (its synthetic usage is larger, and free). */
-const DEFAULT_BUDGET = { real: 300_000, sim: 20_000_000 };
 /**
  * Grading limits for one solve: more generous than a sweep's, because one interactive tree is
  * graded while the machine may be busy; a correct program must never fail a case for waiting.
@@ -75,6 +74,8 @@ interface Models {
   mergeAttempts: number;
   sessionCeilings?: SessionCeilings;
   maxTurns?: number;
+  /** Per-node allocations: the manifest's `budget` with --sim, else the manifest schema's documented defaults. */
+  allocation: { leafTokens: number; assemblyTokens: number };
   simulated: { planted: string; models: string[] } | null;
 }
 
@@ -91,7 +92,7 @@ async function simulatedModels(flags: SolveFlags, objective: SpecObjective): Pro
   });
   return {
     roster: setup.roster, clients: setup.clients, keys: [], mergeAttempts: m.merge_attempts,
-    sessionCeilings: { tokens: m.unit.token_ceiling, costUsd: m.unit.cost_ceiling_usd }, maxTurns: m.unit.max_turns,
+    sessionCeilings: { tokens: m.unit.token_ceiling, costUsd: m.unit.cost_ceiling_usd }, maxTurns: m.unit.max_turns, allocation: allocationOf(m),
     simulated: { planted: plantedText(params), models: setup.roster.map((s) => `${s.model} [${s.family}] ${s.roles?.includes('merger') ? 'executor' : 'reviewer'}`) },
   };
 }
@@ -104,7 +105,7 @@ async function configuredModels(flags: SolveFlags): Promise<Models> {
   }
   const providers = await loadProviderConfig(location.file, { via: location.via });
   // A free roster: a long server-requested wait falls back to another model rather than stall the tree.
-  return { roster: rosterFromConfig(providers), clients: clientsFromConfig(providers, process.env, { serverWaits: 'max_server_wait' }), keys: configuredKeys(providers), mergeAttempts: 2, simulated: null };
+  return { allocation: allocationOf({}), roster: rosterFromConfig(providers), clients: clientsFromConfig(providers, process.env, { serverWaits: 'max_server_wait' }), keys: configuredKeys(providers), mergeAttempts: 2, simulated: null };
 }
 
 export function solveCommand(io: CliIo): Command {
@@ -117,7 +118,7 @@ export function solveCommand(io: CliIo): Command {
     .option('--seed <n>', 'with --sim: the seed of the simulated population (default: the manifest\'s)', seedValue)
     .option('--manifest <file>', 'with --sim: the manifest whose simulated: block sets the planted rates (default: manifests/smoke.yaml)')
     .option('--max-depth <n>', 'planning levels allowed (a cap of N fully used puts leaves at depth N)', positiveInt, 2)
-    .option('--budget <tokens>', 'token allocation of the whole tree (default: 300000; with --sim 20000000)', positiveInt)
+    .option('--budget <tokens>', 'one token allocation for the whole tree, shared out as it splits (default: per-node allocations, each leaf and each assembling node its own: with --sim the manifest\'s budget:, else the manifest defaults)', positiveInt)
     .option('--providers <file>', 'provider configuration (default: $RDH_PROVIDERS)')
     .option('--out <dir>', 'where the trace is saved (default: runs/solve-<time>)')
     .option('--concurrency <n>', 'sessions in flight at once, across every level and both arms', positiveInt, 4)
@@ -152,7 +153,7 @@ export function solveCommand(io: CliIo): Command {
       const redact = (value: unknown) => new SecretCatalogue(models.keys).redactDeep(value);
       try {
         const engine = {
-          goal, budget: flags.budget ?? (flags.sim ? DEFAULT_BUDGET.sim : DEFAULT_BUDGET.real), limiter: sessionLimiter(flags.concurrency),
+          goal, budget: flags.budget ?? models.allocation, limiter: sessionLimiter(flags.concurrency),
           mergeAttempts: models.mergeAttempts, roster: models.roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: models.keys,
           ...(models.sessionCeilings ? { sessionCeilings: models.sessionCeilings } : {}), ...(models.maxTurns ? { maxTurns: models.maxTurns } : {}),
           ...(objective ? { objective: { context: objective.context, criteria: objective.criteria } } : {}),

@@ -25,8 +25,8 @@ export interface ProvidersOptions {
   patienceS?: number;
   /** Where the executor's model is served, when not at `url` (a second, dead endpoint). */
   executorUrl?: string;
-  /** Prices per million tokens. Default input 1, output 2, cached 0.1 (made up: the server is SIMULATED). */
-  prices?: { input: number; output: number; cached_input: number };
+  /** Prices per million tokens; null: none (unpriced models). Default input 1, output 2, cached 0.1 (made up: the server is SIMULATED). */
+  prices?: { input: number; output: number; cached_input: number } | null;
 }
 
 /**
@@ -35,10 +35,10 @@ export interface ProvidersOptions {
  */
 export async function providersFile(dir: string, url: string, o: ProvidersOptions = {}): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const price = o.prices ?? { input: 1, output: 2, cached_input: 0.1 };
+  const price = o.prices === undefined ? { input: 1, output: 2, cached_input: 0.1 } : o.prices;
   const endpoint = (base: string) => `    base_url: ${base}\n    api_key_env: ${KEY_ENV}\n    patience_s: ${o.patienceS ?? 600}\n`;
   const model = (id: string, provider: string, family: string) =>
-    `  ${id}:\n    provider: ${provider}\n    model: "${id} (SIMULATED)"\n    family: ${family}\n    price_usd_per_million: { input: ${price.input}, output: ${price.output}, cached_input: ${price.cached_input} }\n`;
+    `  ${id}:\n    provider: ${provider}\n    model: "${id} (SIMULATED)"\n    family: ${family}\n${price ? `    price_usd_per_million: { input: ${price.input}, output: ${price.output}, cached_input: ${price.cached_input} }\n` : ''}`;
   const text = [
     'version: 1',
     'providers:',

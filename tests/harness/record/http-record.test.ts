@@ -119,6 +119,16 @@ describe('harness record over HTTP (SIMULATED provider served by harness sim ser
     expect(io.text()).toMatch(/the cost ceiling is reached: \$[\d.]+ paid and up to \$[\d.]+ in flight, and the next call could cost \$[\d.]+, against max_cost_usd \$[\d.]+; nothing more is dispatched/);
   }, HEAVY);
 
+  it('refuses max_cost_usd with a model that has no price, before anything is written (exit 2)', async () => {
+    const manifest = await manifestVariant(path.join(tmp, 'm'), 'cost-unpriced', [['max_sessions: 400', 'max_sessions: 400\nmax_cost_usd: 5']]);
+    const p = await providersFile(path.join(tmp, 'p-unpriced'), server.url, { prices: null });
+    const dir = path.join(tmp, 'cost-unpriced');
+    const error = await recordHttp(dir, { depths: [1] }, { providers: p, manifest, clock: new FakeClock() }).catch((e: unknown) => e);
+    expect(exitCodeFor(error)).toBe(EXIT.usage);
+    expect((error as Error).message.replace(p, '<providers>').replace(manifest, '<manifest>')).toMatchInlineSnapshot(`"max_cost_usd: <manifest> sets a cost ceiling, but models.sim-executor and models.sim-reviewer have no price_usd_per_million in <providers>; give them prices (0 for a flat-rate server) or remove max_cost_usd"`);
+    await expect(readFile(path.join(dir, 'journal.jsonl'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('gives every leaf of a plan wider than projected_branching its full allocation', async () => {
     const manifest = await manifestVariant(path.join(tmp, 'm'), 'wide', [
       ['branching: { 2: 1 }', 'branching: { 4: 1 }'],

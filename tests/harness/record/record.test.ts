@@ -179,6 +179,17 @@ describe('harness record on the simulated population (cap 1)', () => {
     await expect(readFile(path.join(ungradable.dir, 'report/report.json'), 'utf8')).resolves.toContain('"unpaired"');
   });
 
+  it('re-runs a permanently unavailable cell only with --retry-unavailable, paying none of its transcribed calls again', async () => {
+    const count = path.join(tmp, 'retry.calls');
+    const again = await recordSim(ungradable.dir, { depths: [1] }, {});
+    expect(again.exit).toBe(9);
+    expect(again.summary.counts.permanent).toBe(1);
+    const retried = await recordSim(ungradable.dir, { depths: [1], retryUnavailable: true }, { countFile: count });
+    expect(retried.exit).toBe(0);
+    expect(retried.summary.counts).toMatchObject({ staged: 2, measured: 2, permanent: 0 });
+    expect(await calls(count)).toEqual([]);
+  });
+
   it('stops at the quota (insufficient_quota on the 10th call), keeps what was paid and writes the summary', async () => {
     expect(quota.result.exit).toBe(5);
     expect(quota.result.summary.stop.reason).toBe('quota');
