@@ -50,6 +50,7 @@ export {
 } from './adapters/docker-host-pool.js';
 export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabels } from './adapters/docker-daemon.js';
 export { pruneSandboxes, type PruneOptions, type PruneResult } from './adapters/sandbox-prune.js';
+export { processAlive } from './adapters/process-alive.js';
 export { JsonlFile, JsonlDirectory, type JsonlDirectoryOptions, type JsonlFileOptions } from './adapters/jsonl-file.js';
 export { TranscribingModelClient, TranscriptGapError, TranscriptLine, TranscriptRecorder, TRANSCRIPT_VERSION, requestShape, sessionRequests, type TranscriptRequest } from './adapters/transcript.js';
 

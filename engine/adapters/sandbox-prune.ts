@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type Docker from 'dockerode';
 import { SANDBOX_LABELS, assertDockerReachable } from './docker-daemon.js';
+import { processAlive } from './process-alive.js';
 
 export interface PruneOptions {
   /** Remove every sandbox container, even ones whose owning process still runs. Default false. */
@@ -60,12 +61,5 @@ export async function pruneSandboxes(docker: Docker, options: PruneOptions = {})
 
 function ownerAlive(labels: Record<string, string>): boolean {
   if (labels[SANDBOX_LABELS.host] !== hostname()) return true;
-  const pid = Number(labels[SANDBOX_LABELS.pid]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processAlive(Number(labels[SANDBOX_LABELS.pid]));
 }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { processAlive } from '../../engine/index.js';
 
 /**
  * A grading's scratch folder (the oracle's runner and expected outputs, the staged tree): in the
@@ -46,7 +47,7 @@ export async function removeLeftoverScratch(runId: string, root: string = tmpdir
   let removed = 0;
   for (const name of await readdir(root).catch(() => [] as string[])) {
     const pid = Number(mine.exec(name)?.[1]);
-    if (!pid || alive(pid)) continue;
+    if (!pid || processAlive(pid)) continue;
     await rm(path.join(root, name), { recursive: true, force: true });
     removed++;
   }
@@ -62,11 +63,3 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -1,5 +1,6 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { processAlive } from '../../engine/index.js';
 import { JournalBusyError } from './journal-error.js';
 
 /** A held lock; `release` removes it (idempotent). */
@@ -11,15 +12,6 @@ export interface JournalLock {
 /** Lock files this process holds: a pid alone cannot tell "mine" from "a dead run's that had my pid" (pid 1 in a container). */
 const held = new Set<string>();
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Why the current holder is still live, or undefined when its lock is stale. */
 function liveHolder(text: string, file: string): string | undefined {
@@ -29,7 +21,7 @@ function liveHolder(text: string, file: string): string | undefined {
   // On another machine (a shared folder) liveness cannot be checked: assume the holder is live.
   if (host !== undefined && host !== hostname()) return `process ${pid} on ${host} is writing it`;
   if (pid === process.pid) return held.has(file) ? 'this process already has it open' : undefined;
-  return alive(pid) ? `process ${pid} is writing it` : undefined;
+  return processAlive(pid) ? `process ${pid} is writing it` : undefined;
 }
 
 /**
