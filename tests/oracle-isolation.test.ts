@@ -17,7 +17,7 @@ const ALLOWED: Record<string, string> = {
   'harness/paths.ts': 'defines oracleDir() for the grader',
   'harness/index.ts': "the harness's public entry re-exports the grader's functions",
   'harness/journal/journal-header.ts': "pins a sha256 of the oracle folder's bytes (hashed, never parsed) so a resume cannot mix two oracles",
-  'harness/record/record.ts': "names the oracle folder only to hand it to the journal's pins (journal-header.ts hashes it, never parses it); grading goes through harness/grading/",
+  'harness/record/run-opening.ts': "names the oracle folder only to hand it to the journal's pins (journal-header.ts hashes it, never parses it); grading goes through harness/grading/",
   'harness/replay/replay.ts': "hashes the oracle folder (digestFolder, never parsed) to compare it with the journal's pin before a replay; grading goes through harness/grading/",
 };
 

@@ -87,7 +87,10 @@ export function delivered(node: NodeResult): boolean {
   return node.stop === null && node.checkResults.length > 0 && node.checkResults.every((c) => c.passed);
 }
 
-function spendOf(sessions: readonly SessionSpend[]): Spend {
+function spendOf(unordered: readonly SessionSpend[]): Spend {
+  // Summed in session order, not the order they finished in: a float sum depends on its order,
+  // and the same cell recorded twice (or replayed) must journal the same figure, to the last bit.
+  const sessions = [...unordered].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
   const unpriced = sessions.filter((s) => s.costUsd === null).length;
   return {
     sessions: sessions.length,

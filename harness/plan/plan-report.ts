@@ -38,8 +38,8 @@ export interface PlanReport {
   caveats: string[];
   /** The token allocations every node receives (`declared`: the manifest names them; else its documented defaults). */
   budget: { leafTokens: number; assemblyTokens: number; declared: boolean };
-  /** The manifest's max_cost_usd; null when it names none. */
-  maxCostUsd: number | null;
+  /** The manifest's max_cost_usd; absent when it names none (a plan's JSON holds no null). */
+  maxCostUsd?: number;
   /** The planted parameters, present when a pair is served by the simulated population (in process or over HTTP). */
   simulated?: Manifest['simulated'];
   executor: ModelPair;
@@ -114,7 +114,7 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     caveats: [...loaded.caveats],
     ...(isSimulatedSweep(manifest, options.providers?.config) ? { simulated: manifest.simulated } : {}),
     budget: { ...allocationOf(manifest), declared: manifest.budget !== undefined },
-    maxCostUsd: manifest.max_cost_usd ?? null,
+    ...(manifest.max_cost_usd !== undefined ? { maxCostUsd: manifest.max_cost_usd } : {}),
     executor: manifest.executor,
     reviewer: manifest.reviewer,
     independence: manifest.independence,
@@ -242,7 +242,7 @@ export function renderPlanText(report: PlanReport): string {
         ['matrix', `${plural(projection.caps.length, 'cap')} x ${plural(report.arms.length, 'arm')} (${report.arms.join(', ')}) x repetitions ${reps} = ${plural(projection.total.cells, 'cell')}`],
         ['merges', `${plural(projection.mergeAttempts, 'attempt')} per assembling node, equal in every arm; each a merge and a review session`],
         ['budget', `each leaf ${tokens(report.budget.leafTokens)} tokens, each assembling node ${tokens(report.budget.assemblyTokens)} beside its children's (${report.budget.declared ? 'budget: in the manifest' : 'the defaults; set budget: in the manifest'}); a tree's total follows the plan it makes`],
-        ['max cost', report.maxCostUsd === null ? 'none (max_cost_usd; max_sessions and the unit ceilings bound the bill)' : `${usd(report.maxCostUsd)} for the whole sweep, checked before every call (max_cost_usd)`],
+        ['max cost', report.maxCostUsd === undefined ? 'none (max_cost_usd; max_sessions and the unit ceilings bound the bill)' : `${usd(report.maxCostUsd)} for the whole sweep, checked before every call (max_cost_usd)`],
         ['pairing', projection.pairing === 'shared' ? 'shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge' : 'independent: each arm plans and builds its own tree'],
       ],
       ['left', 'left'],

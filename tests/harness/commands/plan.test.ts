@@ -401,7 +401,6 @@ describe('harness plan: the shipped manifests', () => {
           "spec": "../spec/sqlcsv",
           "specDir": "spec/sqlcsv",
         },
-        "maxCostUsd": null,
         "maxSessions": {
           "enforced": 30,
           "lowered": true,
