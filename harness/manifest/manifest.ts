@@ -292,11 +292,6 @@ export function repetitionsAt(manifest: Manifest, cap: number): number {
   return manifest.repetitions.by_cap[String(cap)] ?? manifest.repetitions.default;
 }
 
-/** True when either pair is served by the built-in simulated provider. */
-export function usesSimulatedProvider(manifest: Manifest): boolean {
-  return manifest.executor.provider === 'sim' || manifest.reviewer.provider === 'sim';
-}
-
 /** The declared allocations of a manifest, its own figures or the documented defaults, as the engine takes them. */
 export function allocationOf(manifest: Pick<Manifest, 'budget'>): { leafTokens: number; assemblyTokens: number } {
   return {

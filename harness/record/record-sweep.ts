@@ -128,6 +128,14 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
   const finished = new Map<CellId, CellOutcome>();
   let stop: { reason: StopReason; detail: string } | undefined;
 
+  // A failure true of every remaining cell (one of `fatal`, or Docker found gone) closes the gate and stops the sweep.
+  const stopIfGone = async (error: unknown, fatal: ReadonlyArray<abstract new (...args: never[]) => Error>): Promise<void> => {
+    const gone = fatal.some((c) => error instanceof c) ? (error as Error).message : await o.environmentGone?.();
+    if (!gone) return;
+    o.gate.close({ reason: 'fatal', detail: gone });
+    throw new FatalStop(gone);
+  };
+
   const runPairCells = async (pair: SweepPlanCell, mayRetry: boolean): Promise<void> => {
     const cells = Object.fromEntries(pair.arms.map((arm) => [arm, cellId({ cap: pair.cap, arm, repetition: pair.repetition })])) as Record<Arm, CellId>;
     const ids = pair.arms.map((a) => cells[a]);
@@ -201,11 +209,8 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
         return undefined;
       },
       gradeFailed: async (arm, error) => {
-        const gone = error instanceof DockerUnavailableError || error instanceof SandboxImageMissingError ? (error as Error).message : await o.environmentGone?.();
-        if (gone) {
-          o.gate.close({ reason: 'fatal', detail: gone });
-          throw new FatalStop(gone);
-        }
+        // Grading runs on the local daemon, never on the pool: no host of it can be the cause.
+        await stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError]);
         await keepTree(workspaces.get(arm)!, cellPaths[arm].tree);
         await finishCell(cells[arm], { status: 'unavailable', reason: 'ungradable', detail: (error as Error).message });
       },
@@ -234,12 +239,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
         await sessions.close();
         throw new HostLost((error as Error).message);
       }
-      const gone =
-        error instanceof DockerUnavailableError || error instanceof SandboxImageMissingError || error instanceof NoSandboxHostError ? (error as Error).message : await o.environmentGone?.();
-      if (gone) {
-        o.gate.close({ reason: 'fatal', detail: gone });
-        throw new FatalStop(gone);
-      }
+      await stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError, NoSandboxHostError]);
       // Only the harness's own classified failures end a cell; anything else is a bug, never read as a result.
       if (!(error instanceof RdhError)) throw error;
       const detail = error.message;

@@ -75,16 +75,7 @@ export class SessionGate {
    * again). Returns nothing when it may; throws SessionRefusedError when it may not.
    */
   admit(model: string, cellIds: readonly string[], reopened: boolean): void {
-    if (this.closure) {
-      cellIds.forEach((c) => this.refusedIn.add(c));
-      throw new SessionRefusedError(model, this.closure.reason === 'ceiling' ? 'ceiling' : 'stopping', `the sweep is stopping (${this.closure.detail}); no new session is dispatched`);
-    }
-    const decision = mayDispatch(this.state, { reopened });
-    if (!decision.ok) {
-      this.close({ reason: 'ceiling', detail: decision.message });
-      cellIds.forEach((c) => this.refusedIn.add(c));
-      throw new SessionRefusedError(model, 'ceiling', decision.message);
-    }
+    this.check(model, cellIds, 'session', mayDispatch(this.state, { reopened }));
   }
 
   /**
@@ -93,18 +84,22 @@ export class SessionGate {
    * the worst case of every call in flight. Throws SessionRefusedError when it may not.
    */
   admitCall(model: string, cellIds: readonly string[], worstUsd: number): CallTicket {
-    if (this.closure) {
-      cellIds.forEach((c) => this.refusedIn.add(c));
-      throw new SessionRefusedError(model, this.closure.reason === 'ceiling' ? 'ceiling' : 'stopping', `the sweep is stopping (${this.closure.detail}); no new call is dispatched`);
-    }
-    const decision = mayCall(this.cost, worstUsd);
-    if (!decision.ok) {
-      this.close({ reason: 'ceiling', detail: decision.message });
-      cellIds.forEach((c) => this.refusedIn.add(c));
-      throw new SessionRefusedError(model, 'ceiling', decision.message);
-    }
+    this.check(model, cellIds, 'call', mayCall(this.cost, worstUsd));
     this.cost = reduceCost(this.cost, { dispatched: worstUsd });
     return { worstUsd };
+  }
+
+  /** Refuses (throws SessionRefusedError, noting the cells) when the gate is closed or the ceiling's decision is no; a no closes it. */
+  private check(model: string, cellIds: readonly string[], what: 'session' | 'call', decision: ReturnType<typeof mayDispatch>): void {
+    const refuse = (why: 'ceiling' | 'stopping', message: string): never => {
+      cellIds.forEach((c) => this.refusedIn.add(c));
+      throw new SessionRefusedError(model, why, message);
+    };
+    if (this.closure) refuse(this.closure.reason === 'ceiling' ? 'ceiling' : 'stopping', `the sweep is stopping (${this.closure.detail}); no new ${what} is dispatched`);
+    if (!decision.ok) {
+      this.close({ reason: 'ceiling', detail: decision.message });
+      refuse('ceiling', decision.message);
+    }
   }
 
   /** A live call ended: what it cost is paid (0 when it failed before any reply could have been billed), its worst case released. */

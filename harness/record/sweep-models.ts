@@ -4,8 +4,8 @@ import type { PinnedModel } from '../journal/journal-header.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { clientsFromConfig, configuredKeys, SIM_ENDPOINT } from '../providers/engine-roster.js';
 import type { LoadedProviderConfig } from '../providers/provider-config.js';
-import { DEFAULT_SIM_FAMILIES, engineRoster, isSimulatedRoster, sweepRoster } from '../providers/sweep-roster.js';
-import { simSetup } from '../sim/population/sim-setup.js';
+import { engineRoster, isSimulatedRoster, sweepRoster } from '../providers/sweep-roster.js';
+import { simPairsOf, simSetup } from '../sim/population/sim-setup.js';
 import type { PairModels } from './record-sweep.js';
 
 /**
@@ -43,8 +43,6 @@ export function sweepModels(o: SweepModelsOptions): SweepModels {
   const live: Record<string, ModelClient> = o.providers ? clientsFromConfig(o.providers, process.env, o.clock ? { clock: o.clock } : {}) : {};
   const engine = engineRoster(roster);
   const simPairs = roster.some((m) => m.provider === 'sim');
-  // The in-process population answers as the manifest's ids and families (the same ones the roster pins).
-  const name = (pair: 'executor' | 'reviewer') => ({ model: manifest[pair].model, family: manifest[pair].family ?? DEFAULT_SIM_FAMILIES[pair] });
   return {
     roster,
     simulated: isSimulatedRoster(roster),
@@ -54,7 +52,7 @@ export function sweepModels(o: SweepModelsOptions): SweepModels {
       if (!simPairs) return { roster: engine, clients: live };
       const setup = await simSetup({
         params: manifest.simulated, maxDepth: cap, repetition, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing,
-        requirements: o.requirements, pairs: { executor: name('executor'), reviewer: name('reviewer') },
+        requirements: o.requirements, pairs: simPairsOf(manifest),
       });
       return { roster: engine, clients: { ...live, [SIM_ENDPOINT]: setup.clients[SIM_ENDPOINT]! } };
     },

@@ -1,5 +1,7 @@
 import type { ModelClient, ModelSpec } from '../../../engine/index.js';
 import type { Requirement } from '../../grading/spec-requirements.js';
+import type { Manifest } from '../../manifest/manifest.js';
+import { DEFAULT_SIM_FAMILIES } from '../../providers/sweep-roster.js';
 import { SIM_ENDPOINT, simRoster, type SimPairName } from '../../providers/engine-roster.js';
 import { readCorpus, type SimCorpus } from '../corpus-files.js';
 import type { SimParams } from '../sim-params.js';
@@ -8,9 +10,19 @@ import { SimWorld, type Pairing } from './sim-world.js';
 
 /** The two simulated pairs when a manifest does not name them. */
 export const DEFAULT_SIM_PAIRS: { executor: SimPairName; reviewer: SimPairName } = {
-  executor: { model: 'sim-executor', family: 'sim-alpha' },
-  reviewer: { model: 'sim-reviewer', family: 'sim-beta' },
+  executor: { model: 'sim-executor', family: DEFAULT_SIM_FAMILIES.executor },
+  reviewer: { model: 'sim-reviewer', family: DEFAULT_SIM_FAMILIES.reviewer },
 };
+
+/**
+ * The simulated population's names for a manifest's two pairs: its own ids and families (the
+ * default family where it declares none), whatever provider it names. In process and over HTTP
+ * alike, so both answer as the same models.
+ */
+export function simPairsOf(manifest: Pick<Manifest, 'executor' | 'reviewer'>): { executor: SimPairName; reviewer: SimPairName } {
+  const named = (pair: 'executor' | 'reviewer') => ({ model: manifest[pair].model, family: manifest[pair].family ?? DEFAULT_SIM_FAMILIES[pair] });
+  return { executor: named('executor'), reviewer: named('reviewer') };
+}
 
 export interface SimSetupOptions {
   /** The planted parameters; `seed` below overrides `params.seed`. */

@@ -3,7 +3,7 @@ import { parseCellId } from '../../journal/run-folder.js';
 import type { LoadedManifest } from '../../manifest/manifest-loader.js';
 import { repetitionsAt } from '../../manifest/manifest.js';
 import type { SimPairName } from '../../providers/engine-roster.js';
-import { DEFAULT_SIM_PAIRS, simSetup } from '../population/sim-setup.js';
+import { simPairsOf, simSetup } from '../population/sim-setup.js';
 import { SIMULATED_TAG, type SimPopulation } from '../population/sim-population.js';
 import { SimRequestRefusedError } from './serve-errors.js';
 
@@ -22,12 +22,8 @@ export class ServedPopulations {
     private readonly loaded: LoadedManifest,
     private readonly objective: SpecObjective,
   ) {
-    const { executor, reviewer } = loaded.manifest;
     // The manifest's own ids and families, whatever provider it names: over HTTP they are served as if `sim`.
-    this.pairs = {
-      executor: { model: executor.model, family: executor.family ?? DEFAULT_SIM_PAIRS.executor.family },
-      reviewer: { model: reviewer.model, family: reviewer.family ?? DEFAULT_SIM_PAIRS.reviewer.family },
-    };
+    this.pairs = simPairsOf(loaded.manifest);
     this.models = [this.pairs.executor, this.pairs.reviewer].map((p) => `${p.model} ${SIMULATED_TAG}`);
   }
 
