@@ -222,6 +222,13 @@ export const Manifest = z
         `Token allocations, declared per node rather than per tree: every leaf receives leaf_tokens and every node that splits receives assembly_tokens plus its children's, computed from the plan actually made, so a tree wider than projected_branching starves no leaf. A leaf or merge cut short by its allocation, or by the length limit, is counted per cell, and such a cell carries a caveat. Default leaf_tokens ${DEFAULT_ALLOCATION.leaf_tokens}, assembly_tokens ${DEFAULT_ALLOCATION.assembly_tokens}.`,
       )
       .meta({ examples: [{ leaf_tokens: DEFAULT_ALLOCATION.leaf_tokens, assembly_tokens: DEFAULT_ALLOCATION.assembly_tokens }] }),
+    grade_merges: z
+      .boolean()
+      .optional()
+      .describe(
+        'Grade every assembled node\'s tree with the oracle, not only the root\'s, so survival is measured merge by merge: for each node only the requirements claimed under it count, and each claim records the node where it last passed. A subtree is graded only when its tree holds the deliverable\'s entry point; the others are counted as not gradable there, never as deaths. The root grade stays the primary endpoint. Costs one grading per assembling node and arm (at cap 4 and 4 children, about 170 per pair); no model calls. Default: true for a SIMULATED sweep, false otherwise.',
+      )
+      .meta({ examples: [true] }),
     max_sessions: PositiveInt()
       .describe('Hard ceiling on model sessions for the whole sweep; reaching it stops the sweep and reports what was measured, with a caveat. Sessions scale with branching^depth, which nobody can predict, so this is what makes a wrong guess survivable. `--max-sessions` may lower it, never raise it. No default: a ceiling nobody chose is not a ceiling.')
       .meta({ examples: [8000] }),
@@ -298,6 +305,11 @@ export function allocationOf(manifest: Pick<Manifest, 'budget'>): { leafTokens: 
     leafTokens: manifest.budget?.leaf_tokens ?? DEFAULT_ALLOCATION.leaf_tokens,
     assemblyTokens: manifest.budget?.assembly_tokens ?? DEFAULT_ALLOCATION.assembly_tokens,
   };
+}
+
+/** Whether the sweep grades every assembled node (see `grade_merges`): the manifest's choice, else on exactly when the sweep is SIMULATED. */
+export function gradeMergesOf(manifest: Pick<Manifest, 'grade_merges'>, simulated: boolean): boolean {
+  return manifest.grade_merges ?? simulated;
 }
 
 /** The SD of pair differences the plan's power figures use, and whether the manifest named it. */
