@@ -166,8 +166,10 @@ export async function build(options: BuildOptions): Promise<BuiltTree> {
     allocation: typeof options.budget === 'number' ? null : options.budget,
   };
   await mkdir(ctx.workRoot, { recursive: true });
+  // The root claims the whole objective: a root that executes as one leaf is measured at level 0
+  // like any leaf, and a root that splits hands its claims on through its plan.
   const task: Task = {
-    id: 'root', slug: 'root', goal: options.goal, depth: 0, kind: 'work', claims: [], artifacts: [], criteria: ctx.objective.criteria,
+    id: 'root', slug: 'root', goal: options.goal, depth: 0, kind: 'work', claims: [...ctx.objective.criteria], artifacts: [], criteria: ctx.objective.criteria,
     layout: null, prerequisiteListing: null, seedDirs: [], oversized: true, blockedBy: null, prerequisite: false,
   };
   // Under declared allocations the root starts as a leaf; it grows when it splits.

@@ -1,8 +1,9 @@
 import { flatten, maySplitAtDepth, placeModel, priceOf, type Usage, type Arm, type EngineEvent, type MergeAttempt, type ModelResponse, type ModelSpec, type NodeResult } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
-import { CellMeasurement, type MeasuredLeaf, type MeasuredMerge, type MeasuredReview, type Spend } from '../journal/cell-measurement.js';
+import { CellMeasurement, withEstimated, type MeasuredLeaf, type MeasuredMerge, type MeasuredReview, type Spend } from '../journal/cell-measurement.js';
 import type { SessionTokens } from '../journal/session-tokens.js';
 import { resolveClaim } from './claim-resolution.js';
+import { withMergeGrades } from './merge-grades.js';
 
 /**
  * From an arm's finished root tree and its grade to the CellMeasurement the journal keeps: the
@@ -22,6 +23,16 @@ export interface SessionSpend {
   costUsd: number | null;
   /** Its calls charged the worst case: replies whose usage could not be read, and attempts lost on the way back. Absent: none. */
   flagged?: { unreadableUsage: number; unreceivedAttempts: number };
+  /** Its calls whose usage was estimated or corrected (the client's note says how). Absent: none. */
+  estimatedCalls?: number;
+}
+
+/** The reason the oracle's runner gives a case that ran past its limit (oracle/<spec>/runner.py). */
+export const TIMED_OUT = 'timed out';
+
+/** Oracle cases of a grade that timed out: counted as failures by the grade, so the cell says how many. */
+export function timedOutCases(grade: Pick<GradeResult, 'requirements'>): number {
+  return new Set(grade.requirements.flatMap((r) => r.failures.filter((f) => f.reason === TIMED_OUT).map((f) => f.case))).size;
 }
 
 export interface MeasureInput {
@@ -37,7 +48,12 @@ export interface MeasureInput {
   roster: readonly ModelSpec[];
   /** Every session this cell paid for: the pair's shared build and this arm's own merges. */
   sessions: readonly SessionSpend[];
+  /** With merges graded: the grade of every merged node below the root, by node id. Default: merges were not graded. */
+  mergeGrades?: ReadonlyMap<string, MergeGrade>;
 }
+
+/** A merged subtree's grade, or why its tree could not be graded there. */
+export type MergeGrade = { status: 'graded'; grade: GradeResult } | { status: 'not_gradable'; reason: string };
 
 /**
  * Adds one answered call to its session: its tokens always, and its price by the roster entry
@@ -53,8 +69,9 @@ export function addCall(spend: SessionSpend, roster: readonly ModelSpec[], model
  * Adds one answered call to its session, as `addCall`, with the attempts the client lost on the
  * way back (charged at their worst case) and the flags the report counts.
  */
-export function addResponse(spend: SessionSpend, roster: readonly ModelSpec[], model: string, response: Pick<ModelResponse, 'usage' | 'usageUnreadable' | 'unreceived'>): void {
+export function addResponse(spend: SessionSpend, roster: readonly ModelSpec[], model: string, response: Pick<ModelResponse, 'usage' | 'usageUnreadable' | 'unreceived' | 'usageNote'>): void {
   addCall(spend, roster, model, response.usage);
+  if (response.usageNote || response.usageUnreadable) spend.estimatedCalls = (spend.estimatedCalls ?? 0) + 1;
   if (response.unreceived) addCall(spend, roster, model, response.unreceived.usage);
   const unreadable = response.usageUnreadable ? 1 : 0;
   const lost = response.unreceived?.attempts ?? 0;
@@ -73,6 +90,7 @@ export function sessionsOfCharges(charges: readonly Charge[], roster: readonly M
     const s = sessions.get(c.sessionId) ?? { sessionId: c.sessionId, nodeId: c.nodeId, ...(c.arm ? { mergeArm: c.arm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 };
     s.tokens = { input: s.tokens.input + c.usage.inputTokens, cached: s.tokens.cached + c.usage.cachedTokens, output: s.tokens.output + c.usage.outputTokens };
     s.costUsd = s.costUsd === null || !priced.has(c.model) ? null : s.costUsd + c.costUsd;
+    if (c.usageNote !== null) s.estimatedCalls = (s.estimatedCalls ?? 0) + 1;
     sessions.set(c.sessionId, s);
   }
   return [...sessions.values()];
@@ -97,6 +115,7 @@ function spendOf(unordered: readonly SessionSpend[]): Spend {
     tokens: sessions.reduce((t, s) => ({ input: t.input + s.tokens.input, cached: t.cached + s.tokens.cached, output: t.output + s.tokens.output }), { input: 0, cached: 0, output: 0 }),
     costUsd: unpriced > 0 ? null : sessions.reduce((sum, s) => sum + (s.costUsd ?? 0), 0),
     unpricedSessions: unpriced,
+    ...withEstimated(sessions.reduce((n, s) => n + (s.estimatedCalls ?? 0), 0)),
   };
 }
 
@@ -116,8 +135,13 @@ function mergeOf(node: NodeResult, roster: readonly ModelSpec[]): MeasuredMerge 
   };
   const contributors = node.contributorModels.map(identity);
   const reviews: MeasuredReview[] = [];
+  const unjudged: Array<{ attempt: number; reason: string }> = [];
   for (const a of attempts) {
-    if (a.reviewer.model === null || contributors.length === 0) continue;
+    if (a.reviewer.model === null || contributors.length === 0) {
+      // Kept, never dropped: an audit that skipped it could read 100% over a missing judgement.
+      unjudged.push({ attempt: a.attempt, reason: a.reviewer.model === null ? `no ${a.reviewer.kind === 'self' ? 'self-review' : 'reviewer'} answered` : 'the subtree had no contributor to judge' });
+      continue;
+    }
     reviews.push({
       attempt: a.attempt,
       kind: a.reviewer.kind,
@@ -126,7 +150,7 @@ function mergeOf(node: NodeResult, roster: readonly ModelSpec[]): MeasuredMerge 
       verdict: a.verdict === 'NEEDS_HUMAN' || a.accept === null ? 'escalate' : a.accept ? 'approve' : 'reject',
     });
   }
-  return { path: node.id, level: node.depth, children: node.children.length, attempts: attempts.length, reviews };
+  return { path: node.id, level: node.depth, children: node.children.length, attempts: attempts.length, reviews, ...(unjudged.length ? { unjudged } : {}) };
 }
 
 /** A reviewer that answered "a person must decide" is a review escalation, one per attempt; a node that ended NEEDS_HUMAN without one escalated an assumption. */
@@ -157,6 +181,8 @@ export function measureCell(input: MeasureInput): CellMeasurement {
       claims: n.claims.map((criterion) => ({ criterion: criterion || '(empty claim)', requirement: resolveClaim(criterion, known) })),
     }));
   const leafIds = new Set(leaves.map((l) => l.path));
+  const allMerges = nodes.flatMap((n) => (n.children.length > 0 ? (mergeOf(n, input.roster) ?? []) : []));
+  const graded = input.mergeGrades ? withMergeGrades(input.root, { root: { id: input.root.id, grade: input.grade }, others: input.mergeGrades }, leaves, allMerges) : { leaves, merges: allMerges };
   const build = input.sessions.filter((s) => s.mergeArm === undefined);
   // Cut short: a node whose own calls a budget refused or the length limit cut, or that a budget stopped.
   const cutShort = nodes
@@ -164,14 +190,15 @@ export function measureCell(input: MeasureInput): CellMeasurement {
     .map((n) => ({ path: n.id, kind: n.children.length > 0 ? ('merge' as const) : ('leaf' as const), length: n.cuts?.length ?? 0, budget: n.cuts?.budget ?? 0, stopped: n.stop?.by === 'budget' }));
   const mine = input.sessions.filter((s) => s.mergeArm === undefined || s.mergeArm === input.arm);
   const flagged = mine.reduce((f, s) => ({ unreadableUsage: f.unreadableUsage + (s.flagged?.unreadableUsage ?? 0), unreceivedAttempts: f.unreceivedAttempts + (s.flagged?.unreceivedAttempts ?? 0) }), { unreadableUsage: 0, unreceivedAttempts: 0 });
+  const timedOut = timedOutCases(input.grade);
   return CellMeasurement.parse({
     cap: input.cap,
     arm: input.arm,
     repetition: input.repetition,
     pairing: input.pairing,
-    leaves,
-    merges: nodes.flatMap((n) => (n.children.length > 0 ? (mergeOf(n, input.roster) ?? []) : [])),
-    grade: { passing: input.grade.requirements.filter((r) => r.pass).map((r) => r.id), total: input.grade.total, testsCarried: input.grade.testFiles },
+    leaves: graded.leaves,
+    merges: graded.merges,
+    grade: { passing: input.grade.requirements.filter((r) => r.pass).map((r) => r.id), total: input.grade.total, testsCarried: input.grade.testFiles, ...(timedOut ? { timedOutCases: timedOut } : {}) },
     escalations: nodes.flatMap(escalationsOf),
     ...(cutShort.length ? { cutShort } : {}),
     ...(flagged.unreadableUsage + flagged.unreceivedAttempts > 0 ? { flaggedCalls: flagged } : {}),

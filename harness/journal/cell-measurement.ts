@@ -37,6 +37,13 @@ export type ModelIdentity = z.infer<typeof ModelIdentity>;
 export const LeafClaim = z.strictObject({
   criterion: Text,
   requirement: Text.nullable(),
+  /**
+   * With merges graded (`grade_merges`): the path of the shallowest node on the way from the
+   * leaf to the root whose graded tree passes the requirement, i.e. where the claim last passed
+   * (the root itself when it survives); null when it passed at none. Absent: merges were not
+   * graded, the claim resolved to nothing, or its leaf did not deliver.
+   */
+  lastPassed: z.string().nullable().optional(),
 });
 export type LeafClaim = z.infer<typeof LeafClaim>;
 
@@ -72,6 +79,23 @@ export const MeasuredMerge = z.strictObject({
   /** Merge attempts spent (the gated arm stops at an approval; the ungated arm spends all). */
   attempts: z.int().positive(),
   reviews: z.array(MeasuredReview),
+  /**
+   * Attempts with no review to measure: no reviewer answered, or the subtree had no
+   * contributor to judge. Each is an exception in the independence audit, never read as fine.
+   * Absent: none (and in journals from before they were kept).
+   */
+  unjudged: z.array(z.strictObject({ attempt: z.int().positive(), reason: Text })).min(1).optional(),
+  /**
+   * With merges graded: the oracle's grade of this node's merged tree, for the requirements
+   * claimed under it (`passing` lists those that pass), or why it could not be graded here
+   * (its tree lacks the deliverable's entry point): never read as a death. Absent: merges were not graded.
+   */
+  grade: z
+    .discriminatedUnion('status', [
+      z.strictObject({ status: z.literal('graded'), passing: z.array(Text) }),
+      z.strictObject({ status: z.literal('not_gradable'), reason: Text }),
+    ])
+    .optional(),
 });
 export type MeasuredMerge = z.infer<typeof MeasuredMerge>;
 
@@ -94,6 +118,8 @@ export const Spend = z
     tokens: SessionTokens,
     costUsd: z.number().nonnegative().nullable(),
     unpricedSessions: Count,
+    /** Calls whose usage is an estimate or was corrected (the endpoint's own figures were missing or malformed), charged as estimated. Absent: none. */
+    estimatedCalls: Count.optional(),
   })
   .refine((s) => s.unpricedSessions <= s.sessions, { message: 'more unpriced sessions than sessions', path: ['unpricedSessions'] })
   .refine((s) => (s.costUsd === null) === (s.unpricedSessions > 0), { message: 'costUsd is null exactly when some session had no known price', path: ['costUsd'] });
@@ -115,6 +141,8 @@ export const CellMeasurement = z
       total: z.int().positive(),
       /** Test files the graded tree carries: a score says nothing about this by itself. */
       testsCarried: Count,
+      /** Oracle cases that timed out: they count as failures, so a cell with any carries a caveat. Absent: none (and in journals from before they were counted). */
+      timedOutCases: Count.optional(),
     }),
     escalations: z.array(Escalation),
     /**
@@ -226,5 +254,11 @@ export function totalSpend(spends: readonly Spend[]): Spend {
     },
     costUsd: unpriced > 0 ? null : spends.reduce((n, s) => n + s.costUsd!, 0),
     unpricedSessions: unpriced,
+    ...withEstimated(spends.reduce((n, s) => n + (s.estimatedCalls ?? 0), 0)),
   };
+}
+
+/** `estimatedCalls` only when there are any: a spend without estimates keeps the shape it always had. */
+export function withEstimated(calls: number): { estimatedCalls?: number } {
+  return calls > 0 ? { estimatedCalls: calls } : {};
 }

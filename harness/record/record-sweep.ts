@@ -73,6 +73,8 @@ export interface RecordSweepOptions {
   /** True when a failure is true of every remaining cell (Docker gone): checked after a pair fails. */
   environmentGone?(): Promise<string | undefined>;
   keepWorkspaces: boolean;
+  /** Grade every merged subtree too (`grade_merges`; see PairRunOptions.gradeMerges). Default: only roots. */
+  gradeMerges?: { entryPoints: readonly string[] };
   /** The per-node allocations every tree's nodes receive (the manifest's `budget`). */
   budget: BuildOptions['budget'];
   /** What the run's containers and grading scratch folders are labelled with. */
@@ -225,7 +227,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
     };
 
     try {
-      await runPair({ cell: { cap: pair.cap, repetition: pair.repetition }, arms, pairing: o.manifest.pairing, engine, grade: (tree, arm) => o.grade(tree, cells[arm]), hooks });
+      await runPair({ cell: { cap: pair.cap, repetition: pair.repetition }, arms, pairing: o.manifest.pairing, engine, grade: (tree, arm) => o.grade(tree, cells[arm]), hooks, ...(o.gradeMerges ? { gradeMerges: o.gradeMerges } : {}) });
     } catch (error) {
       await sessions.finishAll('error');
       if (error instanceof FatalStop) throw error;

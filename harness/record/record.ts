@@ -4,6 +4,7 @@ import Docker from 'dockerode';
 import { DockerSandboxProvider, ContainerShutdown, openDockerHostPool, type DockerHostPool, pruneSandboxes, assertDockerReachable, sessionLimiter } from '../../engine/index.js';
 import { specObjective } from '../cell/spec-objective.js';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
+import { mergeGradingOf } from '../grading/deliverable.js';
 import { gradeTree } from '../grading/grader.js';
 import type { CliIo } from '../io.js';
 import { loadManifest, type LoadedManifest } from '../manifest/manifest-loader.js';
@@ -204,7 +205,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
     if (tooLow) gate.close({ reason: 'ceiling', detail: tooLow });
     outcome = await recordSweep({
       runDir, manifest, pairs, journal, history, limiter, gate, sandboxes, objective, requirements: objective.requirements,
-      keepWorkspaces: flags.keepWorkspaces ?? false, budget: allocationOf(manifest), runId, secrets: models.keys, retryUnavailable: flags.retryUnavailable ?? false,
+      keepWorkspaces: flags.keepWorkspaces ?? false, budget: allocationOf(manifest), gradeMerges: await mergeGradingOf(manifest, loaded.specDir, models.simulated), runId, secrets: models.keys, retryUnavailable: flags.retryUnavailable ?? false,
       modelsFor: async (cap, repetition) => {
         const base = await models.forPair(cap, repetition);
         return seams.modelsFor ? seams.modelsFor(cap, repetition, base) : base;
@@ -260,3 +261,4 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
 }
 
 export { JournalMismatchError, type RunSummary };
+

@@ -78,6 +78,8 @@ export interface ReplayPairOptions {
   runId: string;
   limiter: SessionLimiter;
   grade(tree: string): Promise<GradeResult>;
+  /** Grade every merged subtree too, as the recording did (`grade_merges`). Default: only roots. */
+  gradeMerges?: { entryPoints: readonly string[] };
 }
 
 /** The inner client of the strict record: never reached (strict mode throws first), and refusing if it were. */
@@ -137,6 +139,7 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
   try {
     const run = await runPair({
       cell: { cap: o.cap, repetition: o.repetition }, arms: o.arms, pairing: o.manifest.pairing, engine, grade: (tree) => o.grade(tree),
+      ...(o.gradeMerges ? { gradeMerges: o.gradeMerges } : {}),
       hooks: {
         // After a divergence nothing is graded: the tree is not the recorded one.
         assembled: async () => (divergence ? 'diverged' : undefined),

@@ -17,6 +17,7 @@ import type { CliIo } from '../io.js';
 import { count } from '../internal/figures.js';
 import { shownPath } from '../internal/data-file.js';
 import { REPO_ROOT, oracleDir } from '../paths.js';
+import { mergeGradingOf } from '../grading/deliverable.js';
 import { engineRoster, isSimulatedRoster, sweepRoster } from '../providers/sweep-roster.js';
 import { readRecordedRun, type RecordedRun } from '../report/read-run.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
@@ -172,6 +173,8 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const specDir = path.resolve(REPO_ROOT, run.header.pins.spec.path);
   const objective = await specObjective(specDir);
   const runId = `replay-${run.name}`;
+  // The same rule as the recording's: the pinned manifest's choice, else on for a SIMULATED roster.
+  const gradeMerges = await mergeGradingOf(manifest, specDir, isSimulatedRoster(pinned.roster ?? sweepRoster(manifest, undefined)));
   const grade = seams.grade ?? ((tree: string) => gradeTree({ tree, spec: path.basename(specDir), specDir, runId, docker, ...SWEEP_GRADING }));
   // One limit on sessions in flight for the whole replay, as record has.
   const limiter = sessionLimiter(manifest.concurrency);
@@ -207,7 +210,7 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
       await mkdir(workRoot, { recursive: true });
       const replayed = await replayPair({
         manifest, cap: pair.cap, repetition: pair.repetition, arms, recorded, roster, endpoints, sandboxes, objective,
-        budget, workRoot, runId, limiter, grade,
+        budget, workRoot, runId, limiter, grade, ...(gradeMerges ? { gradeMerges } : {}),
       });
       calls.served += replayed.calls.served;
       calls.live += replayed.calls.live;

@@ -2,6 +2,7 @@ import type { Arm } from '../manifest/manifest.js';
 import { pickVariant, type DefectModel, type PresentDefects } from './defect-model.js';
 import type { DrawSource } from './draw.js';
 import type { SimParams } from './sim-params.js';
+import { ROOT_PATH } from './tree-shape.js';
 
 /**
  * The SIMULATED population's decisions at leaves and merges, each a pure function of the
@@ -33,7 +34,8 @@ export function leafDraws(params: SimParams, draws: DrawSource, defects: DefectM
   const node = leaf.path;
   // Literal keys of one shape keep this hot path cheap in the Monte Carlo.
   const claims = leaf.requirements.map((requirement) => {
-    const resolved = !(draws({ node, role: 'executor', attempt: 1, decision: 'unresolved', item: requirement }) < params.unresolved_claim_rate);
+    // A root that executes claims the objective's own criterion lines (no planner wrote them), so they always resolve.
+    const resolved = node === ROOT_PATH || !(draws({ node, role: 'executor', attempt: 1, decision: 'unresolved', item: requirement }) < params.unresolved_claim_rate);
     const defective = draws({ node, role: 'executor', attempt: 1, decision: 'defect', item: requirement }) < params.leaf_defect_rate;
     const defect = defective ? pickVariant(defects, requirement, draws({ node, role: 'executor', attempt: 1, decision: 'variant', item: requirement })) : null;
     return { requirement, resolved, defect };

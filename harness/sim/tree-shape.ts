@@ -30,6 +30,9 @@ export function hasRoom(level: number, cap: number): boolean {
 }
 
 /** The path of child `index` of the node at `path`. */
+/** The root's path, as the engine names its root node. */
+export const ROOT_PATH = 'root';
+
 export function childPath(path: string, index: number): string {
   return `${path}.${index}`;
 }

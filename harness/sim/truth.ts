@@ -17,7 +17,7 @@ import { JointDist } from './internal/joint-dist.js';
  * the quantity a ratio estimator (sum of passing claims over sum of claims, pooled over cells)
  * converges to. Resolution and delivery are drawn independently of every defect, so their
  * factor (1 - unresolved_claim_rate)(1 - non_delivery_rate) cancels in the ratio but is kept in
- * the totals, which is what lets totals of several caps be pooled by repetition weights.
+ * the totals (at level 0 delivery's alone: a root that executes claims the objective's own lines), which is what lets totals of several caps be pooled by repetition weights.
  *
  * How: for each requirement X, track the requirements whose defects can break X (X and its
  * collateral sources) one by one, and every other defect by count only. A subtree's state is
@@ -85,8 +85,10 @@ export function expectedSurvival(params: SimParams, options: SimTruthOptions): S
     for (const [level, dist] of root) {
       const mass = dist.total();
       const passes = dist.expect((bits) => sources.reduce((f, s, j) => (bits & (1 << j) ? f * (1 - s.b) : f), 1));
-      claims[level]! += counted * mass;
-      passing[level]! += counted * passes;
+      // A root that executes claims the objective's own lines, which always resolve.
+      const weight = level === 0 ? 1 - params.non_delivery_rate : counted;
+      claims[level]! += weight * mass;
+      passing[level]! += weight * passes;
       pass += passes;
     }
     passProbability[target] = pass;
