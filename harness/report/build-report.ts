@@ -1,12 +1,12 @@
 import { UsageError } from '../exit-codes.js';
 import { plain } from '../internal/figures.js';
 import { ARMS, repetitionsAt, type Manifest } from '../manifest/manifest.js';
-import { SQLCSV_REQUIREMENTS, type DefectModel } from '../sim/defect-model.js';
+import type { DefectModel } from '../sim/defect-model.js';
 import { SimParams, plantedText } from '../sim/sim-params.js';
 import { isSimulatedRun } from '../providers/sweep-roster.js';
 import { cellCounts, survivalTally, totalSpend, type CellMeasurement } from '../journal/cell-measurement.js';
 import type { SweepEvent, SweepEventOf } from '../journal/sweep-events.js';
-import { caveatsOf } from './caveats.js';
+import { caveatsOf, unpairedCells } from './caveats.js';
 import { CHARTS } from './chart-list.js';
 import { costSection } from './cost-panel.js';
 import { independenceAudit } from './independence-audit.js';
@@ -30,6 +30,8 @@ export interface ReportInput {
   manifest: Manifest;
   /** The sim's defect model, for the planted truth of a simulated sweep. Default none: no truth is shown. */
   defects?: DefectModel;
+  /** The pinned spec's requirement ids, in order: what the planted truth sums over. Default none: no truth is shown. */
+  requirements?: readonly string[];
   /** Why there is no defect model for a simulated sweep, as the report says it. Default: "the defect model was not given". */
   noTruthBecause?: string;
   /** Confidence of every interval. Default 0.95. */
@@ -37,13 +39,19 @@ export interface ReportInput {
 }
 
 
-function planted(header: SweepEventOf<'header'>, manifest: Manifest): SimParams | null {
-  const { simulated } = header.pins;
+/** A SIMULATED run's planted parameters as its journal pins them: null for a real run, `unreadable` when they do not parse (never the manifest's instead: those may not be what the sim drew from). */
+function planted(header: SweepEventOf<'header'>): SimParams | 'unreadable' | null {
   // The one definition of a SIMULATED run: its pinned roster (or, in older journals, its pairs).
   if (!isSimulatedRun(header.pins)) return null;
-  // The pins carry what the sim reported; an older or partial record falls back to the manifest's block.
-  const pinned = SimParams.safeParse(simulated);
-  return pinned.success ? pinned.data : SimParams.parse(manifest.simulated);
+  const pinned = SimParams.safeParse(header.pins.simulated);
+  return pinned.success ? pinned.data : 'unreadable';
+}
+
+/** The measured cells of complete pairs (every designed arm measured), and the ones left out. */
+function completePairs(sweep: ReturnType<typeof sweepCells>, manifest: Manifest): { complete: CellMeasurement[]; unpaired: string[] } {
+  const unpaired = unpairedCells({ sweep, manifest });
+  const left = new Set(unpaired);
+  return { complete: sweep.cells.flatMap((c) => (c.measurement && !left.has(c.id) ? [c.measurement] : [])), unpaired };
 }
 
 function cellRow(state: CellState): CellRow {
@@ -112,10 +120,13 @@ export function buildReport(input: ReportInput): Report {
     throw new UsageError(`${input.runName}: no cell was measured (${tell}); a sweep where nothing was measured is not published as a curve of zeros`);
   }
   const pairing = pairingOf(measured);
-  const params = planted(header, manifest);
+  const pinned = planted(header);
+  const params = pinned === 'unreadable' ? null : pinned;
   const caps = [...new Set(measured.map((m) => m.cap))].sort((a, b) => a - b);
-  const truth = params && input.defects ? plantedTruth(params, { caps, mergeAttempts: manifest.merge_attempts, defects: input.defects, requirements: SQLCSV_REQUIREMENTS }) : null;
-  const survival = survivalSection(measured.map(survivalTally), pairing, input.confidence ?? 0.95, truth);
+  const truth = params && input.defects && input.requirements ? plantedTruth(params, { caps, mergeAttempts: manifest.merge_attempts, defects: input.defects, requirements: input.requirements }) : null;
+  const noTruth = pinned === 'unreadable' ? "the journal's pinned planted parameters do not parse" : !input.defects ? (input.noTruthBecause ?? 'the defect model was not given') : (input.noTruthBecause ?? "the pinned spec's requirements were not given");
+  const { complete, unpaired } = completePairs(sweep, manifest);
+  const survival = survivalSection(complete.map(survivalTally), pairing, input.confidence ?? 0.95, truth);
   const counts: Report['counts'] = {
     cells: {
       design: sweep.cells.length,
@@ -129,13 +140,15 @@ export function buildReport(input: ReportInput): Report {
     leavesNotDelivered: rows.reduce((n, r) => n + (r.result?.leavesNotDelivered ?? 0), 0),
     claimsDropped: rows.reduce((n, r) => n + (r.result?.claimsDropped ?? 0), 0),
     escalations: rows.reduce((n, r) => n + (r.result?.escalations ?? 0), 0),
+    noClaims: rows.filter((r) => r.result?.claimed === 0).map((r) => r.id),
+    unpaired,
     unavailable: byStatus('unavailable').map((c) => ({ id: c.id, ...c.unavailable! })),
     unmeasured: byStatus('unmeasured').map((c) => c.id),
     interrupted: byStatus('interrupted').map((c) => c.id),
   };
   const independence = independenceAudit(measured);
   const cost = costSection(measured, sweep.unmeasuredSpend, manifest);
-  const simulatedText = params ? plantedText(params) : null;
+  const simulatedText = params ? plantedText(params) : pinned === 'unreadable' ? "planted parameters unreadable: the journal's pin does not parse" : null;
   const pair = (p: SweepEventOf<'header'>['pins']['executor']) => ({ provider: p.provider, model: p.model, realModel: p.realModel, family: p.realFamily ?? p.declaredFamily, rung: p.rung });
   const code = header.pins.code;
   const report: Report = {
@@ -149,7 +162,7 @@ export function buildReport(input: ReportInput): Report {
       harnessVersion: header.pins.harnessVersion,
       code: code.state === 'git' ? { commit: code.commit, dirty: code.dirty } : { commit: null, dirty: null },
     },
-    simulated: params && { planted: params, text: simulatedText!, truth: truth ? truth.description : `not computed: ${input.noTruthBecause ?? 'the defect model was not given'}` },
+    simulated: pinned && { planted: params, text: simulatedText!, truth: truth ? truth.description : `not computed: ${noTruth}` },
     design: {
       spec: manifest.spec,
       caps: [...manifest.depth_caps],

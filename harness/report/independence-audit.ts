@@ -44,7 +44,9 @@ export function independenceAudit(cells: readonly CellMeasurement[]): Independen
       gatedMerges++;
       merge.reviews.forEach((r) => tally(judges, r));
       const problems: string[] = [];
-      if (merge.reviews.length === 0) problems.push('no review was recorded');
+      if (merge.reviews.length === 0 && !merge.unjudged) problems.push('no review was recorded');
+      // An attempt nobody judged is an exception like any other: a missing judgement is never read as independent.
+      for (const u of merge.unjudged ?? []) problems.push(`attempt ${u.attempt} was not judged: ${u.reason}`);
       for (const review of merge.reviews) {
         const relation = reviewRelation(review);
         const who = `attempt ${review.attempt}: ${review.reviewer.model} (${review.reviewer.family ?? 'family undeclared'})`;

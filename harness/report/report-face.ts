@@ -22,10 +22,13 @@ const SHORT: Record<Caveat['kind'], (report: Report) => string> = {
   unpriced: () => 'UNPRICED sessions: dollars unknown',
   escalations: (r) => `${plural(r.counts.escalations, 'NEEDS_HUMAN escalation')} parked`,
   uncalibrated: () => 'intervals from fewer than 5 pairs are uncalibrated',
-  unpaired: () => 'UNPAIRED: a cell measured without its other arm is in no paired difference',
+  unpaired: (r) => `UNPAIRED: ${plural(r.counts.unpaired.length, 'cell')} measured without its other arm, left out of every survival figure`,
   cut_short: () => 'CUT SHORT: some leaves or merges ran out of their token allocation or hit the length limit',
   worst_case_charges: () => 'WORST-CASE CHARGES: some calls were charged the most they could have cost',
   unreachable: () => 'PROVIDER UNREACHABLE: the sweep stopped; the same command re-runs what it lost',
+  estimated_usage: () => 'ESTIMATED USAGE: some calls reported no readable usage; their tokens are estimates',
+  timed_out: () => 'TIMED OUT: some oracle cases ran past their limit and counted as failures',
+  no_claims: (r) => `NO CLAIMS: ${plural(r.counts.noClaims.length, 'cell')} delivered no claim`,
 };
 
 /** Breaks a comma-separated list only between its items, so `judge_recall 0.8` never splits from its value. */

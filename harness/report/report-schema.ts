@@ -155,7 +155,7 @@ export const IndependenceAudit = z.object({
 export type IndependenceAudit = z.infer<typeof IndependenceAudit>;
 
 export const Caveat = z.object({
-  kind: z.enum(['simulated', 'same_family', 'ceiling', 'quota', 'code_changed', 'recorded', 'interrupted', 'incomplete', 'independence', 'unpriced', 'escalations', 'uncalibrated', 'unpaired', 'cut_short', 'worst_case_charges', 'unreachable']),
+  kind: z.enum(['simulated', 'same_family', 'ceiling', 'quota', 'code_changed', 'recorded', 'interrupted', 'incomplete', 'independence', 'unpriced', 'escalations', 'uncalibrated', 'unpaired', 'cut_short', 'worst_case_charges', 'unreachable', 'estimated_usage', 'timed_out', 'no_claims']),
   text: z.string(),
 });
 export type Caveat = z.infer<typeof Caveat>;
@@ -187,7 +187,8 @@ export const Report = z.object({
   /** SIMULATED sweeps: the planted parameters and how the truth was computed; null for real providers. */
   simulated: z
     .object({
-      planted: SimParams,
+      /** Null when the journal's pinned parameters do not parse: the run is still SIMULATED, and no truth is shown. */
+      planted: SimParams.nullable(),
       /** The planted parameters in one line, as every artifact shows them. */
       text: z.string(),
       truth: z.string(),
@@ -215,6 +216,10 @@ export const Report = z.object({
     leavesNotDelivered: Count,
     claimsDropped: Count,
     escalations: Count,
+    /** Measured cells that delivered no claim at all: nothing of theirs is in any survival figure. */
+    noClaims: z.array(z.string()),
+    /** Measured cells whose pair's other arm was not measured: left out of every survival figure (both arms' curves and the difference use the same pairs). */
+    unpaired: z.array(z.string()),
     unavailable: z.array(z.object({ id: z.string(), reason: z.string(), detail: z.string() })),
     unmeasured: z.array(z.string()),
     interrupted: z.array(z.string()),
