@@ -38,7 +38,7 @@
  *   computed by quadrature, not approximated: at 2, 3 and 4 pairs it is 5.8, 2.0 and 1.5
  *   times what the normal formula gives.
  */
-export { Interval, CALIBRATED_FROM_PAIRS, covers, uncalibratedLabel } from './interval.js';
+export { Interval, CALIBRATED_FROM_PAIRS, covers, uncalibratedLabel, assumedSpreadOf, boundedInterval, type Quantity as IntervalQuantity } from './interval.js';
 export { ratioEstimate, pairedDifference, clusterStandardError, type Cluster, type LinearizedEstimate } from './cluster-ratio.js';
 export { stratify, type StratumEstimate, type Stratified } from './stratified.js';
 export {
