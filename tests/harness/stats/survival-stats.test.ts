@@ -257,3 +257,20 @@ describe('input is checked', () => {
     expect(width(0.8)).toBeLessThan(width(0.95));
   });
 });
+
+describe("the report passes the manifest's declared spread through", () => {
+  it('survivalSection: pairs with no spread assume the declared figure, in the per-level rows and the cap curve', async () => {
+    const { survivalSection } = await import('../../../harness/report/survival-figures.js');
+    const cells = [1, 2, 3].flatMap((r) => pair(1, r, { 1: [20, 20] }, { 1: 15 + r }));
+    const lowOf = (sd?: number) => {
+      const section = survivalSection(cells, 'shared', 0.95, null, sd);
+      const [row, curve] = [section.byCap[0]!.gated!.interval, section.capCurve[0]!.gated!.interval];
+      if (row.kind !== 't' || curve.kind !== 't') throw new Error('expected intervals');
+      expect(row.assumedSpread).toBe(curve.assumedSpread);
+      return { low: row.low, spread: row.assumedSpread };
+    };
+    expect(lowOf()).toEqual(lowOf(0.25));
+    expect(lowOf(0.05).spread).toBeCloseTo(0.05 / Math.SQRT2, 12);
+    expect(lowOf(0.05).low).toBeGreaterThan(lowOf().low);
+  });
+});
