@@ -1,4 +1,4 @@
-import { ARMS, type Arm } from '../manifest/manifest.js';
+import { ARMS, DEFAULT_PAIR_DIFFERENCE_SD, type Arm } from '../manifest/manifest.js';
 import { survivalStats, type ArmEstimate, type CellTally, type DifferenceEstimate, type PooledEstimate } from '../stats/survival-stats.js';
 import type { Pairing } from '../stats/survival-stats.js';
 import { pooledTruth, type PlantedTruth } from './planted-truth.js';
@@ -24,8 +24,15 @@ function allLevels(cell: CellTally): CellTally {
   return { ...cell, levels: [{ level: 0, claimed, surviving }] };
 }
 
-export function survivalSection(tallies: readonly CellTally[], pairing: Pairing, confidence: number, truth: PlantedTruth | null): Report['survival'] {
-  const stats = survivalStats({ pairing, cells: [...tallies] }, { confidence });
+/**
+ * `pairDifferenceSd` is the manifest's declared SD of pair differences (pass
+ * `pairDifferenceSdOf(manifest).sd`): where a cap's pairs show no spread, the intervals assume
+ * the spread it implies and say "assumed spread". Default `DEFAULT_PAIR_DIFFERENCE_SD`, which
+ * is what `pairDifferenceSdOf` gives for a manifest that names none.
+ */
+export function survivalSection(tallies: readonly CellTally[], pairing: Pairing, confidence: number, truth: PlantedTruth | null, pairDifferenceSd: number = DEFAULT_PAIR_DIFFERENCE_SD): Report['survival'] {
+  const options = { confidence, pairDifferenceSd };
+  const stats = survivalStats({ pairing, cells: [...tallies] }, options);
   const byCap: LevelRow[] = stats.caps.flatMap((cap) =>
     cap.levels.map((row) => ({
       cap: cap.cap,
@@ -39,7 +46,7 @@ export function survivalSection(tallies: readonly CellTally[], pairing: Pairing,
     const at = (which: Arm | 'difference') => (cap: number) => (which === 'difference' ? truth?.difference(cap, row.level) : truth?.survival(cap, row.level, which)) ?? null;
     return { level: row.level, gated: pooled(row.gated, at('gated')), ungated: pooled(row.ungated, at('ungated')), difference: pooled(row.difference, at('difference')) };
   });
-  const curve = survivalStats({ pairing, cells: tallies.map(allLevels) }, { confidence });
+  const curve = survivalStats({ pairing, cells: tallies.map(allLevels) }, options);
   const capCurve: CapRow[] = curve.caps.map((cap) => {
     const row = cap.levels[0];
     const armOf = (which: Arm) => arm(row?.[which] ?? null, truth?.capCurve(cap.cap, which) ?? null);

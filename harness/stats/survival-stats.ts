@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ProblemListError } from '../internal/problem-list-error.js';
 import { pathText, schemaProblems } from '../internal/schema-problems.js';
-import { Arm, ARMS } from '../manifest/manifest.js';
+import { Arm, ARMS, DEFAULT_PAIR_DIFFERENCE_SD } from '../manifest/manifest.js';
 import { clusterStandardError, pairedDifference, ratioEstimate, type Cluster, type LinearizedEstimate } from './cluster-ratio.js';
-import { Interval, tInterval } from './interval.js';
+import { Interval, boundedInterval, impliedStandardError, type Quantity } from './interval.js';
 import { stratify } from './stratified.js';
 
 /**
@@ -90,6 +90,14 @@ export class SurvivalDataInvalidError extends ProblemListError {
 
 export const SurvivalOptions = z.object({
   confidence: z.number().gt(0).lt(1).default(0.95).describe('Confidence level of every interval. Default 0.95.'),
+  pairDifferenceSd: z
+    .number()
+    .gt(0)
+    .max(1)
+    .default(DEFAULT_PAIR_DIFFERENCE_SD)
+    .describe(
+      `The manifest's declared SD of pair differences (\`analysis.pair_difference_sd\`, the figure \`harness plan\` sizes power with; pass \`pairDifferenceSdOf(manifest).sd\`). Used only where the pairs show no spread: the interval then assumes a per-pair spread of this /√2 per arm and this for the difference, and says so. Default ${DEFAULT_PAIR_DIFFERENCE_SD}, the manifest's own default.`,
+    ),
 });
 export type SurvivalOptions = z.input<typeof SurvivalOptions>;
 
@@ -145,9 +153,6 @@ export const SurvivalStats = z.object({
 });
 export type SurvivalStats = z.infer<typeof SurvivalStats>;
 
-const SURVIVAL_RANGE = [0, 1] as const;
-const DIFFERENCE_RANGE = [-1, 1] as const;
-
 interface Estimated {
   estimate: number;
   pairs: number;
@@ -155,11 +160,22 @@ interface Estimated {
   standardError: number | null;
 }
 
-function withInterval(linear: LinearizedEstimate, confidence: number, range: readonly [number, number]): Estimated {
+/** A standard error below this is the rounding remainder of pairs that do not differ: no spread. */
+const NO_SPREAD_BELOW = 1e-12;
+
+interface IntervalSettings {
+  confidence: number;
+  pairDifferenceSd: number;
+}
+
+function withInterval(linear: LinearizedEstimate, settings: IntervalSettings, quantity: Quantity): Estimated {
   const pairs = linear.influence.length;
   if (pairs < 2) return { estimate: linear.estimate, pairs, interval: { kind: 'none', reason: '1 pair' }, standardError: null };
-  const standardError = clusterStandardError(linear.influence);
-  return { estimate: linear.estimate, pairs, standardError, interval: tInterval({ estimate: linear.estimate, standardError, df: pairs - 1, calibrationPairs: pairs, confidence, range }) };
+  // Identical pairs leave a rounding remainder (1e-18, not 0) in the influence values; any real
+  // spread is at least one claim in a sweep's claims, far above this.
+  const computed = clusterStandardError(linear.influence);
+  const standardError = computed < NO_SPREAD_BELOW ? 0 : computed;
+  return { estimate: linear.estimate, pairs, standardError, interval: boundedInterval({ quantity, estimate: linear.estimate, standardError, df: pairs - 1, pairs, calibrationPairs: pairs, ...settings }) };
 }
 
 const NO_CLAIMS: Cluster = { surviving: 0, claimed: 0 };
@@ -175,7 +191,7 @@ interface CapWork {
   levels: Map<number, Record<Arm | 'difference', Estimated | null>>;
 }
 
-function analyseCap(cap: number, cells: CellTally[], confidence: number): { stats: CapStats; work: CapWork } {
+function analyseCap(cap: number, cells: CellTally[], settings: IntervalSettings): { stats: CapStats; work: CapWork } {
   const byRepetition = new Map<number, Partial<Record<Arm, CellTally>>>();
   for (const cell of cells) byRepetition.set(cell.repetition, { ...byRepetition.get(cell.repetition), [cell.arm]: cell });
   const repetitions = [...byRepetition.keys()].sort((a, b) => a - b);
@@ -190,7 +206,7 @@ function analyseCap(cap: number, cells: CellTally[], confidence: number): { stat
         arms[arm] = kept[arm] = null;
         continue;
       }
-      const est = withInterval(ratioEstimate(clusters), confidence, SURVIVAL_RANGE);
+      const est = withInterval(ratioEstimate(clusters), settings, 'survival');
       kept[arm] = est;
       arms[arm] = { estimate: est.estimate, pairs: est.pairs, claimed: clusters.reduce((s, c) => s + c.claimed, 0), surviving: clusters.reduce((s, c) => s + c.surviving, 0), interval: est.interval };
     }
@@ -204,7 +220,7 @@ function analyseCap(cap: number, cells: CellTally[], confidence: number): { stat
       } else if ((gated ?? ungated)!.claimed > 0) unpairedCells++;
     }
     const bothClaimed = pairs.some((p) => p.gated.claimed > 0) && pairs.some((p) => p.ungated.claimed > 0);
-    const difference = bothClaimed ? withInterval(pairedDifference(pairs), confidence, DIFFERENCE_RANGE) : null;
+    const difference = bothClaimed ? withInterval(pairedDifference(pairs), settings, 'difference') : null;
     kept.difference = difference;
     work.levels.set(level, kept);
     return {
@@ -218,7 +234,7 @@ function analyseCap(cap: number, cells: CellTally[], confidence: number): { stat
   return { stats: { cap, cells: { gated: count('gated'), ungated: count('ungated') }, levels: rows }, work };
 }
 
-function pool(entries: Array<{ cap: number; est: Estimated }>, confidence: number, range: readonly [number, number]): PooledEstimate | null {
+function pool(entries: Array<{ cap: number; est: Estimated }>, settings: IntervalSettings, quantity: Quantity): PooledEstimate | null {
   if (entries.length === 0) return null;
   const included = entries.filter((e) => e.est.standardError !== null);
   const excluded = entries.filter((e) => e.est.standardError === null).map((e) => ({ cap: e.cap, pairs: e.est.pairs, reason: '1 pair: no standard error' }));
@@ -228,11 +244,28 @@ function pool(entries: Array<{ cap: number; est: Estimated }>, confidence: numbe
     const strata = entries.map((e) => ({ cap: e.cap, pairs: e.est.pairs, weight: e.est.pairs / total }));
     return { estimate: entries.reduce((s, e, i) => s + strata[i]!.weight * e.est.estimate, 0), interval: { kind: 'none', reason: 'no cap has 2 pairs at this level' }, strata, excluded: [] };
   }
-  const pooled = stratify(included.map((e) => ({ estimate: e.est.estimate, standardError: e.est.standardError!, pairs: e.est.pairs })));
+  // The measured error pools the strata's measured errors; the working one lets a stratum
+  // without spread enter with the error its own assumed-spread interval implies, so that one
+  // cap's identical pairs cannot shrink the pooled interval to the others' spread alone.
+  const measured = stratify(included.map((e) => ({ estimate: e.est.estimate, standardError: e.est.standardError!, pairs: e.est.pairs })));
+  const working = (e: (typeof included)[number]) => (e.est.standardError! > 0 || e.est.interval.kind !== 't' ? e.est.standardError! : impliedStandardError(e.est.interval));
+  const partlyAssumed = included.some((e) => e.est.standardError === 0);
+  const pooled = partlyAssumed ? stratify(included.map((e) => ({ estimate: e.est.estimate, standardError: working(e), pairs: e.est.pairs }))) : measured;
   const smallest = Math.min(...included.map((e) => e.est.pairs));
+  const pairs = included.reduce((n, e) => n + e.est.pairs, 0);
   return {
     estimate: pooled.estimate,
-    interval: tInterval({ estimate: pooled.estimate, standardError: pooled.standardError, df: pooled.df, calibrationPairs: smallest, confidence, range }),
+    interval: boundedInterval({
+      quantity,
+      estimate: pooled.estimate,
+      standardError: measured.standardError,
+      workingStandardError: Math.max(pooled.standardError, measured.standardError),
+      df: pooled.df,
+      pairs,
+      calibrationPairs: smallest,
+      partlyAssumed,
+      ...settings,
+    }),
     strata: included.map((e, i) => ({ cap: e.cap, pairs: e.est.pairs, weight: pooled.weights[i]! })),
     excluded,
   };
@@ -257,9 +290,10 @@ function parseData(input: SurvivalData): z.infer<typeof SurvivalData> {
  */
 export function survivalStats(input: SurvivalData, options: SurvivalOptions = {}): SurvivalStats {
   const data = parseData(input);
-  const { confidence } = SurvivalOptions.parse(options);
+  const settings: IntervalSettings = SurvivalOptions.parse(options);
+  const { confidence } = settings;
   const caps = [...new Set(data.cells.map((c) => c.cap))].sort((a, b) => a - b);
-  const analysed = caps.map((cap) => analyseCap(cap, data.cells.filter((c) => c.cap === cap), confidence));
+  const analysed = caps.map((cap) => analyseCap(cap, data.cells.filter((c) => c.cap === cap), settings));
   const levels = [...new Set(analysed.flatMap((a) => [...a.work.levels.keys()]))].sort((a, b) => a - b);
   const pooled = levels.map((level) => {
     const entriesFor = (key: Arm | 'difference') =>
@@ -269,9 +303,9 @@ export function survivalStats(input: SurvivalData, options: SurvivalOptions = {}
       });
     return {
       level,
-      gated: pool(entriesFor('gated'), confidence, SURVIVAL_RANGE),
-      ungated: pool(entriesFor('ungated'), confidence, SURVIVAL_RANGE),
-      difference: pool(entriesFor('difference'), confidence, DIFFERENCE_RANGE),
+      gated: pool(entriesFor('gated'), settings, 'survival'),
+      ungated: pool(entriesFor('ungated'), settings, 'survival'),
+      difference: pool(entriesFor('difference'), settings, 'difference'),
     };
   });
   // Parsing the result is the guarantee that no NaN or infinity leaves this module.

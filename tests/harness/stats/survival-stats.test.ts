@@ -47,27 +47,27 @@ describe('survival per level: cells as clusters, t(n−1) within a cap, Satterth
   it('reports every estimate with its interval, its label below 5 pairs and none from 1 pair', () => {
     expect(digest(stats)).toMatchInlineSnapshot(`
       [
-        "cap 2 L1 gated: 0.9041 n=6 [0.8189, 0.9893] df 5",
-        "cap 2 L1 ungated: 0.7671 n=6 [0.7188, 0.8154] df 5",
-        "cap 2 L1 difference: 0.137 n=6 [0.0373, 0.2367] df 5",
-        "cap 2 L2 gated: 0.8889 n=3 [0.5669, 1] df 2 uncalibrated (3 pairs)",
-        "cap 2 L2 ungated: 0.5556 n=3 [0.355, 0.7561] df 2 uncalibrated (3 pairs)",
-        "cap 2 L2 difference: 0.3333 n=3 [0.1953, 0.4713] df 2 uncalibrated (3 pairs)",
-        "cap 3 L1 gated: 0.9706 n=3 [0.8352, 1] df 2 uncalibrated (3 pairs)",
-        "cap 3 L1 ungated: 0.8 n=2 [0.8, 0.8] df 1 uncalibrated (2 pairs, no spread)",
-        "cap 3 L1 difference: 0.16 n=2 [-0.4499, 0.7699] df 1 uncalibrated (2 pairs)",
-        "cap 3 L2 gated: 0.8182 n=2 [0.6082, 1] df 1 uncalibrated (2 pairs)",
-        "cap 3 L2 ungated: 0.5909 n=2 [0.4859, 0.6959] df 1 uncalibrated (2 pairs)",
-        "cap 3 L2 difference: 0.2273 n=2 [-0.0878, 0.5423] df 1 uncalibrated (2 pairs)",
+        "cap 2 L1 gated: 0.9041 n=6 [0.7792, 0.9618] df 5",
+        "cap 2 L1 ungated: 0.7671 n=6 [0.7154, 0.8119] df 5",
+        "cap 2 L1 difference: 0.137 n=6 [0.0363, 0.235] df 5",
+        "cap 2 L2 gated: 0.8889 n=3 [0.2349, 0.9952] df 2 uncalibrated (3 pairs)",
+        "cap 2 L2 ungated: 0.5556 n=3 [0.3569, 0.7379] df 2 uncalibrated (3 pairs)",
+        "cap 2 L2 difference: 0.3333 n=3 [0.189, 0.4636] df 2 uncalibrated (3 pairs)",
+        "cap 3 L1 gated: 0.9706 n=3 [0.2234, 0.9997] df 2 uncalibrated (3 pairs)",
+        "cap 3 L1 ungated: 0.8 n=2 [0.0579, 0.9962] df 1 uncalibrated (2 pairs, assumed spread SD 0.177)",
+        "cap 3 L1 difference: 0.16 n=2 [-0.4338, 0.6569] df 1 uncalibrated (2 pairs)",
+        "cap 3 L2 gated: 0.8182 n=2 [0.5231, 0.9486] df 1 uncalibrated (2 pairs)",
+        "cap 3 L2 ungated: 0.5909 n=2 [0.4833, 0.6904] df 1 uncalibrated (2 pairs)",
+        "cap 3 L2 difference: 0.2273 n=2 [-0.1005, 0.5106] df 1 uncalibrated (2 pairs)",
         "cap 3 L3 gated: 0.6667 n=1 no interval (1 pair)",
         "cap 3 L3 ungated: 0.3333 n=1 no interval (1 pair)",
         "cap 3 L3 difference: 0.3333 n=1 no interval (1 pair)",
-        "pooled L1 gated: 0.9263 [0.8678, 0.9847] df 6.6614 uncalibrated (3 pairs)",
-        "pooled L1 ungated: 0.7753 [0.7391, 0.8116] df 5 uncalibrated (2 pairs)",
-        "pooled L1 difference: 0.1427 [0.0657, 0.2198] df 5.9807 uncalibrated (2 pairs)",
-        "pooled L2 gated: 0.8606 [0.6728, 1] df 2.0857 uncalibrated (2 pairs)",
-        "pooled L2 ungated: 0.5697 [0.4516, 0.6878] df 2.0555 uncalibrated (2 pairs)",
-        "pooled L2 difference: 0.2909 [0.2193, 0.3626] df 2.8073 uncalibrated (2 pairs)",
+        "pooled L1 gated: 0.9263 [0.8422, 0.9673] df 6.6614 uncalibrated (3 pairs)",
+        "pooled L1 ungated: 0.7753 [0.73, 0.815] df 5.3184 uncalibrated (2 pairs, assumed spread SD 0.177)",
+        "pooled L1 difference: 0.1427 [0.065, 0.2188] df 5.9807 uncalibrated (2 pairs)",
+        "pooled L2 gated: 0.8606 [0.5634, 0.9673] df 2.0857 uncalibrated (2 pairs)",
+        "pooled L2 ungated: 0.5697 [0.4499, 0.6818] df 2.0555 uncalibrated (2 pairs)",
+        "pooled L2 difference: 0.2909 [0.2177, 0.3608] df 2.8073 uncalibrated (2 pairs)",
         "pooled L3 gated: 0.6667 no interval (no cap has 2 pairs at this level)",
         "pooled L3 ungated: 0.3333 no interval (no cap has 2 pairs at this level)",
         "pooled L3 difference: 0.3333 no interval (no cap has 2 pairs at this level)",
@@ -110,11 +110,82 @@ describe('the cluster, not the leaf, is the unit', () => {
 });
 
 describe('edges: no NaN, no infinity, explicit absence', () => {
-  it('never calls a zero-width interval calibrated, however many pairs agree', () => {
+  it('gives pairs with no spread an interval of positive width from the declared spread, labelled "assumed spread", never calibrated', () => {
     const cells = [1, 2, 3, 4, 5, 6].flatMap((r) => pair(2, r, { 1: [10 + r, 10 + r] }, { 1: 9 + r }));
     const l = survivalStats({ pairing: 'shared', cells }).caps[0]!.levels[0]!;
-    expect(l.gated!.interval).toMatchObject({ low: 1, high: 1, calibrated: false, label: 'uncalibrated (6 pairs, no spread)' });
-    expect(l.ungated!.interval).toMatchObject({ calibrated: true, label: null });
+    // Score interval at û = 1: low = 1/(1 + k), k = 4·t²·σ²/n, σ = 0.25/√2 (the default declared spread per arm), t = t(0.975, 5).
+    const k = (4 * 2.5705818366147395 ** 2 * (0.25 / Math.SQRT2) ** 2) / 6;
+    expect(l.gated!.interval).toMatchObject({ high: 1, standardError: 0, assumedSpread: expect.closeTo(0.25 / Math.SQRT2, 12), scale: 'score', calibrated: false, label: 'assumed spread (SD 0.177, 6 pairs)' });
+    expect(l.gated!.interval.kind === 't' && l.gated!.interval.low).toBeCloseTo(1 / (1 + k), 9);
+    expect(l.ungated!.interval).toMatchObject({ assumedSpread: null, scale: 'logit', calibrated: true, label: null });
+  });
+
+  it("issue 20's case: two perfect gated pairs no longer give [1.000, 1.000], and the declared spread sets the width", () => {
+    const cells = [1, 2].flatMap((r) => pair(2, r, { 2: [40, 40] }, { 2: 30 + r }));
+    const gatedAt = (pairDifferenceSd?: number) => survivalStats({ pairing: 'shared', cells }, pairDifferenceSd === undefined ? {} : { pairDifferenceSd }).caps[0]!.levels[0]!.gated!.interval;
+    const declared = gatedAt();
+    expect(declared).toMatchObject({ kind: 't', high: 1, label: 'uncalibrated (2 pairs, assumed spread SD 0.177)' });
+    // t(0.975, 1) = 12.71: two pairs that agree leave almost every survival possible.
+    expect(declared.kind === 't' && declared.low).toBeCloseTo(1 / (1 + (4 * 12.706204736174707 ** 2 * 0.03125) / 2), 9);
+    const tighter = gatedAt(0.02);
+    expect(tighter.kind === 't' && declared.kind === 't' && tighter.low > declared.low && tighter.low < 1).toBe(true);
+  });
+
+  it('near 1 the interval is asymmetric (logit scale): longer below the estimate than above, and never past 1', () => {
+    const cells = [40, 40, 39, 40, 38, 40].flatMap((surviving, i) => pair(1, i + 1, { 1: [40, surviving] }, { 1: 30 }));
+    const i = survivalStats({ pairing: 'shared', cells }).caps[0]!.levels[0]!.gated!;
+    expect(i.interval).toMatchObject({ kind: 't', scale: 'logit', calibrated: true });
+    if (i.interval.kind !== 't') return;
+    expect(i.interval.high).toBeLessThan(1);
+    expect(i.estimate - i.interval.low).toBeGreaterThan(2 * (i.interval.high - i.estimate));
+  });
+
+  it('a difference near +1 stays inside [-1, 1], asymmetric the same way (logit of (1 + D)/2)', () => {
+    const cells = [0, 0, 1, 0, 2, 0].flatMap((lost, i) => pair(1, i + 1, { 1: [20, 20 - lost] }, { 1: 0 }));
+    const d = survivalStats({ pairing: 'shared', cells }).caps[0]!.levels[0]!.difference!;
+    expect(d.interval).toMatchObject({ kind: 't', scale: 'logit' });
+    if (d.interval.kind !== 't') return;
+    expect(d.interval.high).toBeLessThan(1);
+    expect(d.estimate - d.interval.low).toBeGreaterThan(2 * (d.interval.high - d.estimate));
+  });
+
+  it('a cap whose pairs show no spread enters the pooled interval with its assumed error, and the pool says so', () => {
+    const spread = [10, 9, 8, 10, 7].flatMap((surviving, i) => pair(1, i + 1, { 1: [10, surviving] }, { 1: 6 }));
+    const flat = [1, 2, 3].flatMap((r) => pair(2, r, { 1: [10, 10] }, { 1: 6 }));
+    const pooled = survivalStats({ pairing: 'shared', cells: [...spread, ...flat] }).pooled[0]!.gated!;
+    expect(pooled.interval).toMatchObject({ kind: 't', scale: 'logit', assumedSpread: expect.closeTo(0.25 / Math.SQRT2, 12), calibrated: false, label: 'uncalibrated (3 pairs, assumed spread SD 0.177)' });
+    // Without the substitution the flat cap would add nothing to the error: the measured figure is cap 1's alone, weighted.
+    const alone = survivalStats({ pairing: 'shared', cells: spread }).caps[0]!.levels[0]!.gated!.interval;
+    if (pooled.interval.kind !== 't' || alone.kind !== 't') throw new Error('expected intervals');
+    expect(pooled.interval.standardError).toBeCloseTo((5 / 8) * alone.standardError, 12);
+    // The working error: the flat cap enters with (high − low)/(2t) of its own assumed-spread interval.
+    const own = survivalStats({ pairing: 'shared', cells: flat }).caps[0]!.levels[0]!.gated!.interval;
+    if (own.kind !== 't') throw new Error('expected an interval');
+    const working = Math.sqrt(((5 / 8) * alone.standardError) ** 2 + ((3 / 8) * (own.high - own.low) / (2 * own.tQuantile)) ** 2);
+    const logit = (p: number) => Math.log(p / (1 - p));
+    expect((logit(pooled.interval.high) - logit(pooled.interval.low)) / (2 * pooled.interval.tQuantile)).toBeCloseTo(working / (pooled.estimate * (1 - pooled.estimate)), 9);
+    expect(working).toBeGreaterThan(1.1 * pooled.interval.standardError);
+  });
+
+  it('no interval has zero width, whatever the tallies: perfect, all lost, identical, tiny, mixed', () => {
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+    const shapes: Array<(claimed: number) => number> = [(c) => c, () => 0, (c) => c - 1, (c) => Math.floor(next() * (c + 1)), (c) => (next() < 0.8 ? c : c - 1)];
+    let intervals = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      const pairs = 2 + Math.floor(next() * 9);
+      const [g, u] = [shapes[Math.floor(next() * shapes.length)]!, shapes[Math.floor(next() * shapes.length)]!];
+      const claimed = 1 + Math.floor(next() * 3) * (next() < 0.5 ? 1 : 20);
+      const cells = Array.from({ length: pairs }, (_, i) => pair(1 + (i % 2), i + 1, { 1: [claimed, g(claimed)] }, { 1: u(claimed) })).flat();
+      const stats = survivalStats({ pairing: 'shared', cells }, { pairDifferenceSd: [0.01, 0.25, 1][trial % 3] });
+      const all = [...stats.caps.flatMap((c) => c.levels.flatMap((l) => [l.gated, l.ungated, l.difference])), ...stats.pooled.flatMap((l) => [l.gated, l.ungated, l.difference])];
+      for (const e of all) {
+        if (!e || e.interval.kind !== 't') continue;
+        intervals++;
+        expect({ trial, positiveWidth: e.interval.high > e.interval.low, holdsEstimate: e.interval.low <= e.estimate && e.estimate <= e.interval.high }).toEqual({ trial, positiveWidth: true, holdsEstimate: true });
+      }
+    }
+    expect(intervals).toBeGreaterThan(1000);
   });
 
   function numbers(value: unknown): number[] {
@@ -132,15 +203,16 @@ describe('edges: no NaN, no infinity, explicit absence', () => {
     const stats = survivalStats({ pairing: 'shared', cells });
     expect(numbers(stats).every(Number.isFinite)).toBe(true);
     expect(stats.caps[0]!.levels.map((l) => l.level)).toEqual([0]);
-    expect(stats.caps[0]!.levels[0]!.gated!.interval).toMatchObject({ kind: 't', low: 1, high: 1, standardError: 0, label: 'uncalibrated (2 pairs, no spread)' });
+    expect(stats.caps[0]!.levels[0]!.gated!.interval).toMatchObject({ kind: 't', high: 1, standardError: 0, scale: 'score', label: 'uncalibrated (2 pairs, assumed spread SD 0.177)' });
+    expect(stats.caps[0]!.levels[0]!.difference!.interval).toMatchObject({ kind: 't', standardError: 0, assumedSpread: 0.25, label: 'uncalibrated (2 pairs, assumed spread SD 0.250)' });
     expect(stats.caps[1]!.levels[0]).toMatchObject({ gated: null, difference: null, ungated: { interval: { kind: 'none', reason: '1 pair' } } });
   });
 
-  it('clips an interval to the range of what it estimates', () => {
+  it('keeps an interval inside the range of what it estimates', () => {
     const cells = [10, 10, 10, 4].flatMap((surviving, i) => pair(1, i + 1, { 1: [10, surviving] }, { 1: 10 - surviving }));
     const l = survivalStats({ pairing: 'shared', cells }).caps[0]!.levels[0]!;
-    expect(l.gated!.interval).toMatchObject({ high: 1 });
-    expect(l.difference!.interval).toMatchObject({ high: 1, label: 'uncalibrated (4 pairs)' });
+    for (const e of [l.gated!, l.difference!]) expect(e.interval.kind === 't' && e.interval.low > -1 && e.interval.high < 1).toBe(true);
+    expect(l.difference!.interval).toMatchObject({ label: 'uncalibrated (4 pairs)' });
   });
 
   it('an empty sweep gives empty tables, not zeros', () => {
@@ -183,5 +255,22 @@ describe('input is checked', () => {
       return i.kind === 't' ? i.high - i.low : Number.NaN;
     };
     expect(width(0.8)).toBeLessThan(width(0.95));
+  });
+});
+
+describe("the report passes the manifest's declared spread through", () => {
+  it('survivalSection: pairs with no spread assume the declared figure, in the per-level rows and the cap curve', async () => {
+    const { survivalSection } = await import('../../../harness/report/survival-figures.js');
+    const cells = [1, 2, 3].flatMap((r) => pair(1, r, { 1: [20, 20] }, { 1: 15 + r }));
+    const lowOf = (sd?: number) => {
+      const section = survivalSection(cells, 'shared', 0.95, null, sd);
+      const [row, curve] = [section.byCap[0]!.gated!.interval, section.capCurve[0]!.gated!.interval];
+      if (row.kind !== 't' || curve.kind !== 't') throw new Error('expected intervals');
+      expect(row.assumedSpread).toBe(curve.assumedSpread);
+      return { low: row.low, spread: row.assumedSpread };
+    };
+    expect(lowOf()).toEqual(lowOf(0.25));
+    expect(lowOf(0.05).spread).toBeCloseTo(0.05 / Math.SQRT2, 12);
+    expect(lowOf(0.05).low).toBeGreaterThan(lowOf().low);
   });
 });
