@@ -1,6 +1,6 @@
 import { UsageError } from '../exit-codes.js';
 import { plain } from '../internal/figures.js';
-import { ARMS, repetitionsAt, type Manifest } from '../manifest/manifest.js';
+import { ARMS, pairDifferenceSdOf, repetitionsAt, type Manifest } from '../manifest/manifest.js';
 import type { DefectModel } from '../sim/defect-model.js';
 import { SimParams, plantedText } from '../sim/sim-params.js';
 import { isSimulatedRun } from '../providers/sweep-roster.js';
@@ -126,7 +126,7 @@ export function buildReport(input: ReportInput): Report {
   const truth = params && input.defects && input.requirements ? plantedTruth(params, { caps, mergeAttempts: manifest.merge_attempts, defects: input.defects, requirements: input.requirements }) : null;
   const noTruth = pinned === 'unreadable' ? "the journal's pinned planted parameters do not parse" : !input.defects ? (input.noTruthBecause ?? 'the defect model was not given') : (input.noTruthBecause ?? "the pinned spec's requirements were not given");
   const { complete, unpaired } = completePairs(sweep, manifest);
-  const survival = survivalSection(complete.map(survivalTally), pairing, input.confidence ?? 0.95, truth);
+  const survival = survivalSection(complete.map(survivalTally), pairing, input.confidence ?? 0.95, truth, pairDifferenceSdOf(manifest).sd);
   const counts: Report['counts'] = {
     cells: {
       design: sweep.cells.length,

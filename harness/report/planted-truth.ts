@@ -15,7 +15,8 @@ export interface PlantedTruth {
   survival(cap: number, level: number, arm: Arm): number | null;
   difference(cap: number, level: number): number | null;
   capCurve(cap: number, arm: Arm): number | null;
-  capDifference(cap: number): number | null;
+  /** gated − ungated over the levels from `fromLevel` on (1 under shared pairing: level 0 is identical by design). Default 0. */
+  capDifference(cap: number, fromLevel?: number): number | null;
   /** P(the deepest leaf sits at `deepestLevel`) at `cap`. */
   depthProbability(cap: number, deepestLevel: number): number;
   specFraction(cap: number, arm: Arm): number;
@@ -39,7 +40,13 @@ export function plantedTruth(params: SimParams, options: TruthOptions): PlantedT
     survival,
     difference: (cap, level) => minus(survival(cap, level, 'gated'), survival(cap, level, 'ungated')),
     capCurve,
-    capDifference: (cap) => minus(capCurve(cap, 'gated'), capCurve(cap, 'ungated')),
+    capDifference: (cap, fromLevel = 0) => {
+      const from = (arm: Arm) => curves[arm][cap]?.levels.filter((l) => l.level >= fromLevel) ?? [];
+      const claims = from('gated').reduce((n, l) => n + l.expectedClaims, 0);
+      const passing = (arm: Arm) => from(arm).reduce((n, l) => n + l.expectedPassing, 0);
+      // Both arms share the claims (shared pairing), so the difference is of passing totals over one denominator.
+      return claims > 0 ? (passing('gated') - passing('ungated')) / claims : null;
+    },
     // Achieved depth is the deepest leaf's level, as the engine counts it.
     depthProbability: (cap, deepestLevel) => depth.get(cap)?.find((d) => d.depth === deepestLevel)?.probability ?? 0,
     specFraction: (cap, arm) => curves[arm][cap]?.specFraction ?? 0,

@@ -29,11 +29,18 @@ export function percent(n: number): string {
 export function estimateText(figure: { estimate: number; interval: Interval }, pairs: number, signed = false): string {
   const n = `${pairs} ${pairs === 1 ? 'pair' : 'pairs'}`;
   const { interval } = figure;
-  if (interval.kind === 'none') return `${share(figure.estimate, signed)} (${n}, no interval)`;
+  if (interval.kind === 'none') return interval.reason === IDENTICAL_BY_DESIGN ? `${share(figure.estimate, signed)} (identical by design)` : `${share(figure.estimate, signed)} (${n}, no interval)`;
   const range = `[${share(interval.low, signed)}, ${share(interval.high, signed)}]`;
-  const note = interval.calibrated ? n : `uncalibrated, ${n}${interval.standardError === 0 ? ', no spread' : ''}`;
+  const spread = interval.assumedSpread !== null ? `, no spread: assumed spread SD ${share(interval.assumedSpread)}` : '';
+  const note = interval.calibrated ? n : `uncalibrated, ${n}${spread}`;
   return `${share(figure.estimate, signed)} ${range} (${note})`;
 }
+
+/**
+ * The reason a level-0 difference has no interval under shared pairing: a root that executes is
+ * one tree both arms grade, so gated − ungated is 0 by construction, never evidence.
+ */
+export const IDENTICAL_BY_DESIGN = 'identical by design: under shared pairing both arms grade the one level-0 tree';
 
 export function truthText(truth: number | null, signed = false): string {
   return truth === null ? '–' : share(truth, signed);
@@ -45,7 +52,8 @@ export function dollars(value: number | null): string {
 }
 
 export function spendText(spend: Spend): string {
-  return `${count(spend.sessions)} sessions, ${tokens(spend.tokens.input)} in (${tokens(spend.tokens.cached)} cached) / ${tokens(spend.tokens.output)} out, ${dollars(spend.costUsd)}`;
+  const estimated = spend.estimatedCalls ? ` (${count(spend.estimatedCalls)} ${spend.estimatedCalls === 1 ? 'call' : 'calls'} with estimated usage)` : '';
+  return `${count(spend.sessions)} sessions, ${tokens(spend.tokens.input)} in (${tokens(spend.tokens.cached)} cached) / ${tokens(spend.tokens.output)} out, ${dollars(spend.costUsd)}${estimated}`;
 }
 
 /** Text from a journal or a provider made safe inside a Markdown table cell: one line, no pipes, no HTML. */

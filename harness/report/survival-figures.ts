@@ -2,6 +2,7 @@ import { ARMS, DEFAULT_PAIR_DIFFERENCE_SD, type Arm } from '../manifest/manifest
 import { survivalStats, type ArmEstimate, type CellTally, type DifferenceEstimate, type PooledEstimate } from '../stats/survival-stats.js';
 import type { Pairing } from '../stats/survival-stats.js';
 import { pooledTruth, type PlantedTruth } from './planted-truth.js';
+import { IDENTICAL_BY_DESIGN } from './report-format.js';
 import type { ArmFigure, CapRow, DifferenceFigure, LevelRow, PooledFigure, PooledRow, Report } from './report-schema.js';
 
 /**
@@ -33,25 +34,34 @@ function allLevels(cell: CellTally): CellTally {
 export function survivalSection(tallies: readonly CellTally[], pairing: Pairing, confidence: number, truth: PlantedTruth | null, pairDifferenceSd: number = DEFAULT_PAIR_DIFFERENCE_SD): Report['survival'] {
   const options = { confidence, pairDifferenceSd };
   const stats = survivalStats({ pairing, cells: [...tallies] }, options);
+  // Under shared pairing a root that executes is one tree both arms grade: its difference is 0 by construction.
+  const byDesign = (level: number) => pairing === 'shared' && level === 0;
   const byCap: LevelRow[] = stats.caps.flatMap((cap) =>
-    cap.levels.map((row) => ({
-      cap: cap.cap,
-      level: row.level,
-      gated: arm(row.gated, truth?.survival(cap.cap, row.level, 'gated') ?? null),
-      ungated: arm(row.ungated, truth?.survival(cap.cap, row.level, 'ungated') ?? null),
-      difference: difference(row.difference, truth?.difference(cap.cap, row.level) ?? null),
-    })),
+    cap.levels.map((row) => {
+      const d = difference(row.difference, truth?.difference(cap.cap, row.level) ?? null);
+      return {
+        cap: cap.cap,
+        level: row.level,
+        gated: arm(row.gated, truth?.survival(cap.cap, row.level, 'gated') ?? null),
+        ungated: arm(row.ungated, truth?.survival(cap.cap, row.level, 'ungated') ?? null),
+        difference: d && byDesign(row.level) ? { ...d, interval: { kind: 'none' as const, reason: IDENTICAL_BY_DESIGN } } : d,
+      };
+    }),
   );
   const pooledRows: PooledRow[] = stats.pooled.map((row) => {
     const at = (which: Arm | 'difference') => (cap: number) => (which === 'difference' ? truth?.difference(cap, row.level) : truth?.survival(cap, row.level, which)) ?? null;
-    return { level: row.level, gated: pooled(row.gated, at('gated')), ungated: pooled(row.ungated, at('ungated')), difference: pooled(row.difference, at('difference')) };
+    const d = pooled(row.difference, at('difference'));
+    return { level: row.level, gated: pooled(row.gated, at('gated')), ungated: pooled(row.ungated, at('ungated')), difference: d && byDesign(row.level) ? { ...d, interval: { kind: 'none' as const, reason: IDENTICAL_BY_DESIGN } } : d };
   });
   const curve = survivalStats({ pairing, cells: tallies.map(allLevels) }, options);
+  // The cap curve's difference leaves level 0 out under shared pairing: its zeros by design would only dilute it.
+  const merged = pairing === 'shared' ? survivalStats({ pairing, cells: tallies.map((t) => allLevels({ ...t, levels: t.levels.filter((l) => l.level > 0) })) }, options) : curve;
   const capCurve: CapRow[] = curve.caps.map((cap) => {
     const row = cap.levels[0];
     const armOf = (which: Arm) => arm(row?.[which] ?? null, truth?.capCurve(cap.cap, which) ?? null);
     const [gated, ungated] = ARMS.map(armOf) as [ArmFigure | null, ArmFigure | null];
-    return { cap: cap.cap, gated, ungated, difference: difference(row?.difference ?? null, truth?.capDifference(cap.cap) ?? null) };
+    const diff = merged.caps.find((c) => c.cap === cap.cap)?.levels[0]?.difference ?? null;
+    return { cap: cap.cap, gated, ungated, difference: difference(diff, truth?.capDifference(cap.cap, pairing === 'shared' ? 1 : 0) ?? null) };
   });
   return { estimator: 'cluster-ratio', confidence: stats.confidence, byCap, pooled: pooledRows, capCurve };
 }

@@ -4,6 +4,9 @@ import { defectModelOf } from '../sim/defect-table.js';
 import { CORPUS_DIR, DEFECTS_FILE, loadDefectTable } from '../sim/corpus-files.js';
 import type { DefectModel } from '../sim/defect-model.js';
 import { digestFolder } from '../journal/folder-digest.js';
+import { loadRequirements } from '../grading/spec-requirements.js';
+import { REPO_ROOT } from '../paths.js';
+import { isSimulatedRun } from '../providers/sweep-roster.js';
 import { runPaths } from '../journal/run-folder.js';
 import { buildReport } from './build-report.js';
 import { chartSpecs } from './chart-list.js';
@@ -56,12 +59,18 @@ export function reportJson(value: unknown): string {
  * The defect model behind a simulated sweep's truth: the corpus table, but only while the corpus
  * is the one the journal pinned; otherwise there is no truth to show rather than a wrong one.
  */
-async function defectsFor(run: RecordedRun, corpusDir: string): Promise<{ defects: DefectModel } | { noTruthBecause: string } | undefined> {
-  const { executor, reviewer, simCorpus } = run.header.pins;
-  if (executor.provider !== 'sim' && reviewer.provider !== 'sim') return undefined;
+async function defectsFor(run: RecordedRun, corpusDir: string): Promise<{ defects: DefectModel; requirements: string[] } | { noTruthBecause: string } | undefined> {
+  const { simCorpus, spec } = run.header.pins;
+  // The one SIMULATED rule, however the sim was served (in-process, or over HTTP).
+  if (!isSimulatedRun(run.header.pins)) return undefined;
   const now = await digestFolder(corpusDir);
   if (JSON.stringify(now) !== JSON.stringify(simCorpus.content)) return { noTruthBecause: `the sim corpus (${simCorpus.path}) is not the one the journal pinned, so its defect table may not be the one the sweep drew from` };
-  return { defects: defectModelOf(await loadDefectTable(path.join(corpusDir, DEFECTS_FILE))) };
+  // The truth sums over the requirements of the spec the sweep was graded against, never a list of its own.
+  const specDir = path.resolve(REPO_ROOT, spec.path);
+  const specNow = await digestFolder(specDir).catch(() => null);
+  if (JSON.stringify(specNow) !== JSON.stringify(spec.content)) return { noTruthBecause: `the spec (${spec.path}) is not the one the journal pinned, so its requirements may not be the ones the sweep was graded on` };
+  const requirements = (await loadRequirements(specDir)).map((r) => r.id);
+  return { defects: defectModelOf(await loadDefectTable(path.join(corpusDir, DEFECTS_FILE))), requirements };
 }
 
 export async function writeReport(runDir: string, options: WriteReportOptions = {}): Promise<WrittenReport> {

@@ -42,11 +42,11 @@ describe('measureCell', () => {
     expect(reviewRelation(measure(dated).merges[0]!.reviews[0]!)).toBe('independent');
   });
 
-  it('counts no merge for a node that stopped before merging, and no review where nobody answered', () => {
+  it('counts no merge for a node that stopped before merging, and keeps an attempt nobody answered as unjudged, never as a review', () => {
     const stopped = node('root', { mode: 'split', verdict: 'NOT_DONE', children: [node('root/a')], merge: null });
     expect(measure(stopped).merges).toEqual([]);
     const unanswered = node('root', { mode: 'split', verdict: 'NOT_DONE', children: [node('root/a')], merge: { arm: 'gated', attempts: [attempt(null, null, 'NOT_DONE')], stop: 'max_attempts' } });
-    expect(measure(unanswered).merges).toEqual([{ path: 'root', level: 0, children: 1, attempts: 1, reviews: [] }]);
+    expect(measure(unanswered).merges).toEqual([{ path: 'root', level: 0, children: 1, attempts: 1, reviews: [], unjudged: [{ attempt: 1, reason: 'no reviewer answered' }] }]);
     expect(measure(unanswered).escalations).toEqual([]);
   });
 
@@ -60,13 +60,14 @@ describe('measureCell', () => {
   it('splits spend by where each session served, and prices a session only when every model in it has a price', () => {
     const root = node('root', { mode: 'split', children: [node('root/a')], merge: { arm: 'gated', attempts: [attempt('judge-1', true)], stop: 'accept' } });
     const usage = { inputTokens: 10, outputTokens: 5, cachedTokens: 0 };
-    const charge = (sessionId: string, nodeId: string, model: string, arm?: 'gated' | 'ungated') => ({ type: 'charge' as const, sessionId, nodeId, model, usage, costUsd: 0.25, role: 'worker', ...(arm ? { arm } : {}) });
+    const charge = (sessionId: string, nodeId: string, model: string, arm?: 'gated' | 'ungated', usageNote: string | null = null) => ({ type: 'charge' as const, sessionId, nodeId, model, usage, costUsd: 0.25, role: 'worker', usageNote, ...(arm ? { arm } : {}) });
     const sessions = sessionsOfCharges(
-      [charge('s1', 'root/a', 'worker-1'), charge('s1', 'root/a', 'worker-1'), charge('s2', 'root', 'worker-1'), charge('s3', 'root', 'judge-1', 'gated'), charge('s4', 'root', 'judge-1', 'ungated')] as never,
+      [charge('s1', 'root/a', 'worker-1'), charge('s1', 'root/a', 'worker-1', undefined, 'the reply reported no usage; charged 15'), charge('s2', 'root', 'worker-1'), charge('s3', 'root', 'judge-1', 'gated'), charge('s4', 'root', 'judge-1', 'ungated')] as never,
       ROSTER,
     );
     const { spend } = measure(root, sessions);
-    expect(spend.leaf).toEqual({ sessions: 1, tokens: { input: 20, cached: 0, output: 10 }, costUsd: 0.5, unpricedSessions: 0 });
+    // The call whose usage the endpoint did not report is counted as estimated, in the cell's Spend.
+    expect(spend.leaf).toEqual({ sessions: 1, tokens: { input: 20, cached: 0, output: 10 }, costUsd: 0.5, unpricedSessions: 0, estimatedCalls: 1 });
     expect(spend.planning.sessions).toBe(1);
     // judge-1 has no price: its session is unpriced, never $0; the other arm's session is not this cell's.
     expect(spend.merge).toEqual({ sessions: 1, tokens: { input: 10, cached: 0, output: 5 }, costUsd: null, unpricedSessions: 1 });
