@@ -26,6 +26,16 @@ import { JointDist } from './internal/joint-dist.js';
  * the child's count alone; a review finds each present defect independently and a gated
  * approval (nothing found at all) freezes the whole state, which is why the state must be
  * joint. The tree shape is summed over exactly by recursion on (range, level).
+ *
+ * Per merge level (grade_merges): survival after merge level k pools, over the splitting nodes
+ * N at depth k, the claims under N graded in N's own merged tree:
+ *
+ *   merge_k = sum_X sum_{N = (lo, hi) at depth k, X in N} P(N exists) x E[N splits, X passes in N's state]
+ *           / sum_X sum_{N ...} P(N exists) x P(N splits)   (each times the counted factor above).
+ *
+ * A subtree's state after its merge is independent of its ancestors given its range and level,
+ * so the same (range, level) distributions serve, weighted by the forward probabilities of node
+ * ranges (nodeProbabilities) from the same branching recursion.
  */
 
 export interface SimTruthOptions {
