@@ -110,8 +110,8 @@ export interface SimArmSample {
   specFraction: number;
   /** One entry per level that holds a leaf, ascending. */
   levels: SimLevelCount[];
-  /** Survival after each merge level (see mergeSurvival): one entry per depth that holds a splitting node, ascending. */
-  mergeLevels: SimMergeLevelCount[];
+  /** Merge-by-merge survival of this arm's tree (grade_merges; see `mergeSurvival`): per-merge-level counts, every counted claim's trace, the revivals. */
+  mergeSurvival: SimMergeSurvival;
 }
 
 export interface SimPairSample {
@@ -170,7 +170,7 @@ export function sampleArm(
     passing,
     specFraction: requirements.length === 0 ? 0 : passing.length / requirements.length,
     levels: levelCounts(shared.leaves, new Set(passing)),
-    mergeLevels: mergeSurvival(shared.leaves, merges).levels,
+    mergeSurvival: mergeSurvival(shared.leaves, merges),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ARMS, mergeSurvival, samplePair, streamDraws, type Arm, type DefectModel, type SimParams } from '../../../harness/index.js';
+import { ARMS, samplePair, streamDraws, type Arm, type DefectModel, type SimParams } from '../../../harness/index.js';
 
 /** A ratio estimate pooled over cells, with its delta-method standard error (cells are the unit). */
 export interface RatioEstimate {
@@ -38,7 +38,7 @@ export interface MonteCarlo {
  * The Monte Carlo of the generative model: the pure sampler itself, fed a fast keyless stream
  * of uniforms instead of sha256 identity draws, pooled as the report's ratio estimator pools.
  */
-export function monteCarlo(params: SimParams, options: { cap: number; mergeAttempts: number; defects: DefectModel; requirements: readonly string[]; cells: number; stream: number; revivals?: boolean }): MonteCarlo {
+export function monteCarlo(params: SimParams, options: { cap: number; mergeAttempts: number; defects: DefectModel; requirements: readonly string[]; cells: number; stream: number }): MonteCarlo {
   const draws = streamDraws(options.stream);
   const perLevel: Record<Arm, [number, number][][]> = { gated: [], ungated: [] };
   const pooled: Record<Arm, [number, number][]> = { gated: [], ungated: [] };
@@ -54,9 +54,9 @@ export function monteCarlo(params: SimParams, options: { cap: number; mergeAttem
       counts.forEach((c, l) => perLevel[arm][l]!.push(c));
       pooled[arm].push(counts.reduce<[number, number]>((a, c) => [a[0] + c[0], a[1] + c[1]], [0, 0]));
       const merges = new Array(options.cap).fill(null).map((): [number, number] => [0, 0]);
-      for (const m of pair.arms[arm].mergeLevels) merges[m.mergeLevel] = [m.passing, m.claims];
+      for (const m of pair.arms[arm].mergeSurvival.levels) merges[m.mergeLevel] = [m.passing, m.claims];
       merges.forEach((c, k) => perMerge[arm][k]!.push(c));
-      if (options.revivals) revivals[arm] += mergeSurvival(pair.shared.leaves, pair.arms[arm].merges).revivals.length;
+      revivals[arm] += pair.arms[arm].mergeSurvival.revivals.length;
     }
   }
   return {

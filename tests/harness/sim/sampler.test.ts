@@ -52,7 +52,7 @@ describe('the pure sampler of a pair', () => {
         sums[arm][1]! += x;
         perCell[arm]!.push([y, x]);
         for (const k of [0, 1]) {
-          const m = pair.arms[arm].mergeLevels.find((c) => c.mergeLevel === k);
+          const m = pair.arms[arm].mergeSurvival.levels.find((c) => c.mergeLevel === k);
           perMerge[arm]![k]!.push([m?.passing ?? 0, m?.claims ?? 0]);
         }
       }
@@ -89,12 +89,23 @@ describe('the pure sampler of a pair', () => {
         const root = sample.merges.find((m) => m.path === 'root');
         if (root) expect(root.passing).toEqual(sample.passing);
         // Merge level 0 is the root's merge: the claims of every leaf below the root, graded as the root is.
-        const level0 = sample.mergeLevels.find((m) => m.mergeLevel === 0);
+        const levels = sample.mergeSurvival.levels;
+        const level0 = levels.find((m) => m.mergeLevel === 0);
         const below = sample.levels.filter((l) => l.level >= 1);
         if (root) expect(level0).toEqual({ mergeLevel: 0, claims: below.reduce((a, l) => a + l.claims, 0), passing: below.reduce((a, l) => a + l.passing, 0) });
-        else expect(sample.mergeLevels).toEqual([]);
-        expect(sample.mergeLevels.map((m) => m.mergeLevel)).toEqual([...new Set(sample.merges.map((m) => m.level))].sort());
-        expect(mergeSurvival(pair.shared.leaves, sample.merges).levels).toEqual(sample.mergeLevels);
+        else expect(levels).toEqual([]);
+        expect(levels.map((m) => m.mergeLevel)).toEqual([...new Set(sample.merges.map((m) => m.level))].sort());
+        // Every counted claim is traced through every merge above its leaf, parent first, and the counts pool those grades.
+        const { claims } = sample.mergeSurvival;
+        expect(claims.length).toBe(sample.levels.reduce((a, l) => a + l.claims, 0));
+        for (const c of claims) expect(c.grades.map((g) => g.path)).toEqual(c.leaf.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, parts.length - i).join('.')));
+        expect(levels.map((l) => [l.claims, l.passing])).toEqual(
+          levels.map((l) => {
+            const at = claims.flatMap((c) => c.grades.filter((g) => g.level === l.mergeLevel));
+            return [at.length, at.filter((g) => g.passes).length];
+          }),
+        );
+        expect(sample.mergeSurvival).toEqual(mergeSurvival(pair.shared.leaves, sample.merges));
       }
     }
   });

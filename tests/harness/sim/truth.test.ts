@@ -160,7 +160,7 @@ describe('the closed-form truth', () => {
 
     it.each(POINTS)('agrees with a Monte Carlo per merge level within 4 SE, both arms, corpus defect table: $name, cap $cap', async ({ params, cap }) => {
       const defects = defectModelOf(await loadDefectTable());
-      const mc = monteCarlo(params, { cap, mergeAttempts: 2, defects, requirements: REQS, cells: 2_000, stream: 101 + cap, revivals: true });
+      const mc = monteCarlo(params, { cap, mergeAttempts: 2, defects, requirements: REQS, cells: 2_000, stream: 101 + cap });
       const wrong: string[] = [];
       for (const arm of ARMS) {
         const truth = expectedSurvival(params, { cap, arm, mergeAttempts: 2, defects, requirements: REQS });
