@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Role } from '../../engine/index.js';
-import { ARMS, repetitionsAt, type Arm, type Manifest, type Pairing } from '../manifest/manifest.js';
+import { ARMS, gradeMergesOf, repetitionsAt, type Arm, type Manifest, type Pairing } from '../manifest/manifest.js';
 import { ModelPairName, pairOfRole } from '../providers/role-pairs.js';
 
 /**
@@ -246,6 +246,66 @@ export interface PlanInput {
   pricing?: Pricing;
   /** Default `shared`. */
   pairing?: Pairing;
+  /**
+   * Why grade_merges is on (`manifest`: the manifest sets it; `simulated`: the default of a
+   * SIMULATED sweep); absent when it resolves off, and then the bill counts no merge gradings.
+   */
+  gradeMerges?: GradeMergesSource;
+}
+
+export type GradeMergesSource = 'manifest' | 'simulated';
+
+/**
+ * Seconds of one oracle grading of a tree, for the time grade_merges adds. The plan had no
+ * grading time before; this is the mean of the four root gradings recorded in
+ * runs/example-sim (each cell's grade.json, `elapsedMs`: 23,171, 14,871, 15,584 and 15,597 ms;
+ * sqlcsv's 326 cases, fork mode), rounded to 17 s. A subtree's tree carries no more than the
+ * root's, so it is an upper-side figure per grading, and a serial one: concurrency divides it.
+ */
+export const GRADING_SECONDS = 17;
+
+/** The merge gradings of one cap: one oracle grading per assembling node and arm, the root's being the root grade every cell makes anyway. */
+export interface CapMergeGradings {
+  cap: number;
+  /** Assembling (planning) nodes of one tree at projected_branching. */
+  assemblingNodes: number;
+  /** Every assembled node graded in every arm of one pair: assembling nodes x arms. */
+  gradingsPerPair: number;
+  /** Of those, the gradings grade_merges adds: all but the root grades (arms per pair). */
+  extraPerPair: number;
+  repetitions: number;
+  /** extraPerPair x repetitions. */
+  extra: number;
+  /** extra x GRADING_SECONDS. */
+  seconds: number;
+}
+
+export interface MergeGradings {
+  source: GradeMergesSource;
+  secondsPerGrading: number;
+  caps: CapMergeGradings[];
+  total: { gradings: number; extra: number; seconds: number };
+}
+
+/**
+ * The gradings grade_merges adds to a sweep whose trees use their whole cap at `branching`:
+ * per pair, each arm grades every node it assembles (under either pairing each arm assembles
+ * its own merges), less the root grade each cell makes anyway. No model calls: oracle time only.
+ */
+export function mergeGradings(input: Pick<PlanInput, 'caps' | 'arms' | 'repetitions' | 'branching'>, source: GradeMergesSource): MergeGradings {
+  const arms = ARMS.filter((arm) => input.arms.includes(arm)).length;
+  const caps = [...new Set(input.caps)]
+    .sort((a, b) => a - b)
+    .map((cap): CapMergeGradings => {
+      const assemblingNodes = treeShape(input.branching, cap).planningNodes;
+      const gradingsPerPair = assemblingNodes * arms;
+      const extraPerPair = Math.max(0, assemblingNodes - 1) * arms;
+      const repetitions = input.repetitions[cap] ?? 0;
+      const extra = extraPerPair * repetitions;
+      return { cap, assemblingNodes, gradingsPerPair, extraPerPair, repetitions, extra, seconds: extra * GRADING_SECONDS };
+    });
+  const sum = (pick: (c: CapMergeGradings) => number) => caps.reduce((total, c) => total + pick(c), 0);
+  return { source, secondsPerGrading: GRADING_SECONDS, caps, total: { gradings: sum((c) => c.gradingsPerPair * c.repetitions), extra: sum((c) => c.extra), seconds: sum((c) => c.seconds) } };
 }
 
 /** Dollars for one session of a model: its token ceiling at the assumed split, held by the cost ceiling. */
@@ -335,6 +395,8 @@ export interface PlanProjection {
   cells: CellProjection[];
   total: { cells: number; sessions: number; sessionsByPair: Record<ModelPairName, number>; tokenBound: number; costBoundUsd: number; pricedUsd?: number };
   ceiling: CeilingVerdict;
+  /** The oracle gradings grade_merges adds; absent when it resolves off. */
+  mergeGradings?: MergeGradings;
 }
 
 /** The bill of a sweep in which every tree uses its whole cap at the declared branching. */
@@ -385,6 +447,7 @@ export function projectPlan(input: PlanInput): PlanProjection {
       ...(input.pricing ? { pricedUsd: sum((c) => c.pricedUsd ?? 0) } : {}),
     },
     ceiling,
+    ...(input.gradeMerges ? { mergeGradings: mergeGradings(input, input.gradeMerges) } : {}),
   };
 }
 
@@ -393,8 +456,13 @@ const byPairTotal = (parts: ReadonlyArray<Readonly<Record<ModelPairName, number>
   reviewer: parts.reduce((n, p) => n + p.reviewer, 0),
 });
 
-/** The projection of a manifest's sweep: the caps given (default every cap), priced when `pricing` is. */
-export function planInputFor(manifest: Manifest, caps: readonly number[] = manifest.depth_caps, pricing?: Pricing): PlanInput {
+/**
+ * The projection of a manifest's sweep: the caps given (default every cap), priced when
+ * `pricing` is, counting merge gradings when `simulated` says the sweep is SIMULATED and
+ * grade_merges is left to its default, or the manifest turns it on.
+ */
+export function planInputFor(manifest: Manifest, caps: readonly number[] = manifest.depth_caps, pricing?: Pricing, simulated = false): PlanInput {
+  const grade = gradeMergesOf(manifest, simulated);
   return {
     caps,
     arms: manifest.arms,
@@ -405,6 +473,7 @@ export function planInputFor(manifest: Manifest, caps: readonly number[] = manif
     maxSessions: manifest.max_sessions,
     ...(pricing ? { pricing } : {}),
     pairing: manifest.pairing,
+    ...(grade ? { gradeMerges: manifest.grade_merges === undefined ? 'simulated' : 'manifest' } : {}),
   };
 }
 

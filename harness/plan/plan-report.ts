@@ -105,14 +105,15 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
   const selected = options.depths ? [...options.depths] : [...manifest.depth_caps];
   const cwd = options.cwd ?? process.cwd();
   const pricing = pricingFor(loaded, options.providers, cwd);
-  const input = planInputFor(manifest, selected, pricing.known ? { executor: pricing.executor, reviewer: pricing.reviewer, inputPerOutput: pricing.inputPerOutput } : undefined);
+  const simulated = isSimulatedSweep(manifest, options.providers?.config);
+  const input = planInputFor(manifest, selected, pricing.known ? { executor: pricing.executor, reviewer: pricing.reviewer, inputPerOutput: pricing.inputPerOutput } : undefined, simulated);
   const projection = projectPlan(input);
   const other = projectPlan({ ...input, pairing: manifest.pairing === 'shared' ? 'independent' : 'shared' });
   return {
     version: PLAN_REPORT_VERSION,
     manifest: { file: relativePath(cwd, loaded.file), name: manifest.name, digest: loaded.digest, spec: manifest.spec, specDir: relativePath(cwd, loaded.specDir) },
     caveats: [...loaded.caveats],
-    ...(isSimulatedSweep(manifest, options.providers?.config) ? { simulated: manifest.simulated } : {}),
+    ...(simulated ? { simulated: manifest.simulated } : {}),
     budget: { ...allocationOf(manifest), declared: manifest.budget !== undefined },
     ...(manifest.max_cost_usd !== undefined ? { maxCostUsd: manifest.max_cost_usd } : {}),
     executor: manifest.executor,
@@ -196,6 +197,34 @@ function pairingLines(report: PlanReport): string[] {
   const diff = otherPairing.sessions - projection.total.sessions;
   const price = otherPairing.pricedUsd !== undefined && projection.total.pricedUsd !== undefined && projection.total.pricedUsd > 0 ? `, ${usd(otherPairing.pricedUsd)} priced` : '';
   return [...lines, `  pairing       = ${otherPairing.pairing} would be ${count(otherPairing.sessions)} sessions${price} (${diff >= 0 ? '+' : ''}${count(diff)} against ${projection.pairing}).`];
+}
+
+/** Seconds as a short duration: 45s, 4m 32s, 2h 05m. */
+function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** The oracle gradings grade_merges adds, per cap and in all; nothing when it resolves off. */
+function mergeGradingLines(projection: PlanProjection): string[] {
+  const g = projection.mergeGradings;
+  if (!g) return [];
+  const why = g.source === 'manifest' ? 'set in the manifest' : 'the default for a SIMULATED sweep';
+  const header = ['cap', 'assembling', 'gradings/pair', 'extra/pair', 'reps', 'extra', 'grading time'];
+  const rows = g.caps.map((c) => [String(c.cap), count(c.assemblingNodes), count(c.gradingsPerPair), count(c.extraPerPair), String(c.repetitions), count(c.extra), duration(c.seconds)]);
+  rows.push(['all', '', '', '', '', count(g.total.extra), duration(g.total.seconds)]);
+  return [
+    '',
+    ...wrap(`Merge gradings (grade_merges on, ${why}): every assembled node's tree is graded by the oracle as the root's is, in each arm; no model calls, so no sessions, tokens or dollars.`, 96, '  '),
+    '',
+    ...textTable([header, ...rows], header.map((_, i) => (i === 0 ? 'left' : 'right'))),
+    '',
+    `  gradings/pair = assembling nodes x ${plural(projection.caps[0]?.perPair.arms ?? 0, 'arm')}; extra leaves out the root grade every cell makes anyway.`,
+    `  grading time  = extra x ${g.secondsPerGrading} s, the mean of runs/example-sim's four root gradings; serial, so`,
+    '                  concurrency divides it.',
+  ];
 }
 
 /** What a role's sessions are, where the role's name alone does not say. */
@@ -289,6 +318,7 @@ export function renderPlanText(report: PlanReport): string {
       ...pairPriceLines(report, pricing),
     );
   }
+  lines.push(...mergeGradingLines(projection));
   lines.push('', ...ceilingLines(report));
   if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
   lines.push('', ...powerLines(report.power));

@@ -37,16 +37,21 @@ export {
   sampleArm,
   samplePair,
   levelCounts,
+  mergeSurvival,
   type SimTreeNode,
   type SimLeafRecord,
   type SimSharedPhase,
   type SimMergeRecord,
   type SimLevelCount,
+  type SimMergeLevelCount,
+  type SimClaimGrade,
+  type SimClaimTrace,
+  type SimMergeSurvival,
   type SimArmSample,
   type SimPairSample,
   type SimPairOptions,
 } from './sampler.js';
-export { expectedSurvival, expectedCurves, achievedDepthDistribution, type SimTruthOptions, type SimLevelTruth, type SimArmTruth, type ArmTruthByCap } from './truth.js';
+export { expectedSurvival, expectedCurves, achievedDepthDistribution, nodeProbabilities, type SimTruthOptions, type SimLevelTruth, type SimMergeTruth, type SimArmTruth, type ArmTruthByCap } from './truth.js';
 export {
   DEFECT_MARKER,
   DefectTableError,

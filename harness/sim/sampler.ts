@@ -41,6 +41,55 @@ export interface SimMergeRecord {
   level: number;
   seams: SimSeamDefect[];
   loop: SimMergeLoop;
+  /** The node's own requirements (exactly those claimed under it), in order. */
+  requirements: string[];
+  /**
+   * Those of `requirements` that pass in the node's merged tree, graded as the root is: the
+   * defect model's `passingRequirements` over the node's own requirements with the loop's
+   * `present` (defects of the node's subtree only; collateral breakage included).
+   */
+  passing: string[];
+}
+
+/**
+ * Survival after one merge level (grade_merges): over the splitting nodes at depth
+ * `mergeLevel` (0 = the root's merge), the resolved claims of delivered leaves under them, and
+ * those whose requirement passes in their node's merged tree.
+ */
+export interface SimMergeLevelCount {
+  mergeLevel: number;
+  claims: number;
+  passing: number;
+}
+
+/** One merge's grade of one claim: the node, its depth, and whether the claim's requirement passes in its merged tree. */
+export interface SimClaimGrade {
+  path: string;
+  level: number;
+  passes: boolean;
+}
+
+/** One counted claim (resolved, of a delivered leaf) followed up its path through the merges above its leaf. */
+export interface SimClaimTrace {
+  leaf: string;
+  leafLevel: number;
+  requirement: string;
+  /** Every merge above the leaf, its parent first and the root last (empty for a root that executed whole). */
+  grades: SimClaimGrade[];
+  /** The shallowest node of `grades` whose grade the claim passed (the node where it last passed); null when it passed at none. */
+  lastPassed: string | null;
+  /** True when the claim fails at some merge and passes at a shallower one (a revival). */
+  revived: boolean;
+}
+
+/** Merge-by-merge survival of one arm sample: the per-merge-level counts and every counted claim's trace. */
+export interface SimMergeSurvival {
+  /** One entry per depth that holds a splitting node, ascending (none for a root that executed whole). */
+  levels: SimMergeLevelCount[];
+  /** Every counted claim, in leaf (depth-first) then claim order. */
+  claims: SimClaimTrace[];
+  /** The claims of `claims` that revived, in the same order. */
+  revivals: SimClaimTrace[];
 }
 
 /** Survival counts at one achieved level: resolved claims of delivered leaves, and those passing. */
@@ -61,6 +110,8 @@ export interface SimArmSample {
   specFraction: number;
   /** One entry per level that holds a leaf, ascending. */
   levels: SimLevelCount[];
+  /** Merge-by-merge survival of this arm's tree (grade_merges; see `mergeSurvival`): per-merge-level counts, every counted claim's trace, the revivals. */
+  mergeSurvival: SimMergeSurvival;
 }
 
 export interface SimPairSample {
@@ -107,12 +158,67 @@ export function sampleArm(
     for (const child of node.children) for (const [r, v] of assemble(child)) combined.set(r, v);
     const seams = seamDraws(params, draws, defects, arm, { path: node.path, children: node.children.map((c) => c.requirements) });
     const loop = mergeLoop(params, draws, arm, mergeAttempts, node.path, applySeams(combined, seams));
-    merges.push({ path: node.path, level: node.level, seams, loop });
+    merges.push({ path: node.path, level: node.level, seams, loop, requirements: [...node.requirements], passing: passingRequirements(defects, node.requirements, loop.present) });
     return loop.present;
   };
   const present = new Map(assemble(shared.root));
   const passing = passingRequirements(defects, requirements, present);
-  return { arm, merges, present, passing, specFraction: requirements.length === 0 ? 0 : passing.length / requirements.length, levels: levelCounts(shared.leaves, new Set(passing)) };
+  return {
+    arm,
+    merges,
+    present,
+    passing,
+    specFraction: requirements.length === 0 ? 0 : passing.length / requirements.length,
+    levels: levelCounts(shared.leaves, new Set(passing)),
+    mergeSurvival: mergeSurvival(shared.leaves, merges),
+  };
+}
+
+/** The path of a node's parent (`root.0.2` -> `root.0`); null for the root. */
+function parentPath(path: string): string | null {
+  const cut = path.lastIndexOf('.');
+  return cut < 0 ? null : path.slice(0, cut);
+}
+
+/**
+ * Merge-by-merge survival of one arm's assembled tree (grade_merges): every counted claim
+ * (resolved, of a delivered leaf) graded at each merge above its leaf, walking up from the
+ * leaf's parent to the root, by whether its requirement is in that merge's `passing`; the
+ * per-merge-level counts pool those grades over the nodes at each depth. What a Docker run
+ * that grades every assembled node must measure for the same draws.
+ */
+export function mergeSurvival(leaves: readonly SimLeafRecord[], merges: readonly SimMergeRecord[]): SimMergeSurvival {
+  const byPath = new Map(merges.map((m) => [m.path, { level: m.level, passing: new Set(m.passing) }]));
+  const byLevel = new Map<number, SimMergeLevelCount>();
+  for (const m of merges) if (!byLevel.has(m.level)) byLevel.set(m.level, { mergeLevel: m.level, claims: 0, passing: 0 });
+  const claims: SimClaimTrace[] = [];
+  for (const leaf of leaves) {
+    if (!leaf.delivered) continue;
+    const above: { path: string; level: number; passing: ReadonlySet<string> }[] = [];
+    for (let p = parentPath(leaf.path); p !== null; p = parentPath(p)) {
+      const node = byPath.get(p);
+      if (!node) throw new RangeError(`leaf ${leaf.path} has no merge record for its ancestor ${p}`);
+      above.push({ path: p, ...node });
+    }
+    for (const claim of leaf.claims) {
+      if (!claim.resolved) continue;
+      const grades = above.map((node) => ({ path: node.path, level: node.level, passes: node.passing.has(claim.requirement) }));
+      let lastPassed: string | null = null;
+      let failedBelow = false;
+      let revived = false;
+      for (const grade of grades) {
+        const count = byLevel.get(grade.level)!;
+        count.claims++;
+        if (grade.passes) {
+          count.passing++;
+          lastPassed = grade.path;
+          if (failedBelow) revived = true;
+        } else failedBelow = true;
+      }
+      claims.push({ leaf: leaf.path, leafLevel: leaf.level, requirement: claim.requirement, grades, lastPassed, revived });
+    }
+  }
+  return { levels: [...byLevel.values()].sort((a, b) => a.mergeLevel - b.mergeLevel), claims, revivals: claims.filter((c) => c.revived) };
 }
 
 /** Survival counts per achieved level: the metric's numerator and denominator for one tree. */

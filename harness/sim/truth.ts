@@ -26,6 +26,16 @@ import { JointDist } from './internal/joint-dist.js';
  * the child's count alone; a review finds each present defect independently and a gated
  * approval (nothing found at all) freezes the whole state, which is why the state must be
  * joint. The tree shape is summed over exactly by recursion on (range, level).
+ *
+ * Per merge level (grade_merges): survival after merge level k pools, over the splitting nodes
+ * N at depth k, the claims under N graded in N's own merged tree:
+ *
+ *   merge_k = sum_X sum_{N = (lo, hi) at depth k, X in N} P(N exists) x E[N splits, X passes in N's state]
+ *           / sum_X sum_{N ...} P(N exists) x P(N splits)   (each times the counted factor above).
+ *
+ * A subtree's state after its merge is independent of its ancestors given its range and level,
+ * so the same (range, level) distributions serve, weighted by the forward probabilities of node
+ * ranges (nodeProbabilities) from the same branching recursion.
  */
 
 export interface SimTruthOptions {
@@ -47,12 +57,29 @@ export interface SimLevelTruth {
   survival: number | null;
 }
 
+/**
+ * Survival after one merge level (grade_merges): over the splitting nodes N at depth `level`
+ * (0 = the root's merge), the expected resolved claims of delivered leaves under N, per cell,
+ * and the expected such claims whose requirement passes in N's own merged tree.
+ */
+export interface SimMergeTruth {
+  level: number;
+  /** Expected claims under splitting nodes at this depth, per cell (the denominator). */
+  expectedClaims: number;
+  /** Expected such claims passing in their node's merged tree, per cell (the numerator). */
+  expectedPassing: number;
+  /** expectedPassing / expectedClaims (ratio of expected totals); null when no node at this depth can split. */
+  survival: number | null;
+}
+
 export interface SimArmTruth {
   cap: number;
   arm: Arm;
   mergeAttempts: number;
   /** Every level 0..cap (a leaf sits at most at level cap), including unreachable ones (expectedClaims 0, survival null). */
   levels: SimLevelTruth[];
+  /** Every merge level 0..cap - 1 (a node at depth k may split iff k < cap), including unreachable ones. */
+  merges: SimMergeTruth[];
   /** The cap curve: all levels pooled (sum of numerators over sum of denominators). */
   survival: number | null;
   /** Expected passing requirements / all requirements. */
@@ -72,6 +99,9 @@ export function expectedSurvival(params: SimParams, options: SimTruthOptions): S
   const passing = new Array<number>(cap + 1).fill(0);
   const passProbability: Record<string, number> = {};
   const untracked = new Map<string, JointDist>();
+  const mergeClaims = new Array<number>(cap).fill(0);
+  const mergePassing = new Array<number>(cap).fill(0);
+  const nodes = nodeProbabilities(params, cap, n);
 
   for (const [x, target] of requirements.entries()) {
     // Fractions of each source's variants that break X (X itself and its collateral sources).
@@ -92,13 +122,59 @@ export function expectedSurvival(params: SimParams, options: SimTruthOptions): S
       pass += passes;
     }
     passProbability[target] = pass;
+    // Merge levels: a node's state after its merge depends on its range and level alone (not on
+    // its ancestors), so each node holding X adds P(it exists) x E[it splits, X passes in it].
+    const passesIn = (bits: number) => sources.reduce((f, s, j) => (bits & (1 << j) ? f * (1 - s.b) : f), 1);
+    for (const node of nodes) {
+      if (x < node.lo || x >= node.hi) continue;
+      for (const [leafLevel, dist] of model.node(node.lo, node.hi, node.level, cap)) {
+        // X's leaf sits below the node exactly when the node split.
+        if (leafLevel <= node.level) continue;
+        mergeClaims[node.level]! += node.p * counted * dist.total();
+        mergePassing[node.level]! += node.p * counted * dist.expect(passesIn);
+      }
+    }
   }
 
   const levels = claims.map((c, level) => ({ level, expectedClaims: c, expectedPassing: passing[level]!, survival: c > 0 ? passing[level]! / c : null }));
   const totalClaims = claims.reduce((a, b) => a + b, 0);
   const totalPassing = passing.reduce((a, b) => a + b, 0);
   const sumPass = Object.values(passProbability).reduce((a, b) => a + b, 0);
-  return { cap, arm, mergeAttempts, levels, survival: totalClaims > 0 ? totalPassing / totalClaims : null, specFraction: n === 0 ? 0 : sumPass / n, passProbability };
+  const merges = mergeClaims.map((c, level) => ({ level, expectedClaims: c, expectedPassing: mergePassing[level]!, survival: c > 0 ? mergePassing[level]! / c : null }));
+  return { cap, arm, mergeAttempts, levels, merges, survival: totalClaims > 0 ? totalPassing / totalClaims : null, specFraction: n === 0 ? 0 : sumPass / n, passProbability };
+}
+
+/**
+ * Forward probabilities of node ranges: every (lo, hi, level) a tree at `cap` over `n`
+ * requirements can hold, with P(the tree has a node of that range at that level), by the same
+ * branching recursion the planner draws (a node with room and at least 2 requirements splits
+ * with 1 - early_leaf_rate into k clamped chunks). Distinct shapes reaching the same range are
+ * disjoint events, so their probabilities add. Only nodes that can split are listed.
+ */
+export function nodeProbabilities(params: SimParams, cap: number, n: number): { lo: number; hi: number; level: number; p: number }[] {
+  const out: { lo: number; hi: number; level: number; p: number }[] = [];
+  let frontier = new Map<string, { lo: number; hi: number; p: number }>([[`0,${n}`, { lo: 0, hi: n, p: 1 }]]);
+  for (let level = 0; hasRoom(level, cap) && frontier.size > 0; level++) {
+    const next = new Map<string, { lo: number; hi: number; p: number }>();
+    for (const node of frontier.values()) {
+      const size = node.hi - node.lo;
+      if (size < 2) continue;
+      out.push({ ...node, level });
+      for (const { k, p: pk } of branchingTable(params)) {
+        const weight = node.p * (1 - params.early_leaf_rate) * pk;
+        if (weight === 0) continue;
+        let at = node.lo;
+        for (const chunk of chunkSizes(size, k)) {
+          const key = `${at},${at + chunk}`;
+          const child = next.get(key) ?? next.set(key, { lo: at, hi: at + chunk, p: 0 }).get(key)!;
+          child.p += weight;
+          at += chunk;
+        }
+      }
+    }
+    frontier = next;
+  }
+  return out;
 }
 
 /** Fraction of `source`'s variants that break `target`. */

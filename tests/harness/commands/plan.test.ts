@@ -61,6 +61,19 @@ describe('harness plan: the shipped manifests', () => {
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
+      Merge gradings (grade_merges on, the default for a SIMULATED sweep): every assembled node's tree
+        is graded by the oracle as the root's is, in each arm; no model calls, so no sessions, tokens
+        or dollars.
+
+        cap  assembling  gradings/pair  extra/pair  reps  extra  grading time
+        1             1              2           0     1      0            0s
+        2             3              6           4     1      4        1m 08s
+        all                                                   4        1m 08s
+
+        gradings/pair = assembling nodes x 2 arms; extra leaves out the root grade every cell makes anyway.
+        grading time  = extra x 17 s, the mean of runs/example-sim's four root gradings; serial, so
+                        concurrency divides it.
+
       Ceiling: max_sessions 241 (from the manifest), the number the run enforces.
         The projection of 164 sessions fits.
 
@@ -112,6 +125,18 @@ describe('harness plan: the shipped manifests', () => {
         cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
+
+      Merge gradings (grade_merges on, the default for a SIMULATED sweep): every assembled node's tree
+        is graded by the oracle as the root's is, in each arm; no model calls, so no sessions, tokens
+        or dollars.
+
+        cap  assembling  gradings/pair  extra/pair  reps  extra  grading time
+        1             1              2           0     1      0            0s
+        all                                                   0            0s
+
+        gradings/pair = assembling nodes x 2 arms; extra leaves out the root grade every cell makes anyway.
+        grading time  = extra x 17 s, the mean of runs/example-sim's four root gradings; serial, so
+                        concurrency divides it.
 
       Ceiling: max_sessions 241 (from the manifest), the number the run enforces.
         The projection of 45 sessions fits.
@@ -530,6 +555,26 @@ describe('harness plan: the shipped manifests', () => {
             },
           ],
           "mergeAttempts": 2,
+          "mergeGradings": {
+            "caps": [
+              {
+                "assemblingNodes": 3,
+                "cap": 2,
+                "extra": 4,
+                "extraPerPair": 4,
+                "gradingsPerPair": 6,
+                "repetitions": 1,
+                "seconds": 68,
+              },
+            ],
+            "secondsPerGrading": 17,
+            "source": "simulated",
+            "total": {
+              "extra": 4,
+              "gradings": 6,
+              "seconds": 68,
+            },
+          },
           "pairing": "shared",
           "total": {
             "cells": 2,
@@ -576,6 +621,73 @@ describe('harness plan: the shipped manifests', () => {
 });
 
 describe('harness plan: other manifests', () => {
+  it('counts the oracle gradings grade_merges adds: every assembling node in each arm beyond the root grade, per cap and in all (cap 4, b = 4: 170 per pair)', async () => {
+    const file = await tmp.write('grade-merges.yaml', yamlOf(patched(VALID_MANIFEST, { grade_merges: true, projected_branching: 4, depth_caps: [2, 4], repetitions: { default: 3, by_cap: { 3: undefined, 4: 1 } } })));
+    const { code, stdout } = await run('plan', file);
+    expect(code).toBe(0);
+    expect(stdout.slice(stdout.indexOf('Merge gradings'), stdout.indexOf('Ceiling:'))).toMatchInlineSnapshot(`
+      "Merge gradings (grade_merges on, set in the manifest): every assembled node's tree is graded by
+        the oracle as the root's is, in each arm; no model calls, so no sessions, tokens or dollars.
+
+        cap  assembling  gradings/pair  extra/pair  reps  extra  grading time
+        2             5             10           8     3     24        6m 48s
+        4            85            170         168     1    168       47m 36s
+        all                                                 192       54m 24s
+
+        gradings/pair = assembling nodes x 2 arms; extra leaves out the root grade every cell makes anyway.
+        grading time  = extra x 17 s, the mean of runs/example-sim's four root gradings; serial, so
+                        concurrency divides it.
+
+      "
+    `);
+    const json = await run('plan', file, '--json');
+    expect(JSON.parse(json.stdout).projection.mergeGradings).toMatchInlineSnapshot(`
+      {
+        "caps": [
+          {
+            "assemblingNodes": 5,
+            "cap": 2,
+            "extra": 24,
+            "extraPerPair": 8,
+            "gradingsPerPair": 10,
+            "repetitions": 3,
+            "seconds": 408,
+          },
+          {
+            "assemblingNodes": 85,
+            "cap": 4,
+            "extra": 168,
+            "extraPerPair": 168,
+            "gradingsPerPair": 170,
+            "repetitions": 1,
+            "seconds": 2856,
+          },
+        ],
+        "secondsPerGrading": 17,
+        "source": "manifest",
+        "total": {
+          "extra": 192,
+          "gradings": 200,
+          "seconds": 3264,
+        },
+      }
+    `);
+  });
+
+  it('prints no merge gradings when grade_merges resolves off: a real sweep by default, or a SIMULATED one that turns it off', async () => {
+    const real = await tmp.write('real.yaml', yamlOf(patched(VALID_MANIFEST, { projected_branching: 4, depth_caps: [4], repetitions: { by_cap: { 3: undefined } } })));
+    const smoke = (await readFile('manifests/smoke.yaml', 'utf8')).replace('pairing: shared', 'pairing: shared\ngrade_merges: false').replace('spec: ../spec/sqlcsv', `spec: ${path.resolve('spec/sqlcsv')}`);
+    const simOff = await tmp.write('smoke-off.yaml', smoke);
+    for (const file of [real, simOff]) {
+      const text = await run('plan', file);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).not.toContain('Merge gradings');
+      expect(text.stdout).not.toContain('grade_merges');
+      const json = await run('plan', file, '--json');
+      expect(JSON.parse(json.stdout).projection).not.toHaveProperty('mergeGradings');
+    }
+  });
+
   it('shows the same_family caveat, and rounds the figures a fractional branching produces', async () => {
     const file = await tmp.write(
       'same-family.yaml',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyCeiling, cellOrder, cellSessions, COURT, ownSessions, pairOfRole, projectPlan, roleOfSession, sessionPriceUsd, sessionsByPair, SessionKind, treeShape, type PlanInput } from '../../../harness/index.js';
+import { applyCeiling, cellOrder, cellSessions, COURT, GRADING_SECONDS, Manifest, mergeGradings, ownSessions, pairOfRole, planInputFor, projectPlan, roleOfSession, sessionPriceUsd, sessionsByPair, SessionKind, treeShape, type PlanInput } from '../../../harness/index.js';
+import { VALID_MANIFEST } from '../manifest/manifest-fixtures.js';
 
 describe('tree shape', () => {
   it.each([
@@ -199,5 +200,69 @@ describe('projectPlan', () => {
       ['cap2-rep2-gated', 'stops_inside'],
       ['cap2-rep2-ungated', 'not_started'],
     ]);
+  });
+});
+
+describe('merge gradings (grade_merges)', () => {
+  const input = { caps: [4, 1, 2], arms: ['gated', 'ungated'] as const, repetitions: { 1: 2, 2: 1, 4: 1 }, branching: 4 };
+
+  it('counts one oracle grading per assembling node and arm, the root grade left out as extra, per cap and in all, with its time', () => {
+    expect(GRADING_SECONDS).toBe(17);
+    expect(mergeGradings(input, 'simulated')).toMatchInlineSnapshot(`
+      {
+        "caps": [
+          {
+            "assemblingNodes": 1,
+            "cap": 1,
+            "extra": 0,
+            "extraPerPair": 0,
+            "gradingsPerPair": 2,
+            "repetitions": 2,
+            "seconds": 0,
+          },
+          {
+            "assemblingNodes": 5,
+            "cap": 2,
+            "extra": 8,
+            "extraPerPair": 8,
+            "gradingsPerPair": 10,
+            "repetitions": 1,
+            "seconds": 136,
+          },
+          {
+            "assemblingNodes": 85,
+            "cap": 4,
+            "extra": 168,
+            "extraPerPair": 168,
+            "gradingsPerPair": 170,
+            "repetitions": 1,
+            "seconds": 2856,
+          },
+        ],
+        "secondsPerGrading": 17,
+        "source": "simulated",
+        "total": {
+          "extra": 176,
+          "gradings": 184,
+          "seconds": 2992,
+        },
+      }
+    `);
+    // One arm recorded grades its own merges only.
+    expect(mergeGradings({ ...input, arms: ['ungated'] }, 'manifest').caps.map((c) => [c.gradingsPerPair, c.extraPerPair])).toEqual([[1, 0], [5, 4], [85, 84]]);
+  });
+
+  it('is in the projection exactly when grade_merges resolves on, whatever the pairing', () => {
+    const base: PlanInput = { ...input, arms: ['gated', 'ungated'], mergeAttempts: 2, unit: { tokenCeiling: 1000, costCeilingUsd: 1 }, maxSessions: 10_000 };
+    expect(projectPlan(base)).not.toHaveProperty('mergeGradings');
+    for (const pairing of ['shared', 'independent'] as const) expect(projectPlan({ ...base, pairing, gradeMerges: 'manifest' }).mergeGradings).toEqual(mergeGradings(input, 'manifest'));
+  });
+
+  it('resolves grade_merges from the manifest: its own choice, else on exactly for a SIMULATED sweep', () => {
+    const manifest = Manifest.parse(VALID_MANIFEST);
+    expect(planInputFor(manifest).gradeMerges).toBeUndefined();
+    expect(planInputFor(manifest, undefined, undefined, true).gradeMerges).toBe('simulated');
+    expect(planInputFor({ ...manifest, grade_merges: true }).gradeMerges).toBe('manifest');
+    expect(planInputFor({ ...manifest, grade_merges: false }, undefined, undefined, true).gradeMerges).toBeUndefined();
   });
 });

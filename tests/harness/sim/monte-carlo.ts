@@ -28,6 +28,10 @@ export interface MonteCarlo {
   levels: Record<Arm, RatioEstimate[]>;
   /** arm -> all levels pooled. */
   pooled: Record<Arm, RatioEstimate>;
+  /** arm -> merge level 0..cap - 1 -> survival after that merge level (each node graded on its own requirements). */
+  merges: Record<Arm, RatioEstimate[]>;
+  /** arm -> counted claims that failed at a merge and passed at a shallower one, over all cells. */
+  revivals: Record<Arm, number>;
 }
 
 /**
@@ -38,7 +42,10 @@ export function monteCarlo(params: SimParams, options: { cap: number; mergeAttem
   const draws = streamDraws(options.stream);
   const perLevel: Record<Arm, [number, number][][]> = { gated: [], ungated: [] };
   const pooled: Record<Arm, [number, number][]> = { gated: [], ungated: [] };
+  const perMerge: Record<Arm, [number, number][][]> = { gated: [], ungated: [] };
+  const revivals: Record<Arm, number> = { gated: 0, ungated: 0 };
   for (const arm of ARMS) for (let l = 0; l <= options.cap; l++) perLevel[arm].push([]);
+  for (const arm of ARMS) for (let k = 0; k < options.cap; k++) perMerge[arm].push([]);
   for (let i = 0; i < options.cells; i++) {
     const pair = samplePair(params, { cap: options.cap, repetition: i, mergeAttempts: options.mergeAttempts, defects: options.defects, requirements: options.requirements, draws });
     for (const arm of ARMS) {
@@ -46,10 +53,16 @@ export function monteCarlo(params: SimParams, options: { cap: number; mergeAttem
       for (const l of pair.arms[arm].levels) counts[l.level] = [l.passing, l.claims];
       counts.forEach((c, l) => perLevel[arm][l]!.push(c));
       pooled[arm].push(counts.reduce<[number, number]>((a, c) => [a[0] + c[0], a[1] + c[1]], [0, 0]));
+      const merges = new Array(options.cap).fill(null).map((): [number, number] => [0, 0]);
+      for (const m of pair.arms[arm].mergeSurvival.levels) merges[m.mergeLevel] = [m.passing, m.claims];
+      merges.forEach((c, k) => perMerge[arm][k]!.push(c));
+      revivals[arm] += pair.arms[arm].mergeSurvival.revivals.length;
     }
   }
   return {
     levels: { gated: perLevel.gated.map(ratioOf), ungated: perLevel.ungated.map(ratioOf) },
     pooled: { gated: ratioOf(pooled.gated), ungated: ratioOf(pooled.ungated) },
+    merges: { gated: perMerge.gated.map(ratioOf), ungated: perMerge.ungated.map(ratioOf) },
+    revivals,
   };
 }

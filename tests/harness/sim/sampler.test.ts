@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARMS, SQLCSV_REQUIREMENTS, SimParams, expectedSurvival, isolatedDefects, samplePair, type SimTreeNode } from '../../../harness/index.js';
+import { ARMS, SQLCSV_REQUIREMENTS, SimParams, expectedSurvival, isolatedDefects, mergeSurvival, passingRequirements, samplePair, type SimLeafRecord, type SimMergeRecord, type SimTreeNode } from '../../../harness/index.js';
 
 const DEFECTS = isolatedDefects(SQLCSV_REQUIREMENTS);
 const PARAMS = SimParams.parse({ seam_defect_rate: 0.5, unresolved_claim_rate: 0.2, non_delivery_rate: 0.2 });
@@ -42,6 +42,7 @@ describe('the pure sampler of a pair', () => {
     const params = SimParams.parse({ seam_defect_rate: 0.5 });
     const sums = { gated: [0, 0], ungated: [0, 0] };
     const perCell: Record<string, [number, number][]> = { gated: [], ungated: [] };
+    const perMerge: Record<string, [number, number][][]> = { gated: [[], []], ungated: [[], []] };
     for (let repetition = 0; repetition < 1000; repetition++) {
       const pair = samplePair(params, { cap: 2, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
       for (const arm of ARMS) {
@@ -50,6 +51,10 @@ describe('the pure sampler of a pair', () => {
         sums[arm][0]! += y;
         sums[arm][1]! += x;
         perCell[arm]!.push([y, x]);
+        for (const k of [0, 1]) {
+          const m = pair.arms[arm].mergeSurvival.levels.find((c) => c.mergeLevel === k);
+          perMerge[arm]![k]!.push([m?.passing ?? 0, m?.claims ?? 0]);
+        }
       }
     }
     for (const arm of ARMS) {
@@ -58,6 +63,93 @@ describe('the pure sampler of a pair', () => {
       const se = Math.sqrt(perCell[arm]!.reduce((a, [y, x]) => a + (y - r * x) ** 2, 0) / 999 / 1000) / xbar;
       const truth = expectedSurvival(params, { cap: 2, arm, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS }).survival!;
       expect(Math.abs(r - truth)).toBeLessThan(4 * se);
+      // Survival after each merge level, by the same ratio estimator.
+      const merges = expectedSurvival(params, { cap: 2, arm, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS }).merges;
+      for (const k of [0, 1]) {
+        const cells = perMerge[arm]![k]!;
+        const ys = cells.reduce((a, [y]) => a + y, 0);
+        const xs = cells.reduce((a, [, x]) => a + x, 0);
+        const rk = ys / xs;
+        const sek = Math.sqrt(cells.reduce((a, [y, x]) => a + (y - rk * x) ** 2, 0) / 999 / 1000) / (xs / 1000);
+        expect(Math.abs(rk - merges[k]!.survival!)).toBeLessThan(4 * sek);
+      }
     }
   }, 60_000);
+
+  it('grades every merge on its own requirements: the passing of a merged tree is the defect model over them with its loop present, and the root merge is the root grade', () => {
+    for (let repetition = 0; repetition < 20; repetition++) {
+      const pair = samplePair(PARAMS, { cap: 3, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
+      const nodes = new Map(internalNodes(pair.shared.root).map((n) => [n.path, n]));
+      for (const arm of ARMS) {
+        const sample = pair.arms[arm];
+        for (const merge of sample.merges) {
+          expect(merge.requirements).toEqual(nodes.get(merge.path)!.requirements);
+          expect(merge.passing).toEqual(passingRequirements(DEFECTS, merge.requirements, merge.loop.present));
+        }
+        const root = sample.merges.find((m) => m.path === 'root');
+        if (root) expect(root.passing).toEqual(sample.passing);
+        // Merge level 0 is the root's merge: the claims of every leaf below the root, graded as the root is.
+        const levels = sample.mergeSurvival.levels;
+        const level0 = levels.find((m) => m.mergeLevel === 0);
+        const below = sample.levels.filter((l) => l.level >= 1);
+        if (root) expect(level0).toEqual({ mergeLevel: 0, claims: below.reduce((a, l) => a + l.claims, 0), passing: below.reduce((a, l) => a + l.passing, 0) });
+        else expect(levels).toEqual([]);
+        expect(levels.map((m) => m.mergeLevel)).toEqual([...new Set(sample.merges.map((m) => m.level))].sort());
+        // Every counted claim is traced through every merge above its leaf, parent first, and the counts pool those grades.
+        const { claims } = sample.mergeSurvival;
+        expect(claims.length).toBe(sample.levels.reduce((a, l) => a + l.claims, 0));
+        for (const c of claims) expect(c.grades.map((g) => g.path)).toEqual(c.leaf.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, parts.length - i).join('.')));
+        expect(levels.map((l) => [l.claims, l.passing])).toEqual(
+          levels.map((l) => {
+            const at = claims.flatMap((c) => c.grades.filter((g) => g.level === l.mergeLevel));
+            return [at.length, at.filter((g) => g.passes).length];
+          }),
+        );
+        expect(sample.mergeSurvival).toEqual(mergeSurvival(pair.shared.leaves, sample.merges));
+      }
+    }
+  });
+});
+
+describe('merge-by-merge survival of one assembled tree', () => {
+  // root -> root.0 (-> leaves root.0.0 [A, B], root.0.1 [C]) and leaf root.1 [D, E].
+  const leaf = (path: string, delivered: boolean, claims: [string, boolean][]): SimLeafRecord => ({
+    path,
+    level: path.split('.').length - 1,
+    delivered,
+    claims: claims.map(([requirement, resolved]) => ({ requirement, resolved, defect: null })),
+  });
+  const leaves = [leaf('root.0.0', true, [['A', true], ['B', true]]), leaf('root.0.1', true, [['C', false], ['F', true]]), leaf('root.1', false, [['D', true], ['E', true]])];
+  const merge = (path: string, requirements: string[], passing: string[]): SimMergeRecord => ({
+    path,
+    level: path.split('.').length - 1,
+    seams: [],
+    loop: { attempts: [], stop: 'attempts-spent', present: new Map() },
+    requirements,
+    passing,
+  });
+  // A passes at root.0 and dies at the root; B dies at root.0 and is repaired (revives) at the root; F passes at both; C is unresolved; D and E undelivered.
+  const merges = [merge('root.0', ['A', 'B', 'C', 'F'], ['A', 'C', 'F']), merge('root', ['A', 'B', 'C', 'F', 'D', 'E'], ['B', 'C', 'F', 'D'])];
+
+  it('counts per merge level the resolved claims of delivered leaves under each node, and those passing in its merged tree', () => {
+    expect(mergeSurvival(leaves, merges).levels).toEqual([
+      { mergeLevel: 0, claims: 3, passing: 2 },
+      { mergeLevel: 1, claims: 3, passing: 2 },
+    ]);
+  });
+
+  it('traces each counted claim up its path: where it last passed, and a revival when it fails and then passes shallower', () => {
+    const { claims, revivals } = mergeSurvival(leaves, merges);
+    expect(claims.map((c) => [c.requirement, c.grades.map((g) => `${g.path}:${g.passes ? 'pass' : 'fail'}`).join(' '), c.lastPassed, c.revived])).toEqual([
+      ['A', 'root.0:pass root:fail', 'root.0', false],
+      ['B', 'root.0:fail root:pass', 'root', true],
+      ['F', 'root.0:pass root:pass', 'root', false],
+    ]);
+    expect(revivals.map((c) => c.requirement)).toEqual(['B']);
+  });
+
+  it('a root that executed whole has no merge and every claim an empty path', () => {
+    const alone = mergeSurvival([leaf('root', true, [['A', true]])], []);
+    expect(alone).toEqual({ levels: [], claims: [{ leaf: 'root', leafLevel: 0, requirement: 'A', grades: [], lastPassed: null, revived: false }], revivals: [] });
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ARMS, SQLCSV_REQUIREMENTS, SimParams, achievedDepthDistribution, expectedCurves, expectedSurvival, isolatedDefects, samplePair, streamDraws, type DefectModel } from '../../../harness/index.js';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { ARMS, SQLCSV_REQUIREMENTS, SimParams, achievedDepthDistribution, defectModelOf, expectedCurves, expectedSurvival, isolatedDefects, loadDefectTable, nodeProbabilities, samplePair, streamDraws, type DefectModel } from '../../../harness/index.js';
 import { monteCarlo, type RatioEstimate } from './monte-carlo.js';
 
 const REQS = SQLCSV_REQUIREMENTS;
@@ -66,6 +68,12 @@ describe('the closed-form truth', () => {
         // The denominators check the tree-shape arithmetic: expected claims per cell at this level.
         const { claimsPerCell, claimsPerCellSe } = mc.levels[arm][l]!;
         if (Math.abs(claimsPerCell - level.expectedClaims) > 4 * claimsPerCellSe + 1e-9) wrong.push(`${arm} level ${l}: expected claims ${level.expectedClaims} vs ${claimsPerCell} (4 SE = ${4 * claimsPerCellSe})`);
+      });
+      truth.merges.forEach((merge, k) => {
+        const off = agrees(merge.survival, mc.merges[arm][k]!);
+        if (off) wrong.push(`${arm} merge level ${k}: ${off}`);
+        const { claimsPerCell, claimsPerCellSe } = mc.merges[arm][k]!;
+        if (Math.abs(claimsPerCell - merge.expectedClaims) > 4 * claimsPerCellSe + 1e-9) wrong.push(`${arm} merge level ${k}: expected claims ${merge.expectedClaims} vs ${claimsPerCell} (4 SE = ${4 * claimsPerCellSe})`);
       });
       const off = agrees(truth.survival, mc.pooled[arm]);
       if (off) wrong.push(`${arm} pooled: ${off}`);
@@ -140,5 +148,57 @@ describe('the closed-form truth', () => {
     expect(Object.keys(curves.gated)).toEqual(['1', '3']);
     expect(curves.ungated[3]).toEqual(expectedSurvival(params, { cap: 3, arm: 'ungated', mergeAttempts: 2, defects: ISOLATED, requirements: REQS }));
     expect(curves.gated[3]!.survival!).toBeGreaterThan(curves.ungated[3]!.survival!);
+  });
+
+  describe('per merge level (grade_merges: every assembled node graded on the requirements claimed under it)', () => {
+    /** The smoke manifest's planted rates, read from the file so the test follows it. */
+    const SMOKE = SimParams.parse(parseYaml(readFileSync(new URL('../../../manifests/smoke.yaml', import.meta.url), 'utf8')).simulated);
+    const POINTS = [
+      { name: 'default population', params: SimParams.parse({}) },
+      { name: 'smoke manifest rates', params: SMOKE },
+    ].flatMap((p) => [2, 3].map((cap) => ({ ...p, cap })));
+
+    it.each(POINTS)('agrees with a Monte Carlo per merge level within 4 SE, both arms, corpus defect table: $name, cap $cap', async ({ params, cap }) => {
+      const defects = defectModelOf(await loadDefectTable());
+      const mc = monteCarlo(params, { cap, mergeAttempts: 2, defects, requirements: REQS, cells: 2_000, stream: 101 + cap });
+      const wrong: string[] = [];
+      for (const arm of ARMS) {
+        const truth = expectedSurvival(params, { cap, arm, mergeAttempts: 2, defects, requirements: REQS });
+        expect(truth.merges.map((m) => m.level)).toEqual(Array.from({ length: cap }, (_, k) => k));
+        truth.merges.forEach((merge, k) => {
+          const est = mc.merges[arm][k]!;
+          const off = agrees(merge.survival, est);
+          if (off) wrong.push(`${arm} merge level ${k}: ${off}`);
+          if (Math.abs(est.claimsPerCell - merge.expectedClaims) > 4 * est.claimsPerCellSe + 1e-9) wrong.push(`${arm} merge level ${k}: expected claims ${merge.expectedClaims} vs ${est.claimsPerCell}`);
+        });
+        // Claims can die at one merge and revive at a shallower one (a later review repairs them).
+        expect(mc.revivals[arm]).toBeGreaterThan(0);
+      }
+      expect(wrong).toEqual([]);
+    }, 60_000);
+
+    it("makes the root's merge the root grade: level 0 pools every level below the root", () => {
+      for (const [params, defects] of [[SimParams.parse({}), ISOLATED], [SimParams.parse({ leaf_defect_rate: 0.25, seam_defect_rate: 0.5 }), COLLATERAL]] as const) {
+        for (const arm of ARMS) {
+          const truth = expectedSurvival(params, { cap: 3, arm, mergeAttempts: 3, defects, requirements: REQS });
+          const below = truth.levels.slice(1);
+          expect(truth.merges[0]!.expectedClaims).toBeCloseTo(below.reduce((a, l) => a + l.expectedClaims, 0), 10);
+          expect(truth.merges[0]!.expectedPassing).toBeCloseTo(below.reduce((a, l) => a + l.expectedPassing, 0), 10);
+        }
+      }
+    });
+
+    it('has no merge where the root always executes, and a closed-form denominator: P(node at depth k splits) x its requirements x the counted share', () => {
+      const rootLeaf = expectedSurvival(SimParams.parse({ early_leaf_rate: 1 }), { cap: 3, arm: 'gated', mergeAttempts: 2, defects: ISOLATED, requirements: REQS });
+      expect(rootLeaf.merges.map((m) => [m.level, m.expectedClaims, m.survival])).toEqual([[0, 0, null], [1, 0, null], [2, 0, null]]);
+      // Full binary trees, nothing lost: every requirement is under exactly one node per depth < cap.
+      const full = SimParams.parse({ early_leaf_rate: 0, branching: { 2: 1 }, unresolved_claim_rate: 0, non_delivery_rate: 0 });
+      const truth = expectedSurvival(full, { cap: 3, arm: 'ungated', mergeAttempts: 2, defects: ISOLATED, requirements: REQS });
+      truth.merges.forEach((m) => expect(m.expectedClaims).toBeCloseTo(42, 10));
+      expect(nodeProbabilities(full, 3, 42).map((n) => `${n.level}:${n.lo}-${n.hi}:${n.p}`)).toEqual(['0:0-42:1', '1:0-21:1', '1:21-42:1', '2:0-11:1', '2:11-21:1', '2:21-32:1', '2:32-42:1']);
+      // No seams, no defects: every merge passes everything.
+      const clean = expectedSurvival(SimParams.parse({ leaf_defect_rate: 0, seam_defect_rate: 0 }), { cap: 3, arm: 'gated', mergeAttempts: 2, defects: ISOLATED, requirements: REQS });
+      clean.merges.forEach((m) => expect(m.survival).toBeCloseTo(1, 12));
+    });
   });
 });
