@@ -3,7 +3,7 @@ import { applySeams, leafDraws, mergeLoop, seamDraws, type SimClaim, type SimMer
 import { passingRequirements, type DefectModel } from './defect-model.js';
 import { identityDraws, type DrawSource, type SimCell } from './draw.js';
 import type { SimParams } from './sim-params.js';
-import { childPath, planNode } from './tree-shape.js';
+import { ROOT_PATH, childPath, planNode } from './tree-shape.js';
 
 /**
  * The pure sampler: one whole SIMULATED pair (both arms under shared pairing) drawn from the
@@ -135,7 +135,7 @@ export function sampleShared(params: SimParams, draws: DrawSource, defects: Defe
     }
     return { path, level, requirements: [...owned], children: plan.chunks.map((chunk, i) => grow(childPath(path, i), level + 1, chunk)) };
   };
-  const root = grow('root', 0, requirements);
+  const root = grow(ROOT_PATH, 0, requirements);
   return { root, leaves, achievedDepth: deepest };
 }
 
