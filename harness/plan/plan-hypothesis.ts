@@ -70,7 +70,7 @@ function sized(manifest: Manifest, c: Comparison, role: ComparisonPower['role'],
   const delta = h.smallest_difference;
   const needed = pairsNeeded(sd, delta, alpha, h.power);
   const needText = needed === null ? `more than ${MOST_PAIRS.toLocaleString('en-US')} pairs would be needed` : `about ${needed} pairs would be needed`;
-  const where = `${pairs} ${pairs === 1 ? 'pair' : 'pairs'} at caps ${caps.length ? caps.join(', ') : '(none)'}`;
+  const where = `${pairs} ${pairs === 1 ? 'pair' : 'pairs'} at ${caps.length === 1 ? 'cap' : 'caps'} ${caps.length ? caps.join(', ') : '(none)'}`;
   const base = { comparison: comparisonName(c), role, alpha, pairs, pairsNeeded: needed };
   if (pairs < 2) {
     return { ...base, power: null, minimumDetectable: null, detectable: false, text: `CANNOT detect δ = ${delta}: ${where}, and a paired test needs at least 2; ${needText}` };
