@@ -67,7 +67,8 @@ export function rulingSection(input: RulingInput): RulingSection | undefined {
   // p-value does not depend on the confidence, only the interval read at the adjusted level does.
   const first = hypothesis.secondary.map((c) => ruled(input.cells, input.pairing, c, 'secondary', alpha, delta));
   const levels = holmLevels(first.map((r) => r.pValue ?? 1), alpha);
-  const secondary = hypothesis.secondary.map((c, i) => ruled(input.cells, input.pairing, c, 'secondary', levels[i]!, delta));
+  // A secondary read at alpha itself (Holm's last step) is the first pass's figure already.
+  const secondary = hypothesis.secondary.map((c, i) => (levels[i] === alpha ? first[i]! : ruled(input.cells, input.pairing, c, 'secondary', levels[i]!, delta)));
   return { registration: 'pre-registered', why: null, hypothesis, comparisons: [primary, ...secondary] };
 }
 
