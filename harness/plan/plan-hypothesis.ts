@@ -47,7 +47,7 @@ export interface PlanHypothesis {
   detectable: boolean;
 }
 
-const pct = (p: number) => `${Number((100 * p).toFixed(1))}%`;
+const pct = (p: number) => (p > 0.999 && p < 1 ? 'over 99.9%' : `${Number((100 * p).toFixed(1))}%`);
 
 function pairsNeeded(sd: number, difference: number, alpha: number, power: number): number | null {
   const enough = (n: number) => pairedTestPower({ pairs: n, sd, difference, alpha }) >= power;
