@@ -18,13 +18,13 @@ export const Comparison = z
       .int()
       .min(1, 'must be at least 1 (level 0 has no merge, so both arms are identical there by design)')
       .optional()
-      .describe('gated − ungated survival at this achieved level (root = 0), pooled over caps. At least 1.')
+      .describe('gated − ungated survival at this achieved level (root = 0), pooled over caps. At least 1. No default: give exactly one of level and levels_from.')
       .meta({ examples: [2] }),
     levels_from: z
       .int()
       .min(1, 'must be at least 1 (level 0 has no merge, so both arms are identical there by design)')
       .optional()
-      .describe('gated − ungated survival pooled over every achieved level >= this one (each pair\'s claims at those levels summed; pairs are the clusters), and over caps. At least 1.')
+      .describe('gated − ungated survival pooled over every achieved level >= this one (each pair\'s claims at those levels summed; pairs are the clusters), and over caps. At least 1. No default: give exactly one of level and levels_from.')
       .meta({ examples: [1] }),
   })
   .strict()
