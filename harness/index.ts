@@ -14,6 +14,7 @@ export { clientsFromConfig, configuredKeys, rosterFromConfig, type ClientsOption
 export * from './providers/role-pairs.js';
 export * from './plan/plan-arithmetic.js';
 export * from './plan/plan-report.js';
+export { planHypothesis, hypothesisLines, type PlanHypothesis, type ComparisonPower } from './plan/plan-hypothesis.js';
 export * from './sim/index.js';
 export { jsonSchemaFiles } from './schema/json-schemas.js';
 export { gradeTree, loadSpecOracle, stageScratch, GradingRefusedError, type GradeOptions } from './grading/grader.js';

@@ -3,10 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { bufferIo, hypothesisPin, loadManifest } from '../../../harness/index.js';
-import { REPO_ROOT } from '../../../harness/paths.js';
-import { openRunFolder } from '../../../harness/record/run-opening.js';
-import { sweepModels } from '../../../harness/record/sweep-models.js';
+import { REPO_ROOT, bufferIo, hypothesisPin, loadManifest, openRunFolder, sweepModels } from '../../../harness/index.js';
 
 /** `harness record` pins the manifest's hypothesis in the journal header it writes, before any cell: what makes a ruling pre-registered. */
 

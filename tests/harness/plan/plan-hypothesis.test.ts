@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Manifest, bufferIo, minimumDetectableDifference, pairedTestPower, runCli } from '../../../harness/index.js';
-import { hypothesisLines, planHypothesis } from '../../../harness/plan/plan-hypothesis.js';
+import { Manifest, bufferIo, hypothesisLines, minimumDetectableDifference, pairedTestPower, planHypothesis, runCli } from '../../../harness/index.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest/manifest-fixtures.js';
 
 /** `harness plan` judges the hypothesis: whether the design can detect δ at the power wanted, from the exact noncentral t. */
