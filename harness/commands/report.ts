@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CliIo } from '../io.js';
 import { writeReport } from '../report/write-report.js';
+import { rulingLines } from '../report/ruling.js';
 
 /** `harness report runs/NAME`: (re)builds the run's report/ folder from its journal. */
 export function reportCommand(io: CliIo): Command {
@@ -22,5 +23,7 @@ export function reportCommand(io: CliIo): Command {
       // A chart the renderer warned about is still written, and the warning is not hidden.
       for (const warning of written.warnings) io.err(`harness report: chart warning: ${warning}\n`);
       io.out(written.summary);
+      // The pre-registered ruling (or NOT PRE-REGISTERED) is said on the terminal, not only in report.md.
+      if (written.report.ruling) io.out(`${rulingLines(written.report.ruling).join('\n')}\n`);
     });
 }

@@ -90,6 +90,12 @@ export const JournalPins = z.strictObject({
   budget: PinnedBudget.optional(),
   /** Absent in journals from before it was pinned: the run folder's name stands in. */
   runId: RunId.optional(),
+  /**
+   * The manifest's `hypothesis:` block as parsed (plain JSON), pinned before any cell is recorded:
+   * what makes a ruling pre-registered. Absent when the manifest declares none (and in journals
+   * from before it was pinned). OPAQUE here: the manifest owns its shape.
+   */
+  hypothesis: JsonData.optional(),
 });
 export type JournalPins = z.infer<typeof JournalPins>;
 
@@ -117,6 +123,8 @@ export interface PinSources {
   roster: PinnedModel[];
   budget: PinnedBudget;
   runId: string;
+  /** The manifest's hypothesis block (see `hypothesisPin`); absent when it declares none. */
+  hypothesis?: JsonValue;
 }
 
 /** Reads every pin. Touches only the named folders, the manifest bytes given and `git`. */
@@ -145,6 +153,7 @@ export async function collectPins(sources: PinSources): Promise<JournalPins> {
     roster: sources.roster,
     budget: sources.budget,
     runId: sources.runId,
+    ...(sources.hypothesis !== undefined ? { hypothesis: sources.hypothesis } : {}),
   });
 }
 

@@ -3,6 +3,7 @@ import type { Arm as EngineArm } from '../../engine/index.js';
 import { SimParams } from '../sim/sim-params.js';
 import { looksLikeSecret } from '../internal/secret-shape.js';
 import { TEXT_LIMITS, tooLong } from '../internal/text-limits.js';
+import { Hypothesis, hypothesisProblems } from './hypothesis.js';
 
 /**
  * The sweep manifest: what one sweep measures, on which models, and the ceilings it may not
@@ -264,6 +265,7 @@ export const Manifest = z
       .optional()
       .describe(`How the plan judges what the sweep can detect. Changes no measurement. Default: pair_difference_sd ${DEFAULT_PAIR_DIFFERENCE_SD}.`)
       .meta({ examples: [{ pair_difference_sd: DEFAULT_PAIR_DIFFERENCE_SD }] }),
+    hypothesis: Hypothesis.optional(),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -283,6 +285,7 @@ export const Manifest = z
     } else if (ex.family !== undefined && rv.family !== undefined && ex.family !== rv.family) {
       ctx.addIssue({ code: 'custom', path: ['independence'], message: `same_family, but executor.family "${ex.family}" differs from reviewer.family "${rv.family}"; claim independence: cross_family, or correct the families` });
     }
+    if (m.hypothesis) for (const p of hypothesisProblems(m.hypothesis, m)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
     // Against invalid caps the override check would only echo the caps' own problem.
     const capsValid = m.depth_caps.length > 0 && m.depth_caps.every((cap) => Number.isInteger(cap) && cap > 0);
     for (const key of capsValid ? Object.keys(m.repetitions.by_cap) : []) {

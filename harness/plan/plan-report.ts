@@ -9,6 +9,7 @@ import { COURT, firstUncountable, planInputFor, projectPlan, type CellProjection
 import { learnedForecast, type LearnedForecast } from './plan-learned.js';
 import { learnedLines, powerLines } from './plan-learned-text.js';
 import { planPower, type PlanPower } from './plan-power.js';
+import { hypothesisLines, planHypothesis, type PlanHypothesis } from './plan-hypothesis.js';
 import type { CellMeasurement } from '../journal/cell-measurement.js';
 import { plantedText } from '../sim/sim-params.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
@@ -63,6 +64,8 @@ export interface PlanReport {
     | { pairing: Manifest['pairing']; countable: false };
   /** The minimum detectable paired difference per cap for the declared repetitions. */
   power: PlanPower;
+  /** The manifest's `hypothesis:` judged: whether the design can detect its δ at the power wanted (with `power.sd`). Absent when it declares none. */
+  hypothesis?: PlanHypothesis;
   /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. Absent without --from (a plan's JSON holds no null). */
   forecast?: LearnedForecast;
 }
@@ -109,6 +112,8 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
   const input = planInputFor(manifest, selected, pricing.known ? { executor: pricing.executor, reviewer: pricing.reviewer, inputPerOutput: pricing.inputPerOutput } : undefined, simulated);
   const projection = projectPlan(input);
   const other = projectPlan({ ...input, pairing: manifest.pairing === 'shared' ? 'independent' : 'shared' });
+  const power = planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) });
+  const hypothesis = planHypothesis(manifest, power.sd);
   return {
     version: PLAN_REPORT_VERSION,
     manifest: { file: relativePath(cwd, loaded.file), name: manifest.name, digest: loaded.digest, spec: manifest.spec, specDir: relativePath(cwd, loaded.specDir) },
@@ -135,7 +140,8 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
           costBoundUsd: other.total.costBoundUsd,
           ...(other.total.pricedUsd !== undefined ? { pricedUsd: other.total.pricedUsd } : {}),
         },
-    power: planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) }),
+    power,
+    ...(hypothesis ? { hypothesis } : {}),
     ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
   };
 }
@@ -322,6 +328,7 @@ export function renderPlanText(report: PlanReport): string {
   lines.push('', ...ceilingLines(report));
   if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
   lines.push('', ...powerLines(report.power));
+  if (report.hypothesis) lines.push('', ...hypothesisLines(report.hypothesis));
   return `${lines.join('\n')}\n`;
 }
 

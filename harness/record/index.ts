@@ -12,3 +12,5 @@ export { countsLine, stagedCounts } from './run-summary.js';
 export { leftoversLine, newRunId, removeLeftovers, type Leftovers } from './run-leftovers.js';
 export { RecordedCallClient, ReplayDivergenceError, mismatch, normaliseText, type RecordedCallClientOptions, type ReplayMode } from './recorded-client.js';
 export { SessionGate, SessionRefusedError } from './session-gate.js';
+export { openRunFolder, type OpenRunOptions, type OpenedRun } from './run-opening.js';
+export { sweepModels, type SweepModels } from './sweep-models.js';

@@ -8,6 +8,7 @@ import { claimDefaultRunFolder, createRunFolder, inspectRunFolder, runPaths } fr
 import { headerOf, readSweepJournal, type SweepEvent } from '../journal/sweep-events.js';
 import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { allocationOf } from '../manifest/manifest.js';
+import { hypothesisPin } from '../manifest/hypothesis.js';
 import { REPO_ROOT, oracleDir } from '../paths.js';
 import { CORPUS_DIR } from '../sim/corpus-files.js';
 import { leftoversLine, newRunId, removeLeftovers } from './run-leftovers.js';
@@ -57,6 +58,8 @@ export async function openRunFolder(o: OpenRunOptions): Promise<OpenedRun> {
     simulated: models.simulated ? (JSON.parse(JSON.stringify(manifest.simulated)) as JsonValue) : null,
     harnessVersion: await readHarnessVersion(REPO_ROOT),
     roster: models.roster, budget: allocationOf(manifest), runId: freshRunId,
+    // Pinned before any cell is recorded: what makes the report's ruling pre-registered.
+    ...(manifest.hypothesis ? { hypothesis: hypothesisPin(manifest.hypothesis) as unknown as JsonValue } : {}),
   });
 
   let runDir: string;

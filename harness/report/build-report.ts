@@ -14,6 +14,7 @@ import { sweepCells, type CellState } from './journal-cells.js';
 import { plantedTruth, type PlantedTruth } from './planted-truth.js';
 import { REPORT_VERSION, Report, type CellRow, type DepthBin } from './report-schema.js';
 import { survivalSection } from './survival-figures.js';
+import { rulingSection } from './ruling.js';
 
 /**
  * The report of one sweep, as data: a pure function of its journal, its manifest and (for a
@@ -187,6 +188,9 @@ export function buildReport(input: ReportInput): Report {
     independence,
     charts: CHARTS.map((c) => ({ name: c.name, title: c.title, spec: `charts/${c.name}.vl.json`, svg: `charts/${c.name}.svg` })),
   };
+  // The pre-registered ruling: from the comparisons' own intervals, never from power.
+  const ruling = rulingSection({ cells: measured.map(survivalTally), pairing, hypothesis: manifest.hypothesis, pinned: header.pins.hypothesis });
+  if (ruling) report.ruling = ruling;
   report.caveats = caveatsOf({ events, manifest, sweep, simulatedText, report });
   // Parsing on the way out is the guarantee: no NaN, no infinity, no field the schema does not name.
   return Report.parse(report);

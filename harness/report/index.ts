@@ -13,3 +13,4 @@ export { renderSvg, type RenderedChart } from './render-svg.js';
 export { readRecordedRun, type RecordedRun } from './read-run.js';
 export { writeReport, reportJson, type WriteReportOptions, type WrittenReport } from './write-report.js';
 export { measuredSpend } from './cost-panel.js';
+export { rule, rulingSection, registrationProblem, rulingLines, type RulingInput } from './ruling.js';

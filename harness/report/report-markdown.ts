@@ -2,6 +2,7 @@ import { count, tokens } from '../internal/figures.js';
 import { ARMS } from '../manifest/manifest.js';
 import { cellText, dollars, estimateText, markdownTable, percent, share, spendText, truthText } from './report-format.js';
 import type { Report } from './report-schema.js';
+import { rulingMarkdown } from './ruling.js';
 
 /**
  * report.md: the report for people. Its first screen says in words what was measured, on what,
@@ -200,6 +201,7 @@ export function renderMarkdown(r: Report): string {
   return `${[
     ...firstScreen(r),
     ...headline(r),
+    ...rulingMarkdown(r.ruling),
     ...byCap(r),
     ...depth(r),
     ...cells(r),

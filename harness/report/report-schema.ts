@@ -4,6 +4,7 @@ import { CostModel, Forecast } from '../plan/forecast.js';
 import { SimParams } from '../sim/sim-params.js';
 import { Interval } from '../stats/interval.js';
 import { Spend } from '../journal/cell-measurement.js';
+import { Hypothesis } from '../manifest/hypothesis.js';
 
 /**
  * report.json: everything the report of one sweep says, as data. `harness report` writes it;
@@ -169,6 +170,37 @@ export const ChartEntry = z.object({
 });
 export type ChartEntry = z.infer<typeof ChartEntry>;
 
+/** The three rulings a pre-registered comparison can get; there is no other wording. */
+export const RulingWord = z.enum(['SUPPORTED', 'NOT SUPPORTED', 'INCONCLUSIVE']);
+export type RulingWord = z.infer<typeof RulingWord>;
+
+/** One comparison of the manifest's hypothesis, ruled on from its (1 − alpha) interval. */
+export const RulingComparison = z.object({
+  /** "level 2" or "levels >= 1". */
+  comparison: z.string(),
+  role: z.enum(['primary', 'secondary']),
+  /** The level its interval is read at: the hypothesis's alpha (primary), its Holm-adjusted alpha (secondary). */
+  alpha: Share,
+  /** gated − ungated, pooled over caps (and over the levels, for levels >= K); null when no complete pair has claims there. */
+  estimate: z.number().min(-1).max(1).nullable(),
+  pairs: Count,
+  /** Two-sided p-value of no difference behind the interval (what Holm ranks by); null without an interval. */
+  pValue: Share.nullable(),
+  interval: Interval.nullable(),
+  ruling: RulingWord,
+});
+export type RulingComparison = z.infer<typeof RulingComparison>;
+
+/** The pre-registered ruling; absent from the report when neither the manifest nor the journal names a hypothesis. */
+export const RulingSection = z.object({
+  /** `not pre-registered`: the journal's header does not pin the manifest's hypothesis as written; then no comparison is ruled on. */
+  registration: z.enum(['pre-registered', 'not pre-registered']),
+  why: z.string().nullable(),
+  hypothesis: Hypothesis.nullable(),
+  comparisons: z.array(RulingComparison),
+});
+export type RulingSection = z.infer<typeof RulingSection>;
+
 const PairText = z.object({ provider: z.string(), model: z.string(), realModel: z.string(), family: z.string().nullable(), rung: Int });
 
 export const Report = z.object({
@@ -236,5 +268,7 @@ export const Report = z.object({
   cost: z.object({ caps: z.array(CostRow), actual: Spend, unmeasured: Spend }),
   independence: IndependenceAudit,
   charts: z.array(ChartEntry),
+  /** The manifest's `hypothesis:` ruled on; absent when there is none. */
+  ruling: RulingSection.optional(),
 });
 export type Report = z.infer<typeof Report>;

@@ -1,0 +1,39 @@
+import type { Comparison } from '../manifest/hypothesis.js';
+import { survivalStats, type CellTally, type Pairing, type PooledEstimate } from './survival-stats.js';
+
+/**
+ * The gated − ungated difference one pre-registered comparison names, with its interval at a
+ * given confidence, from the same cluster machinery as every other figure (survivalStats: pairs
+ * (cap, repetition) as clusters, cluster-linearized standard error, caps pooled as strata
+ * weighted by pairs, Satterthwaite degrees of freedom).
+ *
+ * - `level: L`: the pooled-over-caps difference at achieved level L, exactly the headline's row.
+ * - `levels_from: K`: each cell's claims at every level >= K summed into one tally (so a pair's
+ *   difference is Σ gated surviving − Σ ungated surviving over those levels, over Σ claimed),
+ *   then the same estimator: the pair stays the cluster, its leaves are never independent.
+ *
+ * Level 0 never enters: the manifest refuses a comparison that includes it (no merge there, so
+ * under shared pairing the arms are identical by design), and this drops it again regardless.
+ */
+
+/** The cells' tallies cut to what a comparison reads: level L alone, or levels >= K summed into one entry at K. */
+export function comparisonTallies(cells: readonly CellTally[], comparison: Comparison): CellTally[] {
+  if (comparison.level !== undefined) {
+    const level = comparison.level;
+    return cells.map((c) => ({ ...c, levels: level >= 1 ? c.levels.filter((t) => t.level === level) : [] }));
+  }
+  const from = Math.max(1, comparison.levels_from!);
+  return cells.map((c) => {
+    const kept = c.levels.filter((t) => t.level >= from);
+    if (kept.length === 0) return { ...c, levels: [] };
+    return { ...c, levels: [{ level: from, claimed: kept.reduce((n, t) => n + t.claimed, 0), surviving: kept.reduce((n, t) => n + t.surviving, 0) }] };
+  });
+}
+
+/** The comparison's pooled difference at `confidence`, or null when no complete pair has claims it reads. */
+export function comparisonDifference(cells: readonly CellTally[], pairing: Pairing, comparison: Comparison, confidence: number): PooledEstimate | null {
+  const tallies = comparisonTallies(cells, comparison);
+  const level = comparison.level ?? Math.max(1, comparison.levels_from!);
+  const stats = survivalStats({ pairing, cells: tallies }, { confidence });
+  return stats.pooled.find((row) => row.level === level)?.difference ?? null;
+}
