@@ -189,7 +189,7 @@ export function buildReport(input: ReportInput): Report {
     charts: CHARTS.map((c) => ({ name: c.name, title: c.title, spec: `charts/${c.name}.vl.json`, svg: `charts/${c.name}.svg` })),
   };
   // The pre-registered ruling: from the comparisons' own intervals, never from power.
-  const ruling = rulingSection({ cells: measured.map(survivalTally), pairing, hypothesis: manifest.hypothesis, pinned: header.pins.hypothesis });
+  const ruling = rulingSection({ cells: complete.map(survivalTally), pairing, pairDifferenceSd: pairDifferenceSdOf(manifest).sd, hypothesis: manifest.hypothesis, pinned: header.pins.hypothesis });
   if (ruling) report.ruling = ruling;
   report.caveats = caveatsOf({ events, manifest, sweep, simulatedText, report });
   // Parsing on the way out is the guarantee: no NaN, no infinity, no field the schema does not name.

@@ -2,8 +2,8 @@ import { comparisonName, hypothesisPin, type Comparison, type Hypothesis } from 
 import { firstDifference } from '../journal/journal-header.js';
 import type { JsonValue } from '../journal/json-value.js';
 import { markdownTable, share } from './report-format.js';
-import { comparisonDifference } from '../stats/comparison.js';
-import { holmLevels, twoSidedP } from '../stats/holm.js';
+import { comparisonDifference, comparisonPValue } from '../stats/comparison.js';
+import { holmLevels } from '../stats/holm.js';
 import type { Interval } from '../stats/interval.js';
 import type { CellTally, Pairing } from '../stats/survival-stats.js';
 import type { RulingComparison, RulingSection, RulingWord } from './report-schema.js';
@@ -38,17 +38,21 @@ export function registrationProblem(manifest: Hypothesis | undefined, pinned: Js
   return diff ? `the manifest's hypothesis differs from the one the journal's header pins (${diff.path} ${JSON.stringify(diff.from ?? null)} pinned, ${JSON.stringify(diff.to ?? null)} in the manifest)` : null;
 }
 
-function ruled(cells: readonly CellTally[], pairing: Pairing, comparison: Comparison, role: RulingComparison['role'], alpha: number, delta: number): RulingComparison {
-  const found = comparisonDifference(cells, pairing, comparison, 1 - alpha);
+type Sample = Pick<RulingInput, 'cells' | 'pairing' | 'pairDifferenceSd'>;
+
+function ruled(sample: Sample, comparison: Comparison, role: RulingComparison['role'], alpha: number, delta: number): RulingComparison {
+  const found = comparisonDifference(sample.cells, sample.pairing, comparison, 1 - alpha, sample.pairDifferenceSd);
   const base = { comparison: comparisonName(comparison), role, alpha };
   if (!found) return { ...base, estimate: null, pairs: 0, pValue: null, interval: null, ruling: 'INCONCLUSIVE' };
   const pairs = found.strata.reduce((n, s) => n + s.pairs, 0);
-  return { ...base, estimate: found.estimate, pairs, pValue: found.interval.kind === 't' ? twoSidedP(found.estimate, found.interval) : null, interval: found.interval, ruling: rule(found.interval, delta) };
+  return { ...base, estimate: found.estimate, pairs, pValue: found.interval.kind === 't' ? comparisonPValue(sample.cells, sample.pairing, comparison, sample.pairDifferenceSd) : null, interval: found.interval, ruling: rule(found.interval, delta) };
 }
 
 export interface RulingInput {
   cells: readonly CellTally[];
   pairing: Pairing;
+  /** The manifest's declared SD of pair differences: the spread assumed where pairs show none. Default: the stats' default. */
+  pairDifferenceSd?: number;
   /** The manifest's block (the run folder's manifest). */
   hypothesis: Hypothesis | undefined;
   /** What the journal's header pins; undefined when it pins none. */
@@ -62,13 +66,13 @@ export function rulingSection(input: RulingInput): RulingSection | undefined {
   const problem = registrationProblem(hypothesis, pinned);
   if (problem !== null || hypothesis === undefined) return { registration: 'not pre-registered', why: problem, hypothesis: hypothesis ?? null, comparisons: [] };
   const { alpha, smallest_difference: delta } = hypothesis;
-  const primary = ruled(input.cells, input.pairing, hypothesis.primary, 'primary', alpha, delta);
+  const primary = ruled(input, hypothesis.primary, 'primary', alpha, delta);
   // Holm ranks the secondaries by the p-values of their unadjusted (1 − α) estimates: the
   // p-value does not depend on the confidence, only the interval read at the adjusted level does.
-  const first = hypothesis.secondary.map((c) => ruled(input.cells, input.pairing, c, 'secondary', alpha, delta));
+  const first = hypothesis.secondary.map((c) => ruled(input, c, 'secondary', alpha, delta));
   const levels = holmLevels(first.map((r) => r.pValue ?? 1), alpha);
   // A secondary read at alpha itself (Holm's last step) is the first pass's figure already.
-  const secondary = hypothesis.secondary.map((c, i) => (levels[i] === alpha ? first[i]! : ruled(input.cells, input.pairing, c, 'secondary', levels[i]!, delta)));
+  const secondary = hypothesis.secondary.map((c, i) => (levels[i] === alpha ? first[i]! : ruled(input, c, 'secondary', levels[i]!, delta)));
   return { registration: 'pre-registered', why: null, hypothesis, comparisons: [primary, ...secondary] };
 }
 

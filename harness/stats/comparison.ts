@@ -31,9 +31,36 @@ export function comparisonTallies(cells: readonly CellTally[], comparison: Compa
 }
 
 /** The comparison's pooled difference at `confidence`, or null when no complete pair has claims it reads. */
-export function comparisonDifference(cells: readonly CellTally[], pairing: Pairing, comparison: Comparison, confidence: number): PooledEstimate | null {
+export function comparisonDifference(cells: readonly CellTally[], pairing: Pairing, comparison: Comparison, confidence: number, pairDifferenceSd?: number): PooledEstimate | null {
   const tallies = comparisonTallies(cells, comparison);
   const level = comparison.level ?? Math.max(1, comparison.levels_from!);
-  const stats = survivalStats({ pairing, cells: tallies }, { confidence });
+  const stats = survivalStats({ pairing, cells: tallies }, { confidence, ...(pairDifferenceSd !== undefined ? { pairDifferenceSd } : {}) });
   return stats.pooled.find((row) => row.level === level)?.difference ?? null;
+}
+
+/**
+ * The two-sided p-value of "no difference" as the interval itself reads it: 1 − the highest
+ * confidence whose interval still excludes 0, found by bisection. Inverting the interval the
+ * ruling reads (logit scale, or an assumed spread where pairs show none) keeps Holm's order
+ * consistent with the rulings read from those intervals; a p from estimate / SE would call a no-spread difference p = 0.
+ */
+export function comparisonPValue(cells: readonly CellTally[], pairing: Pairing, comparison: Comparison, pairDifferenceSd?: number): number | null {
+  const at = (confidence: number) => comparisonDifference(cells, pairing, comparison, confidence, pairDifferenceSd)?.interval;
+  const excludes = (confidence: number) => {
+    const i = at(confidence);
+    return i !== undefined && i.kind === 't' && (i.low > 0 || i.high < 0);
+  };
+  const first = at(0.5);
+  if (first === undefined || first.kind === 'none') return null;
+  if (!excludes(1e-6)) return 1;
+  if (excludes(1 - 1e-12)) return 1e-12;
+  let lo = 1e-6;
+  let hi = 1 - 1e-12;
+  // 30 halvings: the p-value to about 1e-9, far finer than any α it is compared with.
+  for (let i = 0; i < 30; i++) {
+    const mid = (lo + hi) / 2;
+    if (excludes(mid)) lo = mid;
+    else hi = mid;
+  }
+  return 1 - lo;
 }

@@ -1,5 +1,3 @@
-import type { Interval } from './interval.js';
-import { noncentralTCdf } from './t-distribution.js';
 
 /**
  * Holm's step-down adjustment (Holm 1979, "A simple sequentially rejective multiple test
@@ -12,14 +10,6 @@ import { noncentralTCdf } from './t-distribution.js';
  * So a comparison's (1 − level) interval excludes 0 exactly when Holm rejects it, and the family
  * is wrong (some true null rejected) at most α of the time, whatever the dependence between them.
  */
-
-/** The two-sided p-value of "no difference" behind a t interval: 2·P(T_df > |estimate / SE|). 1 when there is no interval. */
-export function twoSidedP(estimate: number, interval: Interval): number {
-  if (interval.kind === 'none') return 1;
-  if (interval.standardError === 0) return estimate === 0 ? 1 : 0;
-  const t = Math.abs(estimate / interval.standardError);
-  return Math.min(1, 2 * (1 - noncentralTCdf(t, interval.df, 0)));
-}
 
 /** The level each p-value is read at under Holm's step-down at family level `alpha`, in input order. Ties keep input order. */
 export function holmLevels(pValues: readonly number[], alpha: number): number[] {

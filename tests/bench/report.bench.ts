@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { median } from 'simple-statistics';
-import { buildReport, chartSpecs, defectModelOf, loadDefectTable, readRecordedRun, renderSvg, streamDraws, writeReport } from '../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, buildReport, chartSpecs, defectModelOf, loadDefectTable, readRecordedRun, renderSvg, streamDraws, writeReport } from '../../harness/index.js';
 import { simRun } from '../harness/report/run-fixture.js';
 import { simCells, type SimDesign } from '../harness/report/sim-sweep.js';
 import { figure, type Figure } from './stats.js';
@@ -37,7 +37,7 @@ export async function reportBench(): Promise<Figure[]> {
       const t1 = performance.now();
       const recorded = await readRecordedRun(dir);
       const t2 = performance.now();
-      const report = buildReport({ runName: recorded.name, events: recorded.events, manifest: recorded.manifest, defects });
+      const report = buildReport({ runName: recorded.name, events: recorded.events, manifest: recorded.manifest, defects, requirements: SQLCSV_REQUIREMENTS });
       const t3 = performance.now();
       for (const { spec } of chartSpecs(report)) await renderSvg(spec);
       const t4 = performance.now();

@@ -8,7 +8,7 @@ const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
 const DESIGN: SimDesign = { params: { seed: 5 }, caps: [1, 2], repetitions: 3, mergeAttempts: 2, defects };
 
 const build = (cells: readonly CellMeasurement[], options: Parameters<typeof simJournal>[2] = {}, design = DESIGN, manifestOver: Record<string, unknown> = {}) =>
-  buildReport({ runName: 'run', events: simJournal(design, cells, options), manifest: simManifest(design, manifestOver), defects });
+  buildReport({ runName: 'run', events: simJournal(design, cells, options), manifest: simManifest(design, manifestOver), defects, requirements: SQLCSV_REQUIREMENTS });
 
 describe('buildReport', () => {
   it('refuses a sweep where nothing was measured rather than publishing zeros', () => {
@@ -125,7 +125,7 @@ describe('the cost panel', () => {
     ];
     const base = simJournal(DESIGN, cells, { stop: { type: 'sweep_stopped', reason: 'interrupted', detail: 'Ctrl-C', unmeasured: [] } });
     const events = stampEvents([...base.slice(0, -1).map(unstamp), ...extra, unstamp(base.at(-1)!)]);
-    const report = buildReport({ runName: 'run', events, manifest: simManifest(DESIGN), defects });
+    const report = buildReport({ runName: 'run', events, manifest: simManifest(DESIGN), defects, requirements: SQLCSV_REQUIREMENTS });
     expect(report.cost.caps.find((c) => c.cap === 2)!.unmeasured).toEqual({ sessions: 1, tokens: { input: 100, cached: 0, output: 10 }, costUsd: null, unpricedSessions: 1 });
     expect(report.counts.cells).toMatchObject({ measured: 10, interrupted: 2 });
     expect(report.caveats.map((c) => c.kind)).toEqual(['simulated', 'interrupted', 'unpriced', 'uncalibrated']);
@@ -141,7 +141,7 @@ describe('caveats on the face of every artifact', () => {
     Object.assign(run, { depths: [1, 2] });
     journal.splice(2, 0, { ...(run as Extract<SweepEventInput, { type: 'run_started' }>), resume: true, code: { state: 'git', commit: '1234567890abcdef1234567890abcdef12345678', dirty: true, changes: 'e'.repeat(64) }, caveats: ['CODE CHANGED: resumed with --allow-code-change'] });
     const manifestOver = { independence: 'same_family', reviewer: { provider: 'sim', model: 'sim-reviewer', family: 'sim-alpha', rung: 1 } };
-    const report = buildReport({ runName: 'run', events: stampEvents(journal), manifest: simManifest(design, manifestOver), defects });
+    const report = buildReport({ runName: 'run', events: stampEvents(journal), manifest: simManifest(design, manifestOver), defects, requirements: SQLCSV_REQUIREMENTS });
     expect(report.caveats.map((c) => c.kind)).toEqual(['simulated', 'same_family', 'code_changed', 'recorded', 'quota', 'incomplete', 'uncalibrated']);
     const face = faceLines(report).join('\n');
     for (const tag of ['SIMULATED', 'SAME FAMILY', 'CODE CHANGED', 'QUOTA STOP', 'cells measured']) expect(face).toContain(tag);

@@ -99,7 +99,7 @@ describe('a simulated sweep’s report against its generative model', () => {
   it('puts every measured per-level survival inside the 99% Monte Carlo prediction interval of its design', () => {
     const d = design();
     const cells = simCells(d);
-    const report = buildReport({ runName: 'sim', events: simJournal(d, cells), manifest: simManifest(d), defects });
+    const report = buildReport({ runName: 'sim', events: simJournal(d, cells), manifest: simManifest(d), defects, requirements: SQLCSV_REQUIREMENTS });
     const checks = predictionChecks(report, monteCarlo(d, SWEEPS));
     console.log(checks.map((c) => `${c.key.padEnd(24)} ${c.measured.toFixed(3)} in [${c.low.toFixed(3)}, ${c.high.toFixed(3)}]: ${c.inside}`).join('\n'));
     // Every level the design populates, in both arms: a cap-c tree's leaves sit mostly at level c.
@@ -111,7 +111,7 @@ describe('a simulated sweep’s report against its generative model', () => {
     const claimed = design();
     // Drawn with twice the planted leaf defect rate, reported under the claimed parameters.
     const cells = simCells(design({ params: { seed: 11, leaf_defect_rate: 0.4 } }));
-    const report = buildReport({ runName: 'sim', events: simJournal(claimed, cells), manifest: simManifest(claimed), defects });
+    const report = buildReport({ runName: 'sim', events: simJournal(claimed, cells), manifest: simManifest(claimed), defects, requirements: SQLCSV_REQUIREMENTS });
     const outside = predictionChecks(report, monteCarlo(claimed, SWEEPS)).filter((c) => !c.inside);
     expect(outside.length).toBeGreaterThan(0);
   });

@@ -13,7 +13,7 @@ import {
   rulingLines,
   rulingSection,
   survivalStats,
-  twoSidedP,
+  comparisonPValue,
   type CellTally,
   type Interval,
   type JournalPins,
@@ -37,7 +37,7 @@ const section = (md: string) => {
   return start < 0 ? '' : md.slice(start, md.indexOf('\n## ', start + 1));
 };
 
-const tInterval = (low: number, high: number): Interval => ({ kind: 't', confidence: 0.95, low, high, standardError: 0.01, df: 9, tQuantile: 2.26, calibrated: true, label: null });
+const tInterval = (low: number, high: number): Interval => ({ kind: 't', confidence: 0.95, low, high, standardError: 0.01, assumedSpread: null, scale: 'logit', df: 9, tQuantile: 2.26, calibrated: true, label: null });
 
 describe('rule: from the interval alone', () => {
   it('NOT SUPPORTED below δ, SUPPORTED above 0 and reaching δ, INCONCLUSIVE otherwise', () => {
@@ -68,19 +68,18 @@ describe('Holm step-down', () => {
   it("a comparison's p-value is where its interval touches 0: read at 1 − p, the lower bound is 0", () => {
     const cells = pairsOf([0.1, 0.05, 0.15, 0, 0.1, 0.05, 0.2], 2);
     const at95 = comparisonDifference(cells, 'shared', { level: 2 }, 0.95)!;
-    const p = twoSidedP(at95.estimate, at95.interval);
+    const p = comparisonPValue(cells, 'shared', { level: 2 })!;
     expect(p).toBeGreaterThan(0.001);
     expect(p).toBeLessThan(0.05);
     const atP = comparisonDifference(cells, 'shared', { level: 2 }, 1 - p)!;
-    expect(atP.interval.kind === 't' && atP.interval.low).toBeCloseTo(0, 9);
+    expect(atP.interval.kind === 't' && atP.interval.low).toBeCloseTo(0, 6);
   });
 
   it('the ruling reads each secondary at its Holm level: a secondary SUPPORTED at α alone is INCONCLUSIVE at α/2', () => {
     // Level 1: a clear effect (p tiny). Level 2: p between α/2 and α. Primary: levels >= 1.
     const cells = [...pairsOf([0.2, 0.25, 0.3, 0.2, 0.25, 0.3], 1), ...pairsOf([0.15, 0, 0.25, 0.05, 0.2, 0.35], 2)];
     const pOf = (level: number) => {
-      const d = comparisonDifference(cells, 'shared', { level }, 0.95)!;
-      return twoSidedP(d.estimate, d.interval);
+      return comparisonPValue(cells, 'shared', { level })!;
     };
     expect(pOf(2)).toBeGreaterThan(0.025);
     expect(pOf(2)).toBeLessThan(0.05);
@@ -234,7 +233,7 @@ describe('NOT PRE-REGISTERED', () => {
         "NOT PRE-REGISTERED: the manifest's hypothesis differs from the one the journal's header pins (smallest_difference 0.05 pinned, 0.1 in the manifest); no ruling is given.",
       ]
     `);
-    const gone = buildReport({ runName: 'run', events: simJournal(design, simCells(design), { pins: { ...simPins(design), hypothesis: hypothesisPin(hypothesis()) as never } }), manifest: simManifest(design), defects });
+    const gone = buildReport({ runName: 'run', events: simJournal(design, simCells(design), { pins: { ...simPins(design), hypothesis: hypothesisPin(hypothesis()) as never } }), manifest: simManifest(design), defects, requirements: SQLCSV_REQUIREMENTS });
     expect(rulingLines(gone.ruling!)).toMatchInlineSnapshot(`
       [
         "NOT PRE-REGISTERED: the journal's header pins a hypothesis the manifest no longer declares; no ruling is given.",
@@ -243,7 +242,7 @@ describe('NOT PRE-REGISTERED', () => {
   });
 
   it('a sweep with no hypothesis anywhere has no ruling section at all', () => {
-    const r = buildReport({ runName: 'run', events: simJournal(design, simCells(design)), manifest: simManifest(design), defects });
+    const r = buildReport({ runName: 'run', events: simJournal(design, simCells(design)), manifest: simManifest(design), defects, requirements: SQLCSV_REQUIREMENTS });
     expect(r.ruling).toBeUndefined();
     expect(renderMarkdown(r)).not.toContain('Pre-registered ruling');
   });
