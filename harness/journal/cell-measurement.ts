@@ -115,6 +115,8 @@ export const CellMeasurement = z
       total: z.int().positive(),
       /** Test files the graded tree carries: a score says nothing about this by itself. */
       testsCarried: Count,
+      /** The engine's scaffolding (`.children/` copies), never graded: its size apart. Absent: not measured (journals from before it). */
+      scaffolding: z.strictObject({ files: Count, bytes: Count }).optional(),
     }),
     escalations: z.array(Escalation),
     /**
