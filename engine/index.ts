@@ -64,6 +64,7 @@ export { runToolLoop, type DriftOpinion, type ToolLoopOptions, type ToolLoopResu
 export type { LoopWatcher, MonitorStep, MonitorVerdict, MonitorFlagKind } from './runtime/loop-watcher.js';
 export { READ_ONLY_TOOLS, REVIEW_TOOLS, WORK_TOOLS, type Tool, type ToolContext, type ToolOutcome } from './runtime/tools.js';
 export { promptFor } from './runtime/prompts.js';
+export { WORKSPACE_SCAFFOLDING } from './runtime/workspace.js';
 export * from './runtime/replies.js';
 
 // court

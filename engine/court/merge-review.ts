@@ -8,6 +8,7 @@ import { isUnplaced } from '../runtime/model-family.js';
 import { promptFor } from '../runtime/prompts.js';
 import { ReviewReply } from '../runtime/replies.js';
 import { REVIEW_TOOLS } from '../runtime/tools.js';
+import { inScaffolding } from '../runtime/workspace.js';
 import { runChecks } from './checks.js';
 import { inDetachedCopy } from './detached-copy.js';
 import { askJudge } from './judge-answer.js';
@@ -65,7 +66,7 @@ export async function reviewMerge(ctx: EngineContext, task: Task, o: MergeReview
         role: 'user',
         content: `## Task: review merge attempt ${o.attempt}\n\n${brief(ctx, task)}\n\n${o.children}\n\n## Seam checks, as just re-run for you\n${results
           .map((r, i) => `- ${r.passed ? 'PASS' : 'FAIL'} ${r.id}: \`${o.checks[i]?.command}\`${r.passed ? '' : `\n  output: ${r.output.slice(-600)}`}`)
-          .join('\n') || '(none)'}\n\n## Files\n${listing.filter((f) => !f.startsWith('.children/')).join('\n') || '(none)'}\n\nInspect what you need, then return {"accept": ..., "findings": [...]}.`,
+          .join('\n') || '(none)'}\n\n## Files\n${listing.filter((f) => !inScaffolding(f)).join('\n') || '(none)'}\n\nInspect what you need, then return {"accept": ..., "findings": [...]}.`,
       },
     ];
     // A self-review stays with the family that merged; a gated review may never go to a contributor.

@@ -8,6 +8,7 @@ import type { NodeAccount } from '../runtime/accounting.js';
 import type { Task } from '../runtime/engine-context.js';
 import type { PlanReply, SubtaskReply } from '../runtime/replies.js';
 import { sessionIds } from '../runtime/session.js';
+import { inScaffolding } from '../runtime/workspace.js';
 import { runLeaf } from './leaf.js';
 import { finishNode } from './node-finish.js';
 import type { NodeResult, NodeStop } from './node-result.js';
@@ -73,7 +74,7 @@ async function listing(dir: string): Promise<string[]> {
   return entries
     .filter((e) => !e.isDirectory())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-    .filter((rel) => !rel.split(path.sep).some((part) => part === '.children' || part === '__pycache__'))
+    .filter((rel) => !inScaffolding(rel) && !rel.split(path.sep).includes('__pycache__'))
     .sort();
 }
 

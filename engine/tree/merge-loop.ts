@@ -20,7 +20,7 @@ import { promptFor } from '../runtime/prompts.js';
 import type { PlanReply } from '../runtime/replies.js';
 import { runToolLoop } from '../runtime/tool-loop.js';
 import { WORK_TOOLS } from '../runtime/tools.js';
-import { prepareWorkspace } from '../runtime/workspace.js';
+import { prepareWorkspace, WORKSPACE_SCAFFOLDING } from '../runtime/workspace.js';
 import type { MergeAttempt, MergeRecord, NodeResult } from './node-result.js';
 import type { TreeContext } from './tree-context.js';
 
@@ -56,11 +56,11 @@ export async function runMerge(
   for (const c of children) {
     // A child stopped before it built anything has no workspace; the merger sees it missing.
     if (await stat(c.workspace).then(() => true, () => false)) {
-      await cp(c.workspace, path.join(workspace, '.children', c.slug), { recursive: true });
+      await cp(c.workspace, path.join(workspace, WORKSPACE_SCAFFOLDING.children, c.slug), { recursive: true });
     }
   }
   const summary = children
-    .map((c) => `- .children/${c.slug}/  verdict ${c.verdict}; goal: ${c.goal}${c.claims.length ? `; claims: ${c.claims.join(' | ')}` : ''}`)
+    .map((c) => `- ${WORKSPACE_SCAFFOLDING.children}/${c.slug}/  verdict ${c.verdict}; goal: ${c.goal}${c.claims.length ? `; claims: ${c.claims.join(' | ')}` : ''}`)
     .join('\n');
   const layout = task.layout ?? o.plan.layout ?? '(none declared)';
   const extra = `## Children\n${summary}`;

@@ -198,7 +198,7 @@ export function measureCell(input: MeasureInput): CellMeasurement {
     pairing: input.pairing,
     leaves: graded.leaves,
     merges: graded.merges,
-    grade: { passing: input.grade.requirements.filter((r) => r.pass).map((r) => r.id), total: input.grade.total, testsCarried: input.grade.testFiles, ...(timedOut ? { timedOutCases: timedOut } : {}) },
+    grade: { passing: input.grade.requirements.filter((r) => r.pass).map((r) => r.id), total: input.grade.total, testsCarried: input.grade.testFiles, ...(timedOut ? { timedOutCases: timedOut } : {}), ...(input.grade.scaffolding ? { scaffolding: { files: input.grade.scaffolding.files, bytes: input.grade.scaffolding.bytes } } : {}) },
     escalations: nodes.flatMap(escalationsOf),
     ...(cutShort.length ? { cutShort } : {}),
     ...(flagged.unreadableUsage + flagged.unreceivedAttempts > 0 ? { flaggedCalls: flagged } : {}),

@@ -24,6 +24,9 @@ export function renderGrade(result: GradeResult): string {
     ...(notes.length ? [...notes, ''] : []),
     `satisfied ${result.satisfied}/${result.total} requirements  (cases ${result.casesPassed}/${result.casesTotal})`,
     `test files carried by the tree: ${result.testFiles}`,
+    ...(result.scaffolding?.entries
+      ? [`engine scaffolding, not graded: ${result.scaffolding.partial ? 'at least ' : ''}${result.scaffolding.files} files, ${result.scaffolding.bytes} bytes (${result.scaffolding.testFiles} test file copies)`]
+      : []),
     `integrity checks: ${integrity}; ${(result.elapsedMs / 1000).toFixed(1)} s`,
     '',
   ].join('\n');

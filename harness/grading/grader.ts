@@ -2,10 +2,10 @@ import { copyFile, lstat, mkdir, readdir, realpath, writeFile, cp } from 'node:f
 import { makeScratch, removeScratch } from './scratch-folder.js';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { SandboxImageMissingError, assertDockerReachable, type ContainerShutdown } from '../../engine/index.js';
+import { SandboxImageMissingError, WORKSPACE_SCAFFOLDING, assertDockerReachable, type ContainerShutdown } from '../../engine/index.js';
 import { revealFailures } from './failure-reveal.js';
 import { GradingRefusedError, runGradingContainer } from './grading-container.js';
-import { GradeResult, type RunnerReport } from './grading-report.js';
+import { GradeResult, type RunnerReport, type ScaffoldingSize } from './grading-report.js';
 import { loadOracle, type Oracle } from './oracle-cases.js';
 import { oracleDir, specDir } from '../paths.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
@@ -53,6 +53,8 @@ export interface GradeOptions {
 /** Files the oracle dir may hold once the runner has deleted its expectations. */
 const ORACLE_ALLOWLIST = ['fork_server.py', 'runner.py'];
 const TEST_FILE = /^(test_.*|.*_test)\.py$/;
+/** Entries of the scaffolding measured at most: past it the size is reported as partial. */
+export const SCAFFOLDING_MEASURE_LIMIT = 1_000_000;
 
 const loaded = new Map<string, Promise<{ oracle: Oracle; requirements: Requirement[] }>>();
 
@@ -98,7 +100,8 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
   const scratch = await makeScratch(options.runId ?? 'grade');
   try {
     const staged = await stageScratch(scratch, tree, oracle, requirements, options.treeLimits ?? TREE_LIMITS);
-    const base = { spec, tree, requirements, staged, testFiles: await countTestFiles(tree) };
+    const deliverable = await measure(tree, { limit: TREE_LIMITS.entries, skipRoot: WORKSPACE_SCAFFOLDING.names });
+    const base = { spec, tree, requirements, staged, testFiles: deliverable.testFiles, scaffolding: await measureScaffolding(tree) };
     if (staged.tree.undeliverable) return undeliverable({ ...base, oracle, ms: performance.now() - started });
     const report = await runGradingContainer(docker, {
       image,
@@ -130,7 +133,7 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
 
 /**
  * Lays out a grading's scratch folder: oracle/ (runner, fork server, expectations), data/,
- * tree/ (staged by stageTree) and out/. Exported for tests that tamper with a staged
+ * tree/ (staged by stageTree: the deliverable, without the engine's scaffolding) and out/. Exported for tests that tamper with a staged
  * scratch to check that the runner's own defences hold without the harness's.
  */
 export async function stageScratch(scratch: string, tree: string, oracle: Oracle, requirements: Requirement[], limits: TreeLimits = TREE_LIMITS): Promise<{ data: string[]; tree: StagedTree }> {
@@ -142,7 +145,7 @@ export async function stageScratch(scratch: string, tree: string, oracle: Oracle
   for (const name of oracle.datasets) {
     await cp(path.join(oracle.dir, 'data', name), path.join(scratch, 'data', name), { recursive: true });
   }
-  const staged = await stageTree(tree, path.join(scratch, 'tree'), limits);
+  const staged = await stageTree(tree, path.join(scratch, 'tree'), limits, { exclude: WORKSPACE_SCAFFOLDING.names });
   return { data: await listTree(path.join(scratch, 'data')), tree: staged };
 }
 
@@ -152,6 +155,7 @@ interface Basis {
   requirements: Requirement[];
   staged: { tree: StagedTree };
   testFiles: number;
+  scaffolding: ScaffoldingSize;
   ms: number;
 }
 
@@ -170,6 +174,7 @@ function summarise(report: RunnerReport, b: Basis): GradeResult {
     casesPassed: report.cases.filter((c) => c.pass).length,
     casesTotal: report.cases.length,
     testFiles: b.testFiles,
+    scaffolding: b.scaffolding,
     requirements: rows,
     skipped: b.staged.tree.skipped,
     skippedCount: b.staged.tree.skippedCount,
@@ -193,6 +198,7 @@ function undeliverable(b: Basis & { oracle: Oracle }): GradeResult {
     casesPassed: 0,
     casesTotal: b.oracle.cases.length,
     testFiles: b.testFiles,
+    scaffolding: b.scaffolding,
     requirements: rows,
     skipped: [],
     skippedCount: 0,
@@ -210,20 +216,62 @@ async function listTree(root: string): Promise<string[]> {
   return entries.map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort();
 }
 
-/** Test files in the tree, counted within the same limits as staging (a huge tree counts up to them). */
-async function countTestFiles(tree: string): Promise<number> {
-  let count = 0;
-  let seen = 0;
-  const walk = async (dir: string, depth: number): Promise<void> => {
+interface Measured {
+  entries: number;
+  files: number;
+  bytes: number;
+  testFiles: number;
+  partial: boolean;
+}
+
+/**
+ * Entries, regular files, their bytes and the test files among them under `dir`, walked without
+ * following a link, up to `limit` entries (then `partial`). `skipRoot` names root entries left out.
+ */
+async function measure(dir: string, o: { limit: number; skipRoot?: readonly string[] }): Promise<Measured> {
+  const out: Measured = { entries: 0, files: 0, bytes: 0, testFiles: 0, partial: false };
+  const walk = async (at: string, depth: number): Promise<void> => {
     if (depth > 64) return;
-    const entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' }).catch(() => []);
+    const entries = await readdir(at, { withFileTypes: true, encoding: 'buffer' }).catch(() => []);
     for (const e of entries) {
-      if (++seen > TREE_LIMITS.entries) return;
       const name = e.name.toString('latin1');
-      if (e.isFile() && TEST_FILE.test(name)) count++;
-      else if (e.isDirectory()) await walk(path.join(dir, name), depth + 1);
+      if (depth === 0 && o.skipRoot?.includes(name)) continue;
+      if (++out.entries > o.limit) {
+        out.entries = o.limit;
+        out.partial = true;
+        return;
+      }
+      if (e.isFile()) {
+        out.files++;
+        out.bytes += await lstat(path.join(at, name)).then((st) => st.size, () => 0);
+        if (TEST_FILE.test(name)) out.testFiles++;
+      } else if (e.isDirectory()) await walk(path.join(at, name), depth + 1);
+      if (out.partial) return;
     }
   };
-  await walk(tree, 0);
-  return count;
+  await walk(dir, 0);
+  return out;
+}
+
+/** The engine's scaffolding in the tree (never staged, never graded), measured apart. */
+async function measureScaffolding(tree: string): Promise<ScaffoldingSize> {
+  const total: ScaffoldingSize = { entries: 0, files: 0, bytes: 0, testFiles: 0, partial: false };
+  for (const name of WORKSPACE_SCAFFOLDING.names) {
+    const at = path.join(tree, name);
+    const st = await lstat(at).catch(() => null);
+    if (!st) continue;
+    total.entries++;
+    if (st.isFile()) {
+      total.files++;
+      total.bytes += st.size;
+    } else if (st.isDirectory()) {
+      const m = await measure(at, { limit: SCAFFOLDING_MEASURE_LIMIT - total.entries });
+      total.entries += m.entries;
+      total.files += m.files;
+      total.bytes += m.bytes;
+      total.testFiles += m.testFiles;
+      total.partial ||= m.partial;
+    }
+  }
+  return total;
 }

@@ -27,6 +27,23 @@ export const RunnerReport = z.object({
 export type RunnerReport = z.infer<typeof RunnerReport>;
 
 /**
+ * The engine's scaffolding in a graded tree (WORKSPACE_SCAFFOLDING: a merge's `.children/`
+ * copies, nested as deep as the tree): not the deliverable, so never staged or graded, and
+ * counted here apart. `partial`: the count stopped at SCAFFOLDING_MEASURE_LIMIT entries.
+ */
+export const ScaffoldingSize = z.object({
+  /** Directory entries of every kind, the scaffolding's own root entries included. */
+  entries: z.number().int(),
+  /** Regular files, and their bytes. */
+  files: z.number().int(),
+  bytes: z.number().int(),
+  /** Test files among them (test_*.py, *_test.py): copies of the children's, never tests carried. */
+  testFiles: z.number().int(),
+  partial: z.boolean(),
+});
+export type ScaffoldingSize = z.infer<typeof ScaffoldingSize>;
+
+/**
  * A graded tree, as `harness grade --json` prints it and as sweeps record it (`grade.json`).
  * It is published, so it never quotes the oracle: a failure reason names the kind of
  * difference only (see oracle/<spec>/runner.py), never expected output or case arguments.
@@ -43,8 +60,14 @@ export const GradeResult = z.object({
   total: z.number().int(),
   casesPassed: z.number().int(),
   casesTotal: z.number().int(),
-  /** Test files the graded tree carries (test_*.py, *_test.py): a score says nothing about this by itself. */
+  /**
+   * Test files the graded tree carries (test_*.py, *_test.py): a score says nothing about this by
+   * itself. Counted in the deliverable only; grades from before `scaffolding` counted the
+   * scaffolding's copies too.
+   */
   testFiles: z.number().int(),
+  /** The engine's scaffolding, measured apart from the deliverable. Absent in grades from before it. */
+  scaffolding: ScaffoldingSize.optional(),
   requirements: z.array(
     z.object({
       id: z.string(),

@@ -22,6 +22,7 @@ export type TreeLimits = { [K in keyof typeof TREE_LIMITS]: number };
 /** Why an entry of the tree was left out of the staged copy. */
 export type SkipReason =
   | 'link leaves the tree'
+  | 'link into the scaffolding'
   | 'dangling link'
   | 'link loop'
   | 'not a file, folder or link'
@@ -43,6 +44,15 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 class PastLimit extends Error {}
 
+export interface StageOptions {
+  /**
+   * Names of entries at the tree root that are not the deliverable (the engine's scaffolding,
+   * WORKSPACE_SCAFFOLDING): never walked, counted against the limits or staged. A link of the
+   * deliverable that leads into one is left out and noted. Default: none.
+   */
+  exclude?: readonly string[];
+}
+
 /**
  * Copies `source` to `dest` for grading. Regular files and folders are copied; a link is
  * kept only when it resolves, inside the tree, to an entry that is staged, and it is then
@@ -50,9 +60,11 @@ class PastLimit extends Error {}
  * copy can leave it. Every other link (absolute, climbing above the root, dangling, a loop),
  * every FIFO, socket or device, every name that is not UTF-8 and every over-long path is
  * left out and noted. Stale bytecode (`__pycache__`) is dropped silently. The source is
- * read with O_NOFOLLOW, so no link of the tree is ever followed while copying.
+ * read with O_NOFOLLOW, so no link of the tree is ever followed while copying. Root entries
+ * named in `options.exclude` are not part of the copy at all (see StageOptions).
  */
-export async function stageTree(source: string, dest: string, limits: TreeLimits = TREE_LIMITS): Promise<StagedTree> {
+export async function stageTree(source: string, dest: string, limits: TreeLimits = TREE_LIMITS, options: StageOptions = {}): Promise<StagedTree> {
+  const excluded = new Set(options.exclude ?? []);
   const out: StagedTree = { skipped: [], skippedCount: 0, undeliverable: null };
   const skip = (rel: string, why: SkipReason) => {
     out.skippedCount++;
@@ -75,6 +87,7 @@ export async function stageTree(source: string, dest: string, limits: TreeLimits
     }
     for await (const entry of dir) {
       const d = entry as unknown as Dirent<Buffer>;
+      if (rel === '' && excluded.has(d.name.toString('latin1'))) continue;
       if (++entries > limits.entries) throw new PastLimit(`the tree has more than ${limits.entries} entries`);
       let name: string;
       try {
@@ -128,7 +141,7 @@ export async function stageTree(source: string, dest: string, limits: TreeLimits
   for (const [rel, target] of links) {
     const resolved = resolveInside(rel, target, { root: source, links, kinds });
     if (typeof resolved !== 'string') {
-      skip(rel, resolved.why);
+      skip(rel, resolved.why === 'dangling link' && intoExcluded(source, rel, target, excluded) ? 'link into the scaffolding' : resolved.why);
       continue;
     }
     await symlink(path.relative(path.dirname(path.join(dest, rel)), path.join(dest, resolved)) || '.', path.join(dest, rel));
@@ -185,6 +198,14 @@ export function resolveInside(
   if (!Array.isArray(resolved)) return resolved;
   const rel = resolved.join('/');
   return tree.kinds.has(rel) ? rel : { why: 'dangling link' };
+}
+
+/** Whether a link's target, read literally (links on the way not followed), names an excluded root entry. */
+function intoExcluded(root: string, linkRel: string, target: string, excluded: ReadonlySet<string>): boolean {
+  if (!excluded.size) return false;
+  const abs = path.isAbsolute(target) ? path.normalize(target) : path.join(root, path.dirname(linkRel), target);
+  const rel = path.relative(root, abs);
+  return !rel.startsWith('..') && !path.isAbsolute(rel) && excluded.has(rel.split(path.sep)[0] ?? '');
 }
 
 async function copyNoFollow(from: string, to: string): Promise<boolean> {

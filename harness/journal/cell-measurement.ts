@@ -143,6 +143,8 @@ export const CellMeasurement = z
       testsCarried: Count,
       /** Oracle cases that timed out: they count as failures, so a cell with any carries a caveat. Absent: none (and in journals from before they were counted). */
       timedOutCases: Count.optional(),
+      /** The engine's scaffolding (`.children/` copies), never graded: its size apart. Absent: not measured (journals from before it). */
+      scaffolding: z.strictObject({ files: Count, bytes: Count }).optional(),
     }),
     escalations: z.array(Escalation),
     /**

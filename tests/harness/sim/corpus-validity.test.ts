@@ -3,7 +3,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { describe, expect, it } from 'vitest';
-import { SQLCSV_REQUIREMENTS, applyDefects, gradeTree, readCorpus, testFileFor, type PlantedDefect } from '../../../harness/index.js';
+import {
+  SQLCSV_REQUIREMENTS,
+  applyDefects,
+  brokenRequirements,
+  defectById,
+  defectModelOf,
+  gradeTree,
+  pickVariant,
+  readCorpus,
+  streamDraws,
+  testFileFor,
+  treeFiles,
+  type PlantedDefect,
+} from '../../../harness/index.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 
 /**
@@ -60,6 +73,26 @@ const strided = corpus.defects.map((_, i) => corpus.defects[(i * 5) % corpus.def
 const SECOND = grouping(strided, GROUP_SIZE, (a, b) => together.has(`${a.id} ${b.id}`));
 const GROUPS = [...FIRST.map((g, i) => ({ name: `A${i + 1}`, g })), ...SECOND.map((g, i) => ({ name: `B${i + 1}`, g }))];
 
+/** Defects a real tree carries at once, about. */
+const SUBSET_SIZE = 8;
+const SUBSET_SEEDS = [20, 2020, 202020];
+const MODEL = defectModelOf(corpus.defects);
+
+/** `size` distinct requirements drawn uniformly (seeded), each with one variant as the population picks it. */
+function randomSubset(seed: number, size: number): Map<string, string> {
+  const u = streamDraws(seed);
+  const pool = Object.keys(MODEL).sort();
+  const present = new Map<string, string>();
+  for (let i = 0; i < size; i++) {
+    const k = i + Math.floor(u({ node: 'corpus-validity', role: 'executor', attempt: 1, decision: 'defect', item: i }) * (pool.length - i));
+    [pool[i], pool[k]] = [pool[k]!, pool[i]!];
+    const r = pool[i]!;
+    present.set(r, pickVariant(MODEL, r, u({ node: 'corpus-validity', role: 'executor', attempt: 1, decision: 'variant', item: r })));
+  }
+  return present;
+}
+const SUBSETS = SUBSET_SEEDS.map((seed) => ({ seed, present: randomSubset(seed, SUBSET_SIZE) }));
+
 const root = await mkdtemp(path.join(tmpdir(), 'rdh-sim-corpus-'));
 const gradings = new PQueue({ concurrency: 2 });
 const failedIn = (name: string, files: Record<string, string>) => gradings.add(async () => failedOf(await writeTree(files, root, name)));
@@ -79,6 +112,15 @@ describe('the defect groupings (pure)', () => {
     // Few enough gradings to keep npm test short, yet every defect in a group with others.
     expect(GROUPS.length).toBeLessThanOrEqual(14);
   });
+
+  it(`draws ${SUBSET_SEEDS.length} subsets of ${SUBSET_SIZE} distinct requirements, one table variant each, reproducibly`, () => {
+    for (const { seed, present } of SUBSETS) {
+      expect(present.size).toBe(SUBSET_SIZE);
+      for (const [r, id] of present) expect(defectById(corpus.defects, id).requirement).toBe(r);
+      expect([...randomSubset(seed, SUBSET_SIZE)]).toEqual([...present]);
+    }
+    expect(new Set(SUBSETS.map(({ present }) => [...present.keys()].sort().join())).size).toBe(SUBSETS.length);
+  });
 });
 
 // Concurrent tests, two gradings at a time: each defect is its own test, so a failure names it.
@@ -90,6 +132,15 @@ describe.skipIf(!HAS_DOCKER).concurrent('the sim corpus under the held-out oracl
   it.each(GROUPS.map(({ name, g }) => ({ name, g, ids: g.map((d) => d.id).join(' + ') })))('group $name ($ids) fails exactly the union of its breaks', async ({ name, g }) => {
     expect(await failedIn(`group-${name}`, applyDefects(corpus.files, g))).toEqual(g.flatMap((d) => d.breaks).sort());
   }, PER_GRADING);
+
+  it.each(SUBSETS.map(({ seed, present }) => ({ seed, present, ids: [...present.values()].sort().join(' + ') })))(
+    'random subset (seed $seed) of 8 at once ($ids) fails exactly the union of its breaks',
+    async ({ seed, present }) => {
+      const files = treeFiles(corpus, { present, testsFor: [], undelivered: false });
+      expect(await failedIn(`subset-${seed}`, files)).toEqual([...brokenRequirements(MODEL, present)].sort());
+    },
+    PER_GRADING,
+  );
 
   it.runIf(ALL).each(corpus.defects)('$id alone fails exactly $breaks', async (d) => {
     expect(await failedIn(d.id, applyDefects(corpus.files, [d]))).toEqual([...d.breaks].sort());
