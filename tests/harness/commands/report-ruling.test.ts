@@ -28,7 +28,7 @@ describe('harness report: the ruling', () => {
     expect(ruling).toMatchInlineSnapshot(`
       [
         "Pre-registered ruling (δ 0.050, alpha 0.05, secondaries Holm-adjusted):",
-        "  level 2 (primary): SUPPORTED, gated − ungated +0.276 [+0.182, +0.369] (95% interval, 4 pairs, uncalibrated (4 pairs))",
+        "  level 2 (primary): SUPPORTED, gated − ungated +0.276 [+0.180, +0.367] (95% interval, 4 pairs, uncalibrated (4 pairs))",
         "  level 1 (secondary): SUPPORTED, gated − ungated +0.182 [+0.141, +0.222] (95% interval, 6 pairs)",
         "",
       ]

@@ -57,8 +57,10 @@ describe('buildReport', () => {
     const cells = simCells(design);
     const outcomes = { 'cap1-rep1-gated': { status: 'unavailable' as const, reason: 'ungradable' as const, detail: 'the tree cannot be graded' } };
     const report = build(cells, { outcomes }, design);
-    expect(report.survival.byCap.map((r) => [r.gated === null, r.ungated === null, r.difference])).toEqual([[true, false, null]]);
-    expect(report.caveats.find((c) => c.kind === 'unpaired')?.text).toMatchInlineSnapshot(`"UNPAIRED: 1 cell measured without the other arm of its pair (cap1-rep1-ungated): its arm's figures stand, but it is in no paired difference."`);
+    // Left out of both arms' figures, never half-counted: the curves and the difference rest on the same pairs.
+    expect(report.survival.byCap).toEqual([]);
+    expect(report.counts.unpaired).toEqual(['cap1-rep1-ungated']);
+    expect(report.caveats.find((c) => c.kind === 'unpaired')?.text).toMatchInlineSnapshot(`"UNPAIRED: 1 cell measured without the other arm of its pair (cap1-rep1-ungated): left out of every survival figure, so both arms' curves and their difference rest on the same complete pairs."`);
     expect(faceLines(report).join('\n')).toContain('UNPAIRED');
     const charts = chartSpecs(report).map((c) => reportJson(c.spec)).join('');
     expect(charts).not.toMatch(/\bNaN\b|Infinity|null\s*,\s*null/);

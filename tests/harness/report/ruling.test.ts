@@ -29,7 +29,7 @@ const hypothesis = (over: Record<string, unknown> = {}) => Hypothesis.parse({ pr
 /** A simulated sweep recorded under `h`, its journal pinning `pinned` (default: `h` itself). */
 function report(design: SimDesign, h: Hypothesis, pinned: Hypothesis | null | 'same' = 'same') {
   const pins: JournalPins = { ...simPins(design), ...(pinned === null ? {} : { hypothesis: hypothesisPin(pinned === 'same' ? h : pinned) as never }) };
-  return buildReport({ runName: 'run', events: simJournal(design, simCells(design), { pins }), manifest: simManifest(design, { hypothesis: h }), defects });
+  return buildReport({ runName: 'run', events: simJournal(design, simCells(design), { pins }), manifest: simManifest(design, { hypothesis: h }), defects, requirements: SQLCSV_REQUIREMENTS });
 }
 
 const section = (md: string) => {
@@ -150,17 +150,17 @@ describe('the three rulings, each on a sweep built so that it is the right one',
 
       | comparison | role | alpha | p (no difference) | gated − ungated | ruling |
       | --- | --- | --- | --- | --- | --- |
-      | level 2 | primary | 0.05 | 0.0002 | +0.292 [+0.213, +0.370] (95% interval, 6 pairs) | **SUPPORTED** |
+      | level 2 | primary | 0.05 | 0.0003 | +0.292 [+0.211, +0.368] (95% interval, 6 pairs) | **SUPPORTED** |
       | level 1 | secondary | 0.05 | < 0.0001 | +0.175 [+0.147, +0.203] (95% interval, 8 pairs) | **SUPPORTED** |
-      | levels >= 1 | secondary | 0.025 | < 0.0001 | +0.223 [+0.182, +0.264] (97.5% interval, 14 pairs) | **SUPPORTED** |
+      | levels >= 1 | secondary | 0.025 | < 0.0001 | +0.223 [+0.182, +0.263] (97.5% interval, 14 pairs) | **SUPPORTED** |
       "
     `);
     expect(rulingLines(r.ruling!)).toMatchInlineSnapshot(`
       [
         "Pre-registered ruling (δ 0.050, alpha 0.05, secondaries Holm-adjusted):",
-        "  level 2 (primary): SUPPORTED, gated − ungated +0.292 [+0.213, +0.370] (95% interval, 6 pairs)",
+        "  level 2 (primary): SUPPORTED, gated − ungated +0.292 [+0.211, +0.368] (95% interval, 6 pairs)",
         "  level 1 (secondary): SUPPORTED, gated − ungated +0.175 [+0.147, +0.203] (95% interval, 8 pairs)",
-        "  levels >= 1 (secondary): SUPPORTED, gated − ungated +0.223 [+0.182, +0.264] (97.5% interval, 14 pairs)",
+        "  levels >= 1 (secondary): SUPPORTED, gated − ungated +0.223 [+0.182, +0.263] (97.5% interval, 14 pairs)",
       ]
     `);
   });
@@ -176,7 +176,7 @@ describe('the three rulings, each on a sweep built so that it is the right one',
 
       | comparison | role | alpha | p (no difference) | gated − ungated | ruling |
       | --- | --- | --- | --- | --- | --- |
-      | level 2 | primary | 0.05 | 0.1433 | -0.042 [-0.103, +0.020] (95% interval, 6 pairs) | **NOT SUPPORTED** |
+      | level 2 | primary | 0.05 | 0.1436 | -0.042 [-0.103, +0.020] (95% interval, 6 pairs) | **NOT SUPPORTED** |
       "
     `);
   });
@@ -195,7 +195,7 @@ describe('the three rulings, each on a sweep built so that it is the right one',
 
       | comparison | role | alpha | p (no difference) | gated − ungated | ruling |
       | --- | --- | --- | --- | --- | --- |
-      | levels >= 1 | primary | 0.05 | 0.1575 | +0.115 [-0.108, +0.338] (95% interval, 3 pairs, uncalibrated (3 pairs)) | **INCONCLUSIVE** |
+      | levels >= 1 | primary | 0.05 | 0.1597 | +0.115 [-0.111, +0.329] (95% interval, 3 pairs, uncalibrated (3 pairs)) | **INCONCLUSIVE** |
       "
     `);
   });

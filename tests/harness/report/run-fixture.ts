@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { CORPUS_DIR, digestFolder, type CellMeasurement, type JournalPins, type SweepEvent } from '../../../harness/index.js';
+import { CORPUS_DIR, REPO_ROOT, digestFolder, type CellMeasurement, type JournalPins, type SweepEvent } from '../../../harness/index.js';
 import { simJournal, simManifest, simPins, type SimDesign } from './sim-sweep.js';
 
 /**
@@ -21,6 +21,8 @@ export async function runFiles(design: SimDesign, manifestOver: Record<string, u
       ...pins,
       manifest: { path: 'manifests/sim.yaml', sha256: createHash('sha256').update(yaml).digest('hex'), bytes: Buffer.byteLength(yaml) },
       simCorpus: { path: 'harness/sim/corpus', content: await digestFolder(CORPUS_DIR) },
+      // The real spec's digest: the truth sums over the pinned spec's requirements, read only while it is the pinned one.
+      spec: { path: 'spec/sqlcsv', content: await digestFolder(path.join(REPO_ROOT, 'spec', 'sqlcsv')) },
     },
   };
 }
