@@ -18,6 +18,12 @@ export const Mutant = z
     output: z.boolean().optional(),
     /** The spec sections whose sentences it violates, e.g. ["5.3"]: every section has a mutant. */
     sections: z.array(z.string().regex(/^\d(\.\d)?$/)).min(1).optional(),
+    /**
+     * The one sentence of SPEC.md it violates, by its id in coverage.yaml (e.g. "s4.2-04"). The
+     * cases coverage.yaml maps to that sentence must kill it: that is what makes the map a claim
+     * that can fail, rather than a list of cases that merely mention the topic.
+     */
+    sentence: z.string().regex(/^s\d(\.\d)?-\d{2}$/).optional(),
     patch: z
       .array(z.object({ file: z.string().min(1), find: z.string().min(1), replace: z.string() }).strict())
       .min(1),
