@@ -15,11 +15,11 @@ const USAGE = 'usage: python3 -m sqlcsv --data DIR [--format table|csv|json] SQL
 
 /**
  * `npm test` packs the mutants eight to a tree (GROUP_SIZE, never two that break a common
- * requirement): each group's tree must fail exactly the union of its recorded breaks. There
- * are about twice as many groups as `npm test` can afford since every pinned sentence of the
- * spec got a mutant (issue 20), so it grades one SLICE of them, at most SLICE_GROUPS groups:
- * slice k holds the groups whose index is k modulo the number of slices, and k turns with the
- * UTC day, so a week of runs grades every group while each run costs what it did before.
+ * requirement): each group's tree must fail exactly the union of its recorded breaks. Since
+ * every pinned sentence of the spec got a mutant (issue 20) there are more groups than
+ * `npm test` can afford, so it grades one SLICE of them, at most SLICE_GROUPS groups (what it
+ * graded before): slice k holds the groups whose index is k modulo the number of slices, and
+ * k turns with the UTC day, so that many consecutive days of runs grade every group.
  * RDH_ORACLE_MUTANTS=slice:K picks a slice (to reproduce a day's run). It also grades a SAMPLE
  * alone, both ways (fast path and one interpreter per case). The whole cross-check (every
  * mutant alone, both ways) is `npm run mutants:oracle`, which sets RDH_ORACLE_MUTANTS=all.
