@@ -86,10 +86,12 @@ describe('mutant groups (pure)', () => {
     for (const g of grouped) {
       const breaks = g.flatMap((m) => m.breaks);
       expect(new Set(breaks).size).toBe(breaks.length);
+      expect(g.filter((m) => m.apart?.some((id) => g.some((o) => o.id === id))).map((m) => m.id)).toEqual([]);
       expect(g.length).toBeLessThanOrEqual(GROUP_SIZE);
     }
     expect(new Set(grouped.flat().flatMap((m) => m.breaks)).size).toBe(42);
     expect(SAMPLE.every((id) => MUTANTS.some((m) => m.id === id))).toBe(true);
+    expect(MUTANTS.flatMap((m) => m.apart ?? []).filter((id) => !MUTANTS.some((o) => o.id === id))).toEqual([]);
     // The slices partition the groups: over SLICES days every group is graded once.
     const sliced = Array.from({ length: SLICES }, (_, k) => grouped.filter((_, i) => i % SLICES === k));
     expect(sliced.flat().length).toBe(grouped.length);
