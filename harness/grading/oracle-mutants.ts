@@ -18,6 +18,17 @@ export const Mutant = z
     output: z.boolean().optional(),
     /** The spec sections whose sentences it violates, e.g. ["5.3"]: every section has a mutant. */
     sections: z.array(z.string().regex(/^\d(\.\d)?$/)).min(1).optional(),
+    /**
+     * The one sentence of SPEC.md it violates, by its id in coverage.yaml (e.g. "s4.2-04"). The
+     * cases coverage.yaml maps to that sentence must kill it: that is what makes the map a claim
+     * that can fail, rather than a list of cases that merely mention the topic.
+     */
+    sentence: z.string().regex(/^s\d(\.\d)?-\d{2}$/).optional(),
+    /**
+     * Mutants whose bugs interact with this one's (one masks or redefines the other), so the
+     * two are never packed into one group tree: there the union of their breaks would not hold.
+     */
+    apart: z.array(z.string().regex(/^m-[a-z0-9-]+$/)).min(1).optional(),
     patch: z
       .array(z.object({ file: z.string().min(1), find: z.string().min(1), replace: z.string() }).strict())
       .min(1),
@@ -71,14 +82,15 @@ export function applyMutant(referenceDir: string, mutant: Mutant, outDir: string
 
 /**
  * Packs mutants into groups that can share one tree: within a group no two mutants break a
- * common requirement, and their patches apply together (each text to find still occurs
- * exactly once), so the group's tree should fail exactly the union of their recorded
- * breaks. First fit in file order, at most `size` per group; pure.
+ * common requirement, none is recorded `apart` from another, and their patches apply together
+ * (each text to find still occurs exactly once), so the group's tree should fail exactly the
+ * union of their recorded breaks. First fit in file order, at most `size` per group; pure.
  */
 export function mutantGroups(mutants: readonly Mutant[], sources: Readonly<Record<string, string>>, size: number): Mutant[][] {
   const groups: Mutant[][] = [];
   const fits = (group: Mutant[], m: Mutant) => {
     if (group.length >= size || group.some((g) => g.breaks.some((b) => m.breaks.includes(b)))) return false;
+    if (group.some((g) => g.apart?.includes(m.id) || m.apart?.includes(g.id))) return false;
     try {
       patchSources(sources, [...group, m]);
       return true;
