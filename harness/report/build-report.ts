@@ -15,6 +15,7 @@ import { plantedTruth, type PlantedTruth } from './planted-truth.js';
 import { REPORT_VERSION, Report, type CellRow, type DepthBin } from './report-schema.js';
 import { survivalSection } from './survival-figures.js';
 import { rulingSection } from './ruling.js';
+import { mergeDecaySection } from './merge-decay.js';
 
 /**
  * The report of one sweep, as data: a pure function of its journal, its manifest and (for a
@@ -191,6 +192,8 @@ export function buildReport(input: ReportInput): Report {
   // The pre-registered ruling: from the comparisons' own intervals, never from power.
   const ruling = rulingSection({ cells: complete.map(survivalTally), pairing, pairDifferenceSd: pairDifferenceSdOf(manifest).sd, hypothesis: manifest.hypothesis, pinned: header.pins.hypothesis });
   if (ruling) report.ruling = ruling;
+  const decay = mergeDecaySection(complete, truth);
+  if (decay) report.mergeDecay = decay;
   report.caveats = caveatsOf({ events, manifest, sweep, simulatedText, report });
   // Parsing on the way out is the guarantee: no NaN, no infinity, no field the schema does not name.
   return Report.parse(report);

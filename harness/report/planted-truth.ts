@@ -17,6 +17,8 @@ export interface PlantedTruth {
   capCurve(cap: number, arm: Arm): number | null;
   /** gated − ungated over the levels from `fromLevel` on (1 under shared pairing: level 0 is identical by design). Default 0. */
   capDifference(cap: number, fromLevel?: number): number | null;
+  /** Survival after merge level `mergeLevel` (grade_merges): the closed form per merge level; null where no node can split. */
+  mergeSurvival(cap: number, mergeLevel: number, arm: Arm): number | null;
   /** P(the deepest leaf sits at `deepestLevel`) at `cap`. */
   depthProbability(cap: number, deepestLevel: number): number;
   specFraction(cap: number, arm: Arm): number;
@@ -47,6 +49,7 @@ export function plantedTruth(params: SimParams, options: TruthOptions): PlantedT
       // Both arms share the claims (shared pairing), so the difference is of passing totals over one denominator.
       return claims > 0 ? (passing('gated') - passing('ungated')) / claims : null;
     },
+    mergeSurvival: (cap, mergeLevel, arm) => curves[arm][cap]?.merges.find((m) => m.level === mergeLevel)?.survival ?? null,
     // Achieved depth is the deepest leaf's level, as the engine counts it.
     depthProbability: (cap, deepestLevel) => depth.get(cap)?.find((d) => d.depth === deepestLevel)?.probability ?? 0,
     specFraction: (cap, arm) => curves[arm][cap]?.specFraction ?? 0,

@@ -105,6 +105,33 @@ function depth(r: Report): string[] {
   return ['## Achieved depth', '', 'Cells by the level of their deepest leaf (root = 0), per arm.', '', ...markdownTable(['cap', 'arm', 'deepest level', 'cells', 'expected (planted)'], rows, ['r', 'l', 'r', 'r', 'r']), '', '![Achieved depth](charts/achieved-depth.svg)', ''];
 }
 
+/** Killed claims listed in report.md; report.json lists every one. */
+const KILLED_SHOWN = 60;
+
+function mergeDecay(r: Report): string[] {
+  const d = r.mergeDecay;
+  if (!d) return [];
+  const fig = (f: NonNullable<typeof d.rows[number]['gated']> | null) => (f === null ? '–' : f.survival === null ? 'no claims' : `${share(f.survival)} (${f.passing}/${f.claims})`);
+  const truth = (f: { truth: number | null } | null) => truthText(f?.truth ?? null);
+  const gone = (f: { notGradable: number } | null) => String(f?.notGradable ?? 0);
+  const rows = d.rows.map((row) => [String(row.cap), String(row.mergeLevel), fig(row.gated), truth(row.gated), fig(row.ungated), truth(row.ungated), `${gone(row.gated)} / ${gone(row.ungated)}`]);
+  const killed = d.killed.slice(0, KILLED_SHOWN).map((k) => [k.cellId, k.leaf, k.requirement, k.killedAt, k.lastPassed ?? 'none']);
+  const byArm = (list: ReadonlyArray<{ arm: string }>, arm: string) => list.filter((x) => x.arm === arm).length;
+  return [
+    '## Decay merge by merge',
+    '',
+    `Every merged subtree of ${plural(d.cells, 'cell')} was graded as the root is (grade_merges), counting for each node only the requirements claimed under it. Survival after merge level k pools the graded nodes at depth k (k = 0 is the root's merge); the root grade above stays the primary endpoint. A subtree whose tree lacks the deliverable's entry points is not gradable there and is counted apart, never as a death.`,
+    '',
+    ...markdownTable(['cap', 'merge level', 'gated', 'gated (planted)', 'ungated', 'ungated (planted)', 'not gradable (gated / ungated)'], rows, ['r', 'r', 'r', 'r', 'r', 'r', 'r']),
+    '',
+    `Claims that did not survive to the root: ${byArm(d.killed, 'gated')} gated, ${byArm(d.killed, 'ungated')} ungated, each named with the merge that killed it (the first graded merge it failed after it last passed). Revived (failed at one merge, passed at a later one): ${byArm(d.revived, 'gated')} gated, ${byArm(d.revived, 'ungated')} ungated; every one is listed in report.json.`,
+    '',
+    ...(killed.length ? markdownTable(['cell', 'leaf', 'requirement', 'killed at', 'last passed at'], killed.map((k) => k.map(cellText))) : []),
+    ...(d.killed.length > KILLED_SHOWN ? ['', `… and ${d.killed.length - KILLED_SHOWN} more in report.json.`] : []),
+    '',
+  ];
+}
+
 function cells(r: Report): string[] {
   const rows = r.cells.map((c) => {
     const x = c.result;
@@ -188,6 +215,8 @@ function counts(r: Report): string[] {
     `- Leaves: ${count(c.leaves)}, of which ${count(c.leavesNotDelivered)} did not deliver (their claims leave the denominator).`,
     `- Claims dropped because their text named no requirement: ${count(c.claimsDropped)}.`,
     `- NEEDS_HUMAN escalations parked (never resolved; the merge stood): ${count(c.escalations)}.`,
+    ...(c.noClaims.length ? [`- Measured with no delivered claim (nothing of theirs in any survival figure): ${c.noClaims.join(', ')}.`] : []),
+    ...(c.unpaired.length ? [`- Measured without the other arm of their pair, left out of every survival figure: ${c.unpaired.join(', ')}.`] : []),
     ...c.unavailable.map((u) => `- Unavailable ${u.id}: ${u.reason}: ${cellText(u.detail)}`),
     ...(c.unmeasured.length ? [`- Left unmeasured by the session ceiling: ${c.unmeasured.join(', ')}.`] : []),
     ...(c.interrupted.length ? [`- Interrupted: ${c.interrupted.join(', ')}.`] : []),
@@ -204,6 +233,7 @@ export function renderMarkdown(r: Report): string {
     ...rulingMarkdown(r.ruling),
     ...byCap(r),
     ...depth(r),
+    ...mergeDecay(r),
     ...cells(r),
     ...cost(r),
     ...audit(r),

@@ -1,3 +1,4 @@
+import { MergeDecay } from './merge-decay.js';
 import { z } from 'zod';
 import { Arm } from '../manifest/manifest.js';
 import { CostModel, Forecast } from '../plan/forecast.js';
@@ -270,5 +271,7 @@ export const Report = z.object({
   charts: z.array(ChartEntry),
   /** The manifest's `hypothesis:` ruled on; absent when there is none. */
   ruling: RulingSection.optional(),
+  /** Survival merge by merge, when the sweep graded its merges (`grade_merges`); absent otherwise. */
+  mergeDecay: MergeDecay.optional(),
 });
 export type Report = z.infer<typeof Report>;

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { ARMS, type Arm } from '../manifest/manifest.js';
+import { cellId } from '../journal/run-folder.js';
+import type { CellMeasurement, MeasuredMerge } from '../journal/cell-measurement.js';
+import type { PlantedTruth } from './planted-truth.js';
+
+/**
+ * Decay merge by merge (`grade_merges`): survival after each merge level, per cap and arm, as a
+ * cross-sectional figure: over the graded splitting nodes at depth k of every cell, the claims
+ * under them (resolved, by delivered leaves) that pass in that node's merged tree, over all such
+ * claims, pooled as a ratio of totals. The root grade stays the primary endpoint; this says
+ * where the losses happen. Every claim that did not survive to the root names the node that
+ * killed it, and a claim that failed at one merge and passed again at a later one is listed as
+ * revived. A node that could not be graded (its tree lacks the deliverable's entry points) is
+ * counted apart, never read as a death.
+ */
+
+const Count = z.int().nonnegative();
+
+export const MergeLevelFigure = z.object({
+  claims: Count,
+  passing: Count,
+  /** passing / claims; null when no graded node at this level had a claim. */
+  survival: z.number().min(0).max(1).nullable(),
+  /** Splitting nodes at this level whose tree could not be graded there (not counted, not deaths). */
+  notGradable: Count,
+  /** The closed form's figure for a SIMULATED sweep (harness/sim/truth.ts); null otherwise. */
+  truth: z.number().min(0).max(1).nullable(),
+});
+export type MergeLevelFigure = z.infer<typeof MergeLevelFigure>;
+
+const ClaimAt = z.object({ cellId: z.string(), leaf: z.string(), requirement: z.string() });
+
+export const MergeDecay = z.object({
+  /** Cells whose merges were graded (in complete pairs): the figures' population. */
+  cells: Count,
+  rows: z.array(z.object({ cap: z.int(), mergeLevel: Count, gated: MergeLevelFigure.nullable(), ungated: MergeLevelFigure.nullable() })),
+  /** Claims that did not survive to the root, each with the node whose merge killed it (its last failing graded node after it last passed). */
+  killed: z.array(ClaimAt.extend({ arm: z.enum(ARMS), killedAt: z.string(), lastPassed: z.string().nullable() })),
+  /** Claims that failed at one graded merge and passed at a later (shallower) one. */
+  revived: z.array(ClaimAt.extend({ arm: z.enum(ARMS), failedAt: z.string(), passedAgainAt: z.string() })),
+});
+export type MergeDecay = z.infer<typeof MergeDecay>;
+
+/** The merges on a leaf's way to the root, deepest first (a node's id is its parent's plus `.<n>`, as the engine names them). */
+function chainOf(leaf: string, merges: readonly MeasuredMerge[]): MeasuredMerge[] {
+  return merges.filter((m) => leaf.startsWith(`${m.path}.`)).sort((a, b) => b.level - a.level);
+}
+
+const passesAt = (m: MeasuredMerge, requirement: string): boolean | null => (m.grade?.status === 'graded' ? m.grade.passing.includes(requirement) : null);
+
+/** The merge-decay section, or undefined when no cell's merges were graded. */
+export function mergeDecaySection(cells: readonly CellMeasurement[], truth: PlantedTruth | null): MergeDecay | undefined {
+  const graded = cells.filter((m) => m.merges.some((g) => g.grade !== undefined));
+  if (graded.length === 0) return undefined;
+  const totals = new Map<string, { claims: number; passing: number; notGradable: number }>();
+  const at = (cap: number, level: number, arm: Arm) => {
+    const key = `${cap}/${level}/${arm}`;
+    return totals.get(key) ?? totals.set(key, { claims: 0, passing: 0, notGradable: 0 }).get(key)!;
+  };
+  const killed: MergeDecay['killed'] = [];
+  const revived: MergeDecay['revived'] = [];
+  for (const m of graded) {
+    const id = cellId(m);
+    for (const merge of m.merges) {
+      if (merge.grade?.status === 'not_gradable') at(m.cap, merge.level, m.arm).notGradable++;
+    }
+    for (const leaf of m.leaves) {
+      if (!leaf.delivered) continue;
+      const chain = chainOf(leaf.path, m.merges);
+      for (const requirement of new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])))) {
+        let lastPass: string | null = null;
+        let failedAt: string | null = null;
+        let killer: string | null = null;
+        for (const merge of chain) {
+          const passes = passesAt(merge, requirement);
+          if (passes === null) continue;
+          const t = at(m.cap, merge.level, m.arm);
+          t.claims++;
+          if (passes) {
+            t.passing++;
+            if (failedAt !== null) revived.push({ cellId: id, arm: m.arm, leaf: leaf.path, requirement, failedAt, passedAgainAt: merge.path });
+            failedAt = null;
+            killer = null;
+            lastPass = merge.path;
+          } else {
+            failedAt ??= merge.path;
+            killer ??= merge.path;
+          }
+        }
+        if (killer !== null) killed.push({ cellId: id, arm: m.arm, leaf: leaf.path, requirement, killedAt: killer, lastPassed: lastPass });
+      }
+    }
+  }
+  const caps = [...new Set(graded.map((m) => m.cap))].sort((a, b) => a - b);
+  const rows = caps.flatMap((cap) =>
+    Array.from({ length: cap }, (_, mergeLevel) => {
+      const figure = (arm: Arm): MergeLevelFigure | null => {
+        const t = totals.get(`${cap}/${mergeLevel}/${arm}`);
+        if (!t) return null;
+        return { claims: t.claims, passing: t.passing, survival: t.claims > 0 ? t.passing / t.claims : null, notGradable: t.notGradable, truth: truth?.mergeSurvival(cap, mergeLevel, arm) ?? null };
+      };
+      return { cap, mergeLevel, gated: figure('gated'), ungated: figure('ungated') };
+    }).filter((r) => r.gated || r.ungated),
+  );
+  return { cells: graded.length, rows, killed, revived };
+}
