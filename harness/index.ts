@@ -48,6 +48,8 @@ export { specObjective, criterionLine, type SpecObjective } from './cell/spec-ob
 export { simSetup, DEFAULT_SIM_PAIRS, type SimSetup, type SimSetupOptions } from './sim/population/sim-setup.js';
 export { SimPopulation, SIMULATED_TAG } from './sim/population/sim-population.js';
 export { predictCell } from './sim/population/predict.js';
+export { simPathOf } from './sim/population/sim-world.js';
+export { Deliverable, deliverableOf, mergeGradingOf } from './grading/deliverable.js';
 export { startSimServer, DEFAULT_SIM_PORT, SIM_SERVER_HOST, type SimServer, type SimServerOptions } from './sim/serve/sim-server.js';
 export { FaultPlan, FaultWindow, LatencyPlan, LimitsPlan, RateLimitPlan, FaultPlanInvalidError, loadFaultPlan, type LoadedFaultPlan } from './sim/serve/fault-plan.js';
 export { callKey, latencyMs, type TryIdentity } from './sim/serve/fault-draws.js';

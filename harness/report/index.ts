@@ -13,4 +13,5 @@ export { renderSvg, type RenderedChart } from './render-svg.js';
 export { readRecordedRun, type RecordedRun } from './read-run.js';
 export { writeReport, reportJson, type WriteReportOptions, type WrittenReport } from './write-report.js';
 export { measuredSpend } from './cost-panel.js';
+export { mergeDecaySection, MergeDecay } from './merge-decay.js';
 export { rule, rulingSection, registrationProblem, rulingLines, type RulingInput } from './ruling.js';

@@ -29,10 +29,10 @@ export function hasRoom(level: number, cap: number): boolean {
   return level < cap;
 }
 
-/** The path of child `index` of the node at `path`. */
 /** The root's path, as the engine names its root node. */
 export const ROOT_PATH = 'root';
 
+/** The path of child `index` of the node at `path`. */
 export function childPath(path: string, index: number): string {
   return `${path}.${index}`;
 }

@@ -1,0 +1,125 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryEventSink } from '../../../engine/index.js';
+import {
+  REPO_ROOT,
+  SimParams,
+  deliverableOf,
+  mergeDecaySection,
+  oracleDir,
+  oracleGrader,
+  predictCell,
+  runPair,
+  simPathOf,
+  simSetup,
+  specObjective,
+  survivalTally,
+  type PairRun,
+  type SimSetup,
+} from '../../../harness/index.js';
+import { HAS_DOCKER, testProvider } from '../../support/docker.js';
+
+/**
+ * The published path recovers the pure model exactly: two SIMULATED pairs run through the one
+ * pair runner (the real engine, leaves built in Docker, merges graded by the real oracle), and
+ * per cell the oracle's passing requirements, the measured claims at every level (level 0
+ * included) and every merged subtree's grade equal what the pure sampler predicts for the
+ * same seed. A cap-1 pair whose root executes whole (its claims are the objective's: level 0),
+ * and a cap-2 pair with an early leaf beside a split child, merges graded (grade_merges).
+ */
+
+const SPEC = path.join(REPO_ROOT, 'spec', 'sqlcsv');
+const RATES = { leaf_defect_rate: 0.25, seam_defect_rate: 0.5, judge_recall: 0.8, self_review_recall: 0.2, repair_rate: 0.8, non_delivery_rate: 0 };
+const MERGE_ATTEMPTS = 2;
+
+interface Recorded {
+  setup: SimSetup;
+  pair: PairRun;
+}
+
+async function record(params: SimParams, cap: number, work: string, entryPoints: readonly string[]): Promise<Recorded> {
+  const objective = await specObjective(SPEC);
+  const setup = await simSetup({ params, maxDepth: cap, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
+  const grade = oracleGrader({ specDir: SPEC, runId: `test-recovery-${cap}`, limits: { caseTimeoutMs: 20_000 } });
+  const pair = await runPair({
+    cell: { cap, repetition: 1 },
+    engine: {
+      goal: objective.goal, budget: 20_000_000, mergeAttempts: MERGE_ATTEMPTS, roster: setup.roster, clients: setup.clients, sandboxes: testProvider(),
+      workRoot: path.join(work, `cap${cap}`), runId: `test-recovery-${cap}`, events: new MemoryEventSink(), objective: { context: objective.context, criteria: objective.criteria },
+    },
+    grade,
+    gradeMerges: { entryPoints },
+  });
+  return { setup, pair };
+}
+
+/** The first seed at which the cap-2 tree has a leaf at level 1 beside a child that splits: searched in the pure model, so the test is never vacuous. */
+async function earlyLeafSeed(): Promise<SimParams> {
+  const objective = await specObjective(SPEC);
+  for (let seed = 1; seed < 200; seed++) {
+    const params = SimParams.parse({ ...RATES, seed, branching: { 2: 1 }, early_leaf_rate: 0.5, unresolved_claim_rate: 0.1 });
+    const setup = await simSetup({ params, maxDepth: 2, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
+    const levels = new Set(setup.world.tree(null).phase.leaves.map((l) => l.level));
+    if (levels.has(1) && levels.has(2)) return params;
+  }
+  throw new Error('no seed below 200 gives a cap-2 tree with an early leaf');
+}
+
+describe.runIf(HAS_DOCKER)('the published path recovers the pure model exactly, level 0 and every merge included', () => {
+  const runs: Recorded[] = [];
+  let work = '';
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'rdh-recovery-'));
+    const { entry_points } = await deliverableOf(oracleDir('sqlcsv'));
+    // The root executes whole (early_leaf_rate 1); a planner never wrote its claims, so none is unresolved whatever the rate.
+    const whole = SimParams.parse({ ...RATES, seed: 3, early_leaf_rate: 1, unresolved_claim_rate: 0.5 });
+    runs.push(await record(whole, 1, work, entry_points));
+    runs.push(await record(await earlyLeafSeed(), 2, work, entry_points));
+  }, 3_600_000);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('a root that executes is measured at level 0, with the objective’s claims, all resolved', () => {
+    const { pair } = runs[0]!;
+    for (const arm of pair.arms) {
+      expect(arm.measurement.leaves.map((l) => [l.path, l.level, l.claims.length, l.claims.every((c) => c.requirement !== null)])).toEqual([['root', 0, 42, true]]);
+      expect(arm.measurement.merges).toEqual([]);
+    }
+  });
+
+  it('per cell: the oracle’s passing requirements and the measured claims at every level equal the prediction', () => {
+    for (const { setup, pair } of runs) {
+      const predicted = predictCell(setup.world);
+      expect(pair.arms.map((a) => a.arm)).toEqual(['gated', 'ungated']);
+      for (const { arm, measurement } of pair.arms) {
+        const expected = predicted[arm];
+        expect([arm, [...measurement.grade.passing].sort()]).toEqual([arm, [...expected.passing].sort()]);
+        expect([arm, survivalTally(measurement).levels]).toEqual([arm, expected.levels.map((l) => ({ level: l.level, claimed: l.claims, surviving: l.passing }))]);
+      }
+    }
+  });
+
+  it('per merge: each subtree’s grade, the survival after each merge level and where each claim last passed equal the prediction', () => {
+    const { setup, pair } = runs[1]!;
+    const predicted = predictCell(setup.world);
+    for (const { arm, measurement } of pair.arms) {
+      const expected = predicted[arm];
+      // Two merges (the root's and its split child's), each graded on the requirements claimed under it.
+      expect(measurement.merges.map((m) => [m.level, m.grade?.status])).toEqual([[0, 'graded'], [1, 'graded']]);
+      for (const merge of measurement.merges) {
+        const record = expected.merges.find((m) => m.path === simPathOf(merge.path))!;
+        const counted = new Set(expected.mergeSurvival.claims.filter((c) => c.grades.some((g) => g.path === record.path)).map((c) => c.requirement));
+        expect([merge.path, merge.grade?.status === 'graded' ? merge.grade.passing : null]).toEqual([merge.path, record.passing.filter((r) => counted.has(r)).sort()]);
+      }
+      const decay = mergeDecaySection([measurement], null)!;
+      expect(decay.rows.map((r) => [r.mergeLevel, r[arm]!.claims, r[arm]!.passing])).toEqual(expected.mergeSurvival.levels.map((l) => [l.mergeLevel, l.claims, l.passing]));
+      const lastPassed = measurement.leaves.flatMap((l) => l.claims.flatMap((c) => (c.lastPassed === undefined ? [] : [`${simPathOf(l.path)} ${c.requirement} ${c.lastPassed === null ? 'none' : simPathOf(c.lastPassed)}`])));
+      expect(lastPassed.sort()).toEqual(expected.mergeSurvival.claims.map((c) => `${c.leaf} ${c.requirement} ${c.lastPassed ?? 'none'}`).sort());
+    }
+  });
+});
