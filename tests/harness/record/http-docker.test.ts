@@ -1,8 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, REPO_ROOT, loadFaultPlan, readSweepJournal, runRecord, runReplay, type RecordResult, type ReplayResult, type SimServer, type SweepEvent } from '../../../harness/index.js';
+import { EXIT, REPO_ROOT, Report, loadFaultPlan, readSweepJournal, runRecord, runReplay, type RecordResult, type ReplayResult, type SimServer, type SweepEvent } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { providersFile, startServer } from './http-fixture.js';
 import { bufferIo } from './record-fixture.js';
@@ -80,6 +80,28 @@ describe.skipIf(!HAS_DOCKER)('the smoke sweep over HTTP, with faults, in real Do
   it('pays no transcribed call twice: the server answered every call once (the warm-up of each model aside)', () => {
     const twice = Object.entries(server.stats().calls).filter(([key, c]) => c.answered > 1 && !key.startsWith('preflight/'));
     expect(twice).toEqual([]);
+  });
+
+  it('grades every merge (grade_merges, on by default for a SIMULATED sweep): the report shows the decay per arm beside its closed form, and each killed claim names its node', async () => {
+    const report = Report.parse(JSON.parse(await readFile(path.join(http.dir, 'report', 'report.json'), 'utf8')));
+    // Served over HTTP, the run is still SIMULATED by its roster, so its truth is computed.
+    expect(report.simulated?.truth).not.toMatch(/^not computed/);
+    const decay = report.mergeDecay!;
+    expect(decay.cells).toBe(4);
+    // Cap 1 merges once (level 0); cap 2 twice (levels 1 and 0): every row has both arms, each with its planted figure.
+    expect(decay.rows.map((r) => [r.cap, r.mergeLevel])).toEqual([[1, 0], [2, 0], [2, 1]]);
+    for (const row of decay.rows) for (const f of [row.gated!, row.ungated!]) expect([f.claims > 0, f.truth !== null, f.notGradable]).toEqual([true, true, 0]);
+    const merges = new Map(report.cells.map((c) => [c.id, c] as const));
+    const measuredMerges = new Map(http.events.flatMap((e) => (e.type === 'cell_finished' && e.outcome.status === 'measured' ? [[e.cellId, e.outcome.result.merges.map((m) => m.path)] as const] : [])));
+    // The smoke's self-review misses defects its merges plant: claims die, so the naming is checked on real cases.
+    expect(decay.killed.filter((k) => k.arm === 'ungated').length).toBeGreaterThan(0);
+    for (const k of decay.killed) {
+      expect(merges.has(k.cellId)).toBe(true);
+      expect(measuredMerges.get(k.cellId)).toContain(k.killedAt);
+      expect(k.leaf.startsWith(`${k.killedAt}.`)).toBe(true);
+    }
+    const md = await readFile(path.join(http.dir, 'report', 'report.md'), 'utf8');
+    expect(md).toContain('## Decay merge by merge');
   });
 
   it('replays: every cell reproduces from the transcripts, with no request reaching the server', () => {
