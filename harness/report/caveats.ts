@@ -79,10 +79,10 @@ export function caveatsOf(input: CaveatInput): Caveat[] {
     add('worst_case_charges', `WORST-CASE CHARGES: ${plural(flagged.unreadable, 'call')} reported no readable usage and ${plural(flagged.lost, 'attempt')} may have been answered but never received; each was charged the most it could have cost, so spend figures are upper bounds.`);
   }
   const estimated = measured.reduce((n, { m }) => n + (m.spend.leaf.estimatedCalls ?? 0) + (m.spend.planning.estimatedCalls ?? 0) + (m.spend.merge.estimatedCalls ?? 0), 0);
-  if (estimated > 0) add('estimated_usage', `ESTIMATED USAGE: ${plural(estimated, 'call')} reported missing or malformed usage, so their tokens (and spend) are estimates; cells with any are counted in the cost table.`);
+  if (estimated > 0) add('estimated_usage', `ESTIMATED USAGE: ${plural(estimated, 'call')} reported missing or malformed usage, so their tokens (and spend) are estimates; each cell's spend says how many.`);
   const timedOut = measured.filter(({ m }) => (m.grade.timedOutCases ?? 0) > 0);
   if (timedOut.length > 0) {
-    add('timed_out', `TIMED OUT: ${plural(timedOut.reduce((n, { m }) => n + m.grade.timedOutCases!, 0), 'oracle case')} ran past its limit in ${plural(timedOut.length, 'cell')} (${timedOut.map((c) => c.id).join(', ')}) and counted as failures; on a loaded machine a timeout may be the machine's, not the tree's.`);
+    add('timed_out', `TIMED OUT: ${plural(timedOut.reduce((n, { m }) => n + m.grade.timedOutCases!, 0), 'oracle case')} ran past the per-case limit in ${plural(timedOut.length, 'cell')} (${timedOut.map((c) => c.id).join(', ')}) and counted as failures; on a loaded machine a timeout may be the machine's, not the tree's.`);
   }
   if (counts.noClaims.length > 0) add('no_claims', `NO CLAIMS: ${plural(counts.noClaims.length, 'cell')} delivered no claim (${counts.noClaims.join(', ')}): measured, with nothing to count in any survival figure.`);
   if (sweep.stop?.reason === 'unreachable') add('unreachable', `PROVIDER UNREACHABLE: a provider failed for its whole patience and the sweep stopped (${oneLine(sweep.stop.detail)}); the same command re-runs the cells it left unavailable.`);

@@ -96,8 +96,11 @@ describe.runIf(HAS_DOCKER)('the published path recovers the pure model exactly, 
     for (const { setup, pair } of runs) {
       const predicted = predictCell(setup.world);
       expect(pair.arms.map((a) => a.arm)).toEqual(['gated', 'ungated']);
-      for (const { arm, measurement } of pair.arms) {
+      for (const { arm, measurement, grade } of pair.arms) {
         const expected = predicted[arm];
+        // A mismatch names its cases and why they failed, so a timeout under load tells itself apart from a behaviour.
+        const differ = grade.requirements.filter((r) => r.pass !== expected.passing.includes(r.id)).map((r) => `${r.id} ${r.pass ? 'passed' : r.failures.map((f) => `${f.case}: ${f.reason}`).join('; ')}`);
+        expect([pair.arms[0]!.measurement.cap, arm, differ]).toEqual([pair.arms[0]!.measurement.cap, arm, []]);
         expect([arm, [...measurement.grade.passing].sort()]).toEqual([arm, [...expected.passing].sort()]);
         expect([arm, survivalTally(measurement).levels]).toEqual([arm, expected.levels.map((l) => ({ level: l.level, claimed: l.claims, surviving: l.passing }))]);
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SQLCSV_REQUIREMENTS, buildReport, cellId, chartSpecs, faceLines, isolatedDefects, planInputFor, projectPlan, renderMarkdown, reportJson, type CellMeasurement, type SweepEventInput } from '../../../harness/index.js';
-import { simCells, simJournal, simManifest, stampEvents, unstamp, type SimDesign } from './sim-sweep.js';
+import { simCells, simJournal, simManifest, simPins, stampEvents, unstamp, type SimDesign } from './sim-sweep.js';
 
 /** The pure report: journal in, report out. The golden and simulated tests cover whole sweeps; these pin one mechanism each. */
 
@@ -152,5 +152,58 @@ describe('caveats on the face of every artifact', () => {
       for (const tag of ['SIMULATED', 'SAME FAMILY', 'QUOTA STOP']) expect({ name, tag, shown: subtitle.includes(tag) }).toEqual({ name, tag, shown: true });
     }
     expect(renderMarkdown(report).split('\n').slice(0, 20).join('\n')).toContain('SAME FAMILY: executor and reviewer are both from family "sim-alpha"');
+  });
+});
+
+describe('nothing hidden (issue 20)', () => {
+  const design = { ...DESIGN, caps: [2], repetitions: 2 };
+  const gatedFirst = (cells: CellMeasurement[], edit: (c: CellMeasurement) => CellMeasurement) => cells.map((c, i) => (i === cells.findIndex((x) => x.arm === 'gated' && x.merges.length > 0) ? edit(c) : c));
+
+  it('lists a gated merge attempt nobody judged as an exception: the audit never reads 100% over a missing judgement', () => {
+    const cells = gatedFirst(simCells(design), (c) => ({ ...c, merges: c.merges.map((m, j) => (j === 0 ? { ...m, unjudged: [{ attempt: m.attempts, reason: 'no reviewer answered' }] } : m)) }));
+    const report = build(cells, {}, design);
+    expect(report.independence.share).toBeLessThan(1);
+    expect(report.independence.exceptions.map((e) => e.reason)).toEqual([expect.stringContaining('was not judged: no reviewer answered')]);
+  });
+
+  it('says how many calls had estimated usage and how many oracle cases timed out, each with a caveat', () => {
+    const cells = gatedFirst(simCells(design), (c) => ({ ...c, spend: { ...c.spend, leaf: { ...c.spend.leaf, estimatedCalls: 3 } }, grade: { ...c.grade, timedOutCases: 2 } }));
+    const report = build(cells, {}, design);
+    expect(report.caveats.filter((c) => c.kind === 'estimated_usage' || c.kind === 'timed_out').map((c) => c.text)).toMatchInlineSnapshot(`
+      [
+        "ESTIMATED USAGE: 3 calls reported missing or malformed usage, so their tokens (and spend) are estimates; each cell's spend says how many.",
+        "TIMED OUT: 2 oracle cases ran past the per-case limit in 1 cell (cap2-rep1-gated) and counted as failures; on a loaded machine a timeout may be the machine's, not the tree's.",
+      ]
+    `);
+    expect(report.cells.find((r) => r.spend.estimatedCalls)?.spend.estimatedCalls).toBe(3);
+  });
+
+  it('counts and names a measured cell with no delivered claim', () => {
+    // Both arms of one pair: under shared pairing they share the leaves.
+    const cells = simCells(design).map((c) => (c.repetition === 1 ? { ...c, leaves: c.leaves.map((l) => ({ ...l, delivered: false })) } : c));
+    const report = build(cells, {}, design);
+    expect(report.counts.noClaims).toEqual(['cap2-rep1-gated', 'cap2-rep1-ungated']);
+    expect(report.caveats.some((c) => c.kind === 'no_claims')).toBe(true);
+    expect(renderMarkdown(report)).toContain('Measured with no delivered claim');
+  });
+
+  it('shows no truth, and says so, when the pinned planted parameters do not parse (never the manifest’s instead)', () => {
+    const cells = simCells(design);
+    const report = buildReport({ runName: 'run', events: simJournal(design, cells, { pins: { ...simPins(design), simulated: { seed: 'not a number' } } }), manifest: simManifest(design), defects, requirements: SQLCSV_REQUIREMENTS });
+    expect(report.simulated).toEqual({ planted: null, text: expect.stringContaining('unreadable'), truth: "not computed: the journal's pinned planted parameters do not parse" });
+    expect(report.survival.byCap.every((r) => r.gated?.truth === null)).toBe(true);
+    // Without the pinned spec's requirements there is no truth either.
+    expect(buildReport({ runName: 'run', events: simJournal(design, cells), manifest: simManifest(design), defects }).simulated?.truth).toMatch(/^not computed/);
+  });
+
+  it('under shared pairing a root that executes whole is measured at level 0, identical by design: no interval, left out of the cap curve’s difference', () => {
+    const one = { ...DESIGN, params: { seed: 5, early_leaf_rate: 1 }, caps: [1], repetitions: 3 };
+    const report = build(simCells(one), {}, one);
+    const level0 = report.survival.byCap.find((r) => r.level === 0)!;
+    expect(level0.gated!.claimed).toBeGreaterThan(0);
+    expect(level0.difference!.interval).toEqual({ kind: 'none', reason: expect.stringContaining('identical by design') });
+    expect(renderMarkdown(report)).toContain('(identical by design)');
+    // Nothing but level 0 was measured: the cap curve has no difference to show.
+    expect(report.survival.capCurve[0]!.difference).toBeNull();
   });
 });
