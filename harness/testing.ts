@@ -32,6 +32,7 @@ export { sweepModels, type SweepModels } from './record/sweep-models.js';
 export { canonicalForm, treeDifference } from './replay/replay-compare.js';
 export { type ReplaySeams } from './replay/replay.js';
 export { measuredSpend } from './report/cost-panel.js';
+export { survivalSection } from './report/survival-figures.js';
 export { plantedTruth, pooledTruth, type PlantedTruth, type TruthOptions } from './report/planted-truth.js';
 export { faceLines } from './report/report-face.js';
 export { rule, rulingSection, registrationProblem, rulingLines, type RulingInput } from './report/ruling.js';
