@@ -16,6 +16,13 @@ const SIM_FREE = ['grading', 'cell', 'stats', 'record'].map((f) => path.join('ha
 /** report/'s one door into sim/: the planted truth of a SIMULATED sweep. */
 const REPORT = path.join('harness', 'report');
 const REPORT_SIM_DOOR = path.join(REPORT, 'planted-truth.ts');
+/**
+ * The one exception: the run-file schema takes the planted parameters' schema (zod only) straight
+ * from sim/, because the site's schemas must have an import graph free of IO and of engine/
+ * (tests/harness/report/schemas.test.ts), and planted-truth.ts's is not: the closed form it
+ * computes reaches engine/'s error class through harness/sim/defect-model.ts.
+ */
+const REPORT_SCHEMA_SIM = { from: path.join(REPORT, 'report-schema.ts'), to: path.join(SIM, 'sim-params.ts') };
 
 async function sourceFiles(dir: string, root = ROOT): Promise<string[]> {
   const out: string[] = [];
@@ -77,7 +84,8 @@ export function violations(edges: ImportEdge[]): string[] {
     // The simulated population is injected at the command layer.
     const simFree = SIM_FREE.find((f) => inside(e.from, f));
     if (simFree && inside(e.to, SIM)) bad.push(`${e.from} -> ${e.to}: ${simFree}/ never imports ${SIM}/ (the command layer passes the population in)`);
-    if (inside(e.from, REPORT) && inside(e.to, SIM) && e.from !== REPORT_SIM_DOOR) bad.push(`${e.from} -> ${e.to}: ${REPORT}/ reaches ${SIM}/ only through ${REPORT_SIM_DOOR}`);
+    const schemaException = e.from === REPORT_SCHEMA_SIM.from && e.to === REPORT_SCHEMA_SIM.to;
+    if (inside(e.from, REPORT) && inside(e.to, SIM) && e.from !== REPORT_SIM_DOOR && !schemaException) bad.push(`${e.from} -> ${e.to}: ${REPORT}/ reaches ${SIM}/ only through ${REPORT_SIM_DOOR}`);
     // internal/ is private to the folder that holds it.
     const internalAt = e.to.split(path.sep).indexOf('internal');
     if (internalAt > 0) {
@@ -140,6 +148,7 @@ describe('architecture', () => {
       await plant('harness/stats/holm.ts', "const t = await import('../sim/truth.js');\n");
       await plant('harness/report/build-report.ts', "import { SimParams } from '../sim/sim-params.js';\n");
       await plant('harness/report/planted-truth.ts', "import { expectedCurves } from '../sim/truth.js';\n");
+      await plant('harness/report/report-schema.ts', "import { SimParams } from '../sim/sim-params.js';\nimport { expectedCurves } from '../sim/truth.js';\n");
       await plant('harness/commands/record.ts', "import { simSetup } from '../sim/population/sim-setup.js';\n");
       await plant('tests/harness/record/record.test.ts', "import { runRecord } from '../../../harness/index.js';\nimport { bufferIo } from '../../../harness/testing.js';\nimport { recordRun } from '../../../harness/record/record.js';\n");
       await plant('harness/cli.ts', "import { bufferIo } from './testing.js';\n");
@@ -151,6 +160,7 @@ describe('architecture', () => {
           "harness/grading/grader.ts -> harness/sim/sim-params.ts: harness/grading/ never imports harness/sim/ (the command layer passes the population in)",
           "harness/record/sweep-models.ts -> harness/sim/population/sim-setup.ts: harness/record/ never imports harness/sim/ (the command layer passes the population in)",
           "harness/report/build-report.ts -> harness/sim/sim-params.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
+          "harness/report/report-schema.ts -> harness/sim/truth.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
           "harness/stats/holm.ts -> harness/sim/truth.ts: harness/stats/ never imports harness/sim/ (the command layer passes the population in)",
           "site/scripts/make-site.ts -> harness/testing.ts: site/ imports nothing from harness/ or engine/ but harness/run-files.ts",
           "site/scripts/make-site.ts -> harness/testing.ts: import harness/index.ts, not its internals",
@@ -189,6 +199,8 @@ describe('architecture', () => {
         { from: 'harness/stats/holm.ts', to: 'harness/sim/truth.ts', typeOnly: false },
         { from: 'harness/report/write-report.ts', to: 'harness/sim/corpus-files.ts', typeOnly: false },
         { from: 'harness/report/planted-truth.ts', to: 'harness/sim/truth.ts', typeOnly: false },
+        { from: 'harness/report/report-schema.ts', to: 'harness/sim/sim-params.ts', typeOnly: false },
+        { from: 'harness/report/report-schema.ts', to: 'harness/sim/index.ts', typeOnly: false },
         { from: 'harness/commands/record.ts', to: 'harness/sim/population/sim-setup.ts', typeOnly: false },
         { from: 'harness/replay/replay.ts', to: 'harness/sim/corpus-files.ts', typeOnly: false },
         { from: 'tests/harness/record/record.test.ts', to: 'harness/testing.ts', typeOnly: false },
@@ -212,6 +224,7 @@ describe('architecture', () => {
         "harness/cell/pair-run.ts -> harness/sim/draw.ts: harness/cell/ never imports harness/sim/ (the command layer passes the population in)",
         "harness/stats/holm.ts -> harness/sim/truth.ts: harness/stats/ never imports harness/sim/ (the command layer passes the population in)",
         "harness/report/write-report.ts -> harness/sim/corpus-files.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
+        "harness/report/report-schema.ts -> harness/sim/index.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
         "tests/harness/record/record.test.ts -> harness/record/record.ts: import harness/index.ts or harness/testing.ts, not its internals",
         "harness/cli.ts -> harness/testing.ts: only tests/ imports harness/testing.ts",
         "engine/index.ts -> harness/testing.ts: engine/ must not import harness/",

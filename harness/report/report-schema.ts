@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Arm } from '../manifest/manifest.js';
 import { CostModel, Forecast } from '../plan/forecast.js';
-import { SimParams } from './planted-truth.js';
+import { SimParams } from '../sim/sim-params.js';
 import { Interval } from '../stats/interval.js';
 import { Spend } from '../journal/cell-measurement.js';
 import { Hypothesis } from '../manifest/hypothesis.js';
