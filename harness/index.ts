@@ -13,6 +13,7 @@ export { gradeTree, loadSpecOracle, type GradeOptions } from './grading/grader.j
 export { GradingRefusedError } from './grading/grading-container.js';
 export { GradeResult, RunnerReport } from './grading/grading-report.js';
 export { loadOracle, OracleCase, OracleInvalidError, formatOf, type Oracle } from './grading/oracle-cases.js';
+export { loadMutants, applyMutant, applyMutants, mutantGroups, Mutant } from './grading/oracle-mutants.js';
 export { loadRequirements, Requirement, SpecInvalidError } from './grading/spec-requirements.js';
 export { survivalTally, cellCounts, reviewRelation, totalSpend, withEstimated, ModelIdentity, LeafClaim, MeasuredLeaf, MeasuredReview, MeasuredMerge, Escalation, Spend, CellMeasurement, type CellCounts, type ReviewRelation } from './journal/cell-measurement.js';
 export { CodeIdentity, readCodeIdentity, type CodeIdentityOptions } from './journal/code-identity.js';

@@ -12,7 +12,6 @@ export { specObjective, criterionLine, type SpecObjective } from './cell/spec-ob
 export { revealFailures } from './grading/failure-reveal.js';
 export { stageScratch } from './grading/grader.js';
 export { runGradingContainer, type ContainerRun } from './grading/grading-container.js';
-export { loadMutants, applyMutant, applyMutants, mutantGroups, Mutant } from './grading/oracle-mutants.js';
 export { stageTree, resolveInside, TREE_LIMITS, type StagedTree, type TreeLimits } from './grading/tree-staging.js';
 export { canonicalJson, digestOf } from './internal/canonical-json.js';
 export { MAX_DATA_FILE_BYTES } from './internal/data-file.js';

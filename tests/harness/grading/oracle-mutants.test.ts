@@ -5,8 +5,7 @@ import PQueue from 'p-queue';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { gradeTree, oracleDir, type GradeResult } from '../../../harness/index.js';
-import { applyMutants, loadMutants, mutantGroups, type Mutant } from '../../../harness/testing.js';
+import { applyMutants, gradeTree, loadMutants, mutantGroups, oracleDir, type GradeResult, type Mutant } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { DOCKER_TIMEOUT, SLACK, tree } from './hostile-trees.js';
 

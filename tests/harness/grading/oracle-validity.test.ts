@@ -3,8 +3,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatOf as formatOfArgs, loadSpecOracle, oracleDir, specDir, type OracleCase } from '../../../harness/index.js';
-import { loadMutants } from '../../../harness/testing.js';
+import { formatOf as formatOfArgs, loadMutants, loadSpecOracle, oracleDir, specDir, type OracleCase } from '../../../harness/index.js';
 
 const formatOf = (c: OracleCase) => formatOfArgs(c.args);
 import { parseCsv } from '../../support/csv.js';
