@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -6,14 +7,30 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SOURCE_FOLDERS = ['engine', 'harness', 'site/src', 'site/scripts', 'tests'];
 /** The one module of harness/ and engine/ the site may import: the run-file schemas (pure, no IO). */
 const SITE_MAY_IMPORT = path.join('harness', 'run-files.ts');
+/** The harness's two entries: the public one, and the test seams (fakes, internals tests reach) only tests/ may import. */
+const HARNESS_ENTRY = path.join('harness', 'index.ts');
+const HARNESS_TESTING = path.join('harness', 'testing.ts');
+/** The simulated population, injected at the command layer (harness/commands/): these folders never import it, not even a type. */
+const SIM = path.join('harness', 'sim');
+const SIM_FREE = ['grading', 'cell', 'stats', 'record'].map((f) => path.join('harness', f));
+/** report/'s one door into sim/: the planted truth of a SIMULATED sweep. */
+const REPORT = path.join('harness', 'report');
+const REPORT_SIM_DOOR = path.join(REPORT, 'planted-truth.ts');
+/**
+ * The one exception: the run-file schema takes the planted parameters' schema (zod only) straight
+ * from sim/, because the site's schemas must have an import graph free of IO and of engine/
+ * (tests/harness/report/schemas.test.ts), and planted-truth.ts's is not: the closed form it
+ * computes reaches engine/'s error class through harness/sim/defect-model.ts.
+ */
+const REPORT_SCHEMA_SIM = { from: path.join(REPORT, 'report-schema.ts'), to: path.join(SIM, 'sim-params.ts') };
 
-async function sourceFiles(dir: string): Promise<string[]> {
+async function sourceFiles(dir: string, root = ROOT): Promise<string[]> {
   const out: string[] = [];
-  const entries = await readdir(path.join(ROOT, dir), { withFileTypes: true }).catch(() => []);
+  const entries = await readdir(path.join(root, dir), { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     const rel = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) out.push(...(await sourceFiles(rel)));
+      if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) out.push(...(await sourceFiles(rel, root)));
     } else if (/\.(ts|tsx|mts|js|mjs|astro)$/.test(entry.name)) out.push(rel);
   }
   return out;
@@ -26,11 +43,11 @@ interface ImportEdge {
 }
 
 /** Every relative import in the tree, resolved to a repository path. */
-async function importEdges(): Promise<ImportEdge[]> {
+async function importEdges(root = ROOT): Promise<ImportEdge[]> {
   const edges: ImportEdge[] = [];
   for (const folder of SOURCE_FOLDERS) {
-    for (const file of await sourceFiles(folder)) {
-      const text = await readFile(path.join(ROOT, file), 'utf8');
+    for (const file of await sourceFiles(folder, root)) {
+      const text = await readFile(path.join(root, file), 'utf8');
       const re = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
       for (const m of text.matchAll(re)) {
         const spec = m[3] ?? m[4]!;
@@ -43,6 +60,7 @@ async function importEdges(): Promise<ImportEdge[]> {
 }
 
 const top = (p: string) => p.split(path.sep)[0]!;
+const inside = (p: string, folder: string) => p.startsWith(folder + path.sep);
 
 /** What breaks each rule; an empty list means the architecture holds. */
 export function violations(edges: ImportEdge[]): string[] {
@@ -55,10 +73,19 @@ export function violations(edges: ImportEdge[]): string[] {
     if (from === 'site' && (to === 'engine' || to === 'harness') && e.to !== SITE_MAY_IMPORT) {
       bad.push(`${e.from} -> ${e.to}: site/ imports nothing from harness/ or engine/ but ${SITE_MAY_IMPORT}`);
     }
-    // Crossing into another top folder goes through its one public entry (the site's one module excepted).
-    if (from !== to && (to === 'engine' || to === 'harness') && e.to !== path.join(to, 'index.ts') && !(from === 'site' && e.to === SITE_MAY_IMPORT)) {
-      bad.push(`${e.from} -> ${e.to}: import ${to}/index.ts, not its internals`);
+    // Crossing into another top folder goes through its one public entry (the site's one module excepted);
+    // tests may also import the harness's test seams.
+    const entry = e.to === path.join(to, 'index.ts') || (from === 'tests' && e.to === HARNESS_TESTING);
+    if (from !== to && (to === 'engine' || to === 'harness') && !entry && !(from === 'site' && e.to === SITE_MAY_IMPORT)) {
+      bad.push(`${e.from} -> ${e.to}: import ${to}/index.ts${from === 'tests' && to === 'harness' ? ` or ${HARNESS_TESTING}` : ''}, not its internals`);
     }
+    // The test seams are for tests: no other folder, and nothing inside harness/, imports them.
+    if (e.to === HARNESS_TESTING && from !== 'tests') bad.push(`${e.from} -> ${e.to}: only tests/ imports ${HARNESS_TESTING}`);
+    // The simulated population is injected at the command layer.
+    const simFree = SIM_FREE.find((f) => inside(e.from, f));
+    if (simFree && inside(e.to, SIM)) bad.push(`${e.from} -> ${e.to}: ${simFree}/ never imports ${SIM}/ (the command layer passes the population in)`);
+    const schemaException = e.from === REPORT_SCHEMA_SIM.from && e.to === REPORT_SCHEMA_SIM.to;
+    if (inside(e.from, REPORT) && inside(e.to, SIM) && e.from !== REPORT_SIM_DOOR && !schemaException) bad.push(`${e.from} -> ${e.to}: ${REPORT}/ reaches ${SIM}/ only through ${REPORT_SIM_DOOR}`);
     // internal/ is private to the folder that holds it.
     const internalAt = e.to.split(path.sep).indexOf('internal');
     if (internalAt > 0) {
@@ -69,11 +96,82 @@ export function violations(edges: ImportEdge[]): string[] {
   return bad;
 }
 
+/** What breaks the entries' rule: each of harness/index.ts and harness/testing.ts names what it exports (a namespace `export * as x` names one binding). */
+export function entryProblems(file: string, text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  return [...code.matchAll(/^\s*export\s+(type\s+)?\*\s*(?!\s*as\b)from\s+['"]([^'"]+)['"]/gm)].map((m) => `${file}: export * from '${m[2]}'; name what the entry exports`);
+}
+
+/** Every rule over a tree: its import graph and its harness entries. */
+async function treeProblems(root: string): Promise<string[]> {
+  const entries = await Promise.all([HARNESS_ENTRY, HARNESS_TESTING].map(async (f) => entryProblems(f, await readFile(path.join(root, f), 'utf8').catch(() => ''))));
+  return [...violations(await importEdges(root)), ...entries.flat()];
+}
+
 describe('architecture', () => {
   it('holds: engine never imports harness or site, and folders meet only at their public entries', async () => {
     const edges = await importEdges();
     expect(edges.length).toBeGreaterThan(10);
     expect(violations(edges)).toEqual([]);
+  });
+
+  it('holds: harness/index.ts and harness/testing.ts name their exports (no export *)', async () => {
+    for (const f of [HARNESS_ENTRY, HARNESS_TESTING]) {
+      const text = await readFile(path.join(ROOT, f), 'utf8');
+      expect(text).toMatch(/^export \{/m);
+      expect(entryProblems(f, text)).toEqual([]);
+    }
+  });
+
+  it('holds: the simulated population stays behind the command layer (grading, cell, stats, record never import sim/; report/ only through planted-truth.ts)', async () => {
+    const edges = await importEdges();
+    // The rule is about real edges: the door exists, and the command layer is where the population comes from.
+    expect(edges.some((e) => e.from === REPORT_SIM_DOOR && inside(e.to, SIM))).toBe(true);
+    expect(edges.some((e) => e.from === path.join('harness', 'commands', 'record.ts') && inside(e.to, SIM))).toBe(true);
+    expect(violations(edges).filter((v) => v.includes(SIM))).toEqual([]);
+  });
+
+  it('would catch each new rule planted in a copy of the tree', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rdh-architecture-'));
+    try {
+      const plant = async (file: string, text: string) => {
+        await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+        await writeFile(path.join(dir, file), text);
+      };
+      // The real entries, then one planted violation of each rule.
+      for (const f of [HARNESS_ENTRY, HARNESS_TESTING]) await plant(f, await readFile(path.join(ROOT, f), 'utf8'));
+      expect(await treeProblems(dir)).toEqual([]);
+      await plant(HARNESS_ENTRY, `${await readFile(path.join(ROOT, HARNESS_ENTRY), 'utf8')}export * from './sim/index.js';\n`);
+      await plant('harness/record/sweep-models.ts', "import { simSetup } from '../sim/population/sim-setup.js';\n");
+      await plant('harness/grading/grader.ts', "import type { SimParams } from '../sim/sim-params.js';\n");
+      await plant('harness/cell/pair-run.ts', "import {\n  draw,\n} from '../sim/draw.js';\n");
+      await plant('harness/stats/holm.ts', "const t = await import('../sim/truth.js');\n");
+      await plant('harness/report/build-report.ts', "import { SimParams } from '../sim/sim-params.js';\n");
+      await plant('harness/report/planted-truth.ts', "import { expectedCurves } from '../sim/truth.js';\n");
+      await plant('harness/report/report-schema.ts', "import { SimParams } from '../sim/sim-params.js';\nimport { expectedCurves } from '../sim/truth.js';\n");
+      await plant('harness/commands/record.ts', "import { simSetup } from '../sim/population/sim-setup.js';\n");
+      await plant('tests/harness/record/record.test.ts', "import { runRecord } from '../../../harness/index.js';\nimport { bufferIo } from '../../../harness/testing.js';\nimport { recordRun } from '../../../harness/record/record.js';\n");
+      await plant('harness/cli.ts', "import { bufferIo } from './testing.js';\n");
+      await plant('site/scripts/make-site.ts', "import { bufferIo } from '../../harness/testing.js';\n");
+      expect(await treeProblems(dir)).toMatchInlineSnapshot(`
+        [
+          "harness/cell/pair-run.ts -> harness/sim/draw.ts: harness/cell/ never imports harness/sim/ (the command layer passes the population in)",
+          "harness/cli.ts -> harness/testing.ts: only tests/ imports harness/testing.ts",
+          "harness/grading/grader.ts -> harness/sim/sim-params.ts: harness/grading/ never imports harness/sim/ (the command layer passes the population in)",
+          "harness/record/sweep-models.ts -> harness/sim/population/sim-setup.ts: harness/record/ never imports harness/sim/ (the command layer passes the population in)",
+          "harness/report/build-report.ts -> harness/sim/sim-params.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
+          "harness/report/report-schema.ts -> harness/sim/truth.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
+          "harness/stats/holm.ts -> harness/sim/truth.ts: harness/stats/ never imports harness/sim/ (the command layer passes the population in)",
+          "site/scripts/make-site.ts -> harness/testing.ts: site/ imports nothing from harness/ or engine/ but harness/run-files.ts",
+          "site/scripts/make-site.ts -> harness/testing.ts: import harness/index.ts, not its internals",
+          "site/scripts/make-site.ts -> harness/testing.ts: only tests/ imports harness/testing.ts",
+          "tests/harness/record/record.test.ts -> harness/record/record.ts: import harness/index.ts or harness/testing.ts, not its internals",
+          "harness/index.ts: export * from './sim/index.js'; name what the entry exports",
+        ]
+      `);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps the run-file module pure: it only re-exports (no code of its own, no IO)', async () => {
@@ -95,6 +193,20 @@ describe('architecture', () => {
         { from: 'harness/report/write-report.ts', to: 'site/src/lib/urls.ts', typeOnly: false },
         { from: 'harness/cli.ts', to: 'engine/internal/output-cap.ts', typeOnly: false },
         { from: 'harness/cli.ts', to: 'harness/internal/x.ts', typeOnly: false },
+        { from: 'harness/record/sweep-models.ts', to: 'harness/sim/population/sim-setup.ts', typeOnly: false },
+        { from: 'harness/grading/grader.ts', to: 'harness/sim/index.ts', typeOnly: true },
+        { from: 'harness/cell/pair-run.ts', to: 'harness/sim/draw.ts', typeOnly: false },
+        { from: 'harness/stats/holm.ts', to: 'harness/sim/truth.ts', typeOnly: false },
+        { from: 'harness/report/write-report.ts', to: 'harness/sim/corpus-files.ts', typeOnly: false },
+        { from: 'harness/report/planted-truth.ts', to: 'harness/sim/truth.ts', typeOnly: false },
+        { from: 'harness/report/report-schema.ts', to: 'harness/sim/sim-params.ts', typeOnly: false },
+        { from: 'harness/report/report-schema.ts', to: 'harness/sim/index.ts', typeOnly: false },
+        { from: 'harness/commands/record.ts', to: 'harness/sim/population/sim-setup.ts', typeOnly: false },
+        { from: 'harness/replay/replay.ts', to: 'harness/sim/corpus-files.ts', typeOnly: false },
+        { from: 'tests/harness/record/record.test.ts', to: 'harness/testing.ts', typeOnly: false },
+        { from: 'tests/harness/record/record.test.ts', to: 'harness/record/record.ts', typeOnly: false },
+        { from: 'harness/cli.ts', to: 'harness/testing.ts', typeOnly: false },
+        { from: 'engine/index.ts', to: 'harness/testing.ts', typeOnly: true },
       ]),
     ).toMatchInlineSnapshot(`
       [
@@ -107,6 +219,17 @@ describe('architecture', () => {
         "harness/report/write-report.ts -> site/src/lib/urls.ts: harness/ must not import site/",
         "harness/cli.ts -> engine/internal/output-cap.ts: import engine/index.ts, not its internals",
         "harness/cli.ts -> engine/internal/output-cap.ts: engine/internal is private",
+        "harness/record/sweep-models.ts -> harness/sim/population/sim-setup.ts: harness/record/ never imports harness/sim/ (the command layer passes the population in)",
+        "harness/grading/grader.ts -> harness/sim/index.ts: harness/grading/ never imports harness/sim/ (the command layer passes the population in)",
+        "harness/cell/pair-run.ts -> harness/sim/draw.ts: harness/cell/ never imports harness/sim/ (the command layer passes the population in)",
+        "harness/stats/holm.ts -> harness/sim/truth.ts: harness/stats/ never imports harness/sim/ (the command layer passes the population in)",
+        "harness/report/write-report.ts -> harness/sim/corpus-files.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
+        "harness/report/report-schema.ts -> harness/sim/index.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
+        "tests/harness/record/record.test.ts -> harness/record/record.ts: import harness/index.ts or harness/testing.ts, not its internals",
+        "harness/cli.ts -> harness/testing.ts: only tests/ imports harness/testing.ts",
+        "engine/index.ts -> harness/testing.ts: engine/ must not import harness/",
+        "engine/index.ts -> harness/testing.ts: import harness/index.ts, not its internals",
+        "engine/index.ts -> harness/testing.ts: only tests/ imports harness/testing.ts",
       ]
     `);
   });

@@ -2,7 +2,31 @@ import { Command, InvalidArgumentError } from 'commander';
 import { positiveInt } from '../internal/cli-parsers.js';
 import { collectDockerHost } from '../sandbox/docker-hosts.js';
 import type { CliIo } from '../io.js';
-import { runRecord, type RecordFlags } from '../record/record.js';
+import { SIM_ENDPOINT } from '../providers/engine-roster.js';
+import { recordRun, type RecordFlags, type RecordResult, type RecordSeams } from '../record/record.js';
+import type { SimulatedPopulation } from '../record/sweep-models.js';
+import { CORPUS_DIR } from '../sim/corpus-files.js';
+import { simPairsOf, simSetup } from '../sim/population/sim-setup.js';
+
+/**
+ * The built-in SIMULATED population, injected here at the command layer: the record loop
+ * (harness/record/) never imports sim/ (tests/architecture.test.ts holds it).
+ */
+export const SIM_POPULATION: SimulatedPopulation = {
+  corpusDir: CORPUS_DIR,
+  async clientFor({ manifest, cap, repetition, requirements }) {
+    const setup = await simSetup({
+      params: manifest.simulated, maxDepth: cap, repetition, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing,
+      requirements, pairs: simPairsOf(manifest),
+    });
+    return setup.clients[SIM_ENDPOINT]!;
+  },
+};
+
+/** `harness record` on the built-in simulated population; `seams` are what tests (and only tests) replace. */
+export function runRecord(file: string, flags: RecordFlags, io: CliIo, seams: RecordSeams = {}): Promise<RecordResult> {
+  return recordRun(file, flags, io, SIM_POPULATION, seams);
+}
 
 /** Commander value parser for `--depths 1,2`: positive whole numbers, comma-separated, duplicates dropped. */
 function capList(value: string): number[] {

@@ -18,7 +18,7 @@ import { JournalMismatchError } from '../journal/journal-header.js';
 import { openJournal } from '../journal/journal.js';
 import { createProgressDisplay } from './progress-display.js';
 import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
-import { sweepModels, type SweepModels } from './sweep-models.js';
+import { sweepModels, type SimulatedPopulation, type SweepModels } from './sweep-models.js';
 import { openRunFolder } from './run-opening.js';
 import { engineRoster } from '../providers/sweep-roster.js';
 import { paidUsd } from '../journal/transcripts.js';
@@ -96,7 +96,12 @@ function needsProviders(manifest: Manifest): boolean {
   return manifest.executor.provider !== 'sim' || manifest.reviewer.provider !== 'sim';
 }
 
-export async function runRecord(file: string, flags: RecordFlags, io: CliIo, seams: RecordSeams = {}): Promise<RecordResult> {
+/**
+ * The record loop. `population` serves the manifest's `sim` pairs and names the sim corpus the
+ * header pins: the command layer passes the built-in one (harness/commands/record.ts, whose
+ * `runRecord` is this with it bound), so nothing under harness/record/ imports sim/.
+ */
+export async function recordRun(file: string, flags: RecordFlags, io: CliIo, population: SimulatedPopulation, seams: RecordSeams = {}): Promise<RecordResult> {
   let loaded = await loadManifest(file);
   if (flags.maxSessions !== undefined) loaded = withMaxSessions(loaded, flags.maxSessions);
   const caps = flags.depths === undefined ? loaded.manifest.depth_caps : selectDepths(loaded, flags.depths);
@@ -108,7 +113,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   const providers = location ? await loadProviderConfig(location.file, { via: location.via }) : undefined;
   if (providers) checkProviderConfig(loaded, providers);
   const objective = await specObjective(loaded.specDir);
-  const models = sweepModels({ manifest, ...(providers ? { providers } : {}), requirements: objective.requirements, ...(seams.clientClock ? { clock: seams.clientClock } : {}) });
+  const models = sweepModels({ manifest, population, ...(providers ? { providers } : {}), requirements: objective.requirements, ...(seams.clientClock ? { clock: seams.clientClock } : {}) });
   // A cost ceiling that cannot see a model's calls is no ceiling: refused before anything is written.
   const unpriced = models.roster.filter((m) => m.prices === null);
   if (manifest.max_cost_usd !== undefined && unpriced.length > 0) {
@@ -132,7 +137,7 @@ export async function runRecord(file: string, flags: RecordFlags, io: CliIo, sea
   }
 
   const { runDir, contents, history, pins, runId, caveats, resume } = await openRunFolder({
-    loaded, models, flags, io, runsDir: seams.runsDir, removeLeftoversOn: seams.sandboxes ? [] : [docker, ...(pool?.clients() ?? [])],
+    loaded, models, flags, io, simCorpusDir: population.corpusDir, runsDir: seams.runsDir, removeLeftoversOn: seams.sandboxes ? [] : [docker, ...(pool?.clients() ?? [])],
   });
 
   // max_cost_usd counts what every earlier invocation paid: every live call in the run's transcripts.

@@ -10,7 +10,6 @@ import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { allocationOf } from '../manifest/manifest.js';
 import { hypothesisPin } from '../manifest/hypothesis.js';
 import { REPO_ROOT, oracleDir } from '../paths.js';
-import { CORPUS_DIR } from '../sim/corpus-files.js';
 import { leftoversLine, newRunId, removeLeftovers } from './run-leftovers.js';
 import type { SweepModels } from './sweep-models.js';
 
@@ -26,6 +25,8 @@ export interface OpenRunOptions {
   models: SweepModels;
   flags: { out?: string; allowCodeChange?: boolean };
   io: CliIo;
+  /** The sim corpus folder whose digest the header pins (the command layer's population names it; see SimulatedPopulation). */
+  simCorpusDir: string;
   /** Where a default run folder goes. Default `<repo>/runs`. */
   runsDir?: string | undefined;
   /** The daemons a resume removes its leftovers from. Default none. */
@@ -51,7 +52,7 @@ export async function openRunFolder(o: OpenRunOptions): Promise<OpenedRun> {
   const specName = path.basename(loaded.specDir);
   const freshRunId = newRunId();
   const pins = await collectPins({
-    manifestBytes, manifestShownAs: loaded.shownAs, specDir: loaded.specDir, oracleDir: oracleDir(specName), simCorpusDir: CORPUS_DIR, repoRoot: REPO_ROOT,
+    manifestBytes, manifestShownAs: loaded.shownAs, specDir: loaded.specDir, oracleDir: oracleDir(specName), simCorpusDir: o.simCorpusDir, repoRoot: REPO_ROOT,
     outputDirs: [path.join(REPO_ROOT, 'runs'), ...(flags.out ? [path.resolve(flags.out)] : []), ...(o.runsDir ? [o.runsDir] : [])],
     executor: pinPair(manifest.executor, models.config), reviewer: pinPair(manifest.reviewer, models.config),
     // The planted parameters travel with every SIMULATED run, however its population was served.

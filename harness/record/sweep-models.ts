@@ -5,7 +5,6 @@ import type { Manifest } from '../manifest/manifest.js';
 import { clientsFromConfig, configuredKeys, SIM_ENDPOINT } from '../providers/engine-roster.js';
 import type { LoadedProviderConfig } from '../providers/provider-config.js';
 import { engineRoster, isSimulatedRoster, sweepRoster } from '../providers/sweep-roster.js';
-import { simPairsOf, simSetup } from '../sim/population/sim-setup.js';
 import type { PairModels } from './record-sweep.js';
 
 /**
@@ -28,8 +27,22 @@ export interface SweepModels {
   warmUp(): Promise<void>;
 }
 
+/**
+ * The built-in SIMULATED population, as the command layer hands it to the record loop (see
+ * harness/commands/record.ts): the loop never imports sim/, so the simulated population is
+ * one injected dependency, not a branch of the loop.
+ */
+export interface SimulatedPopulation {
+  /** The sim corpus folder, whose digest every journal header pins. */
+  readonly corpusDir: string;
+  /** The in-process client of the sim endpoint for one pair (cap, repetition) of the sweep. */
+  clientFor(o: { manifest: Manifest; cap: number; repetition: number; requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[] }): Promise<ModelClient>;
+}
+
 export interface SweepModelsOptions {
   manifest: Manifest;
+  /** Serves the pairs whose provider is `sim`. Default none: a roster with a `sim` pair is refused at its first pair. */
+  population?: SimulatedPopulation;
   /** Default none: every pair must be `sim`. */
   providers?: LoadedProviderConfig;
   requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[];
@@ -50,11 +63,9 @@ export function sweepModels(o: SweepModelsOptions): SweepModels {
     config: o.providers?.config,
     async forPair(cap, repetition) {
       if (!simPairs) return { roster: engine, clients: live };
-      const setup = await simSetup({
-        params: manifest.simulated, maxDepth: cap, repetition, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing,
-        requirements: o.requirements, pairs: simPairsOf(manifest),
-      });
-      return { roster: engine, clients: { ...live, [SIM_ENDPOINT]: setup.clients[SIM_ENDPOINT]! } };
+      if (!o.population) throw new Error('sweepModels: the roster has a sim pair, but no simulated population was passed (the command layer passes harness/commands/record.ts SIM_POPULATION)');
+      const client = await o.population.clientFor({ manifest, cap, repetition, requirements: o.requirements });
+      return { roster: engine, clients: { ...live, [SIM_ENDPOINT]: client } };
     },
     async warmUp() {
       for (const m of roster) {

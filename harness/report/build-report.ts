@@ -1,8 +1,7 @@
 import { UsageError } from '../exit-codes.js';
 import { plain } from '../internal/figures.js';
 import { ARMS, pairDifferenceSdOf, repetitionsAt, type Manifest } from '../manifest/manifest.js';
-import type { DefectModel } from '../sim/defect-model.js';
-import { SimParams, plantedText } from '../sim/sim-params.js';
+import { SimParams, plantedText, type DefectModel } from './planted-truth.js';
 import { isSimulatedRun } from '../providers/sweep-roster.js';
 import { cellCounts, survivalTally, totalSpend, type CellMeasurement } from '../journal/cell-measurement.js';
 import type { SweepEvent, SweepEventOf } from '../journal/sweep-events.js';

@@ -4,6 +4,15 @@ import type { SimParams } from '../sim/sim-params.js';
 import { achievedDepthDistribution, expectedCurves, type ArmTruthByCap } from '../sim/truth.js';
 
 /**
+ * report/'s one door into sim/ (tests/architecture.test.ts holds it): the planted parameters'
+ * schema and text, the defect model's type, and the corpus's defect table the truth is read from.
+ */
+export { SimParams, plantedText } from '../sim/sim-params.js';
+export type { DefectModel } from '../sim/defect-model.js';
+export { defectModelOf } from '../sim/defect-table.js';
+export { CORPUS_DIR, DEFECTS_FILE, loadDefectTable } from '../sim/corpus-files.js';
+
+/**
  * The planted truth of a SIMULATED sweep, from the sim's exact closed form: what each measured
  * figure of the report estimates. Survival per level is the ratio of expected totals per cell
  * (expected surviving claims / expected claims), the quantity the report's ratio estimator

@@ -1,8 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { defectModelOf } from '../sim/defect-table.js';
-import { CORPUS_DIR, DEFECTS_FILE, loadDefectTable } from '../sim/corpus-files.js';
-import type { DefectModel } from '../sim/defect-model.js';
+import { CORPUS_DIR, DEFECTS_FILE, defectModelOf, loadDefectTable, type DefectModel } from './planted-truth.js';
 import { digestFolder } from '../journal/folder-digest.js';
 import { loadRequirements } from '../grading/spec-requirements.js';
 import { REPO_ROOT } from '../paths.js';

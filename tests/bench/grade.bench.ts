@@ -6,16 +6,49 @@ import { promisify } from 'node:util';
 import { gradeTree, oracleDir, sandboxImageTag } from '../../harness/index.js';
 import { figure, sample, type Figure } from './stats.js';
 
-/** Target: grading the reference tree in at most 3 s on a 2-core machine. */
-export const GRADE_TARGET_MS = 3000;
+/**
+ * Target: the fast path (`fork`: one interpreter, a fork per case) grades in at most half the
+ * time of one interpreter per case (`exec`) on the same machine, in the same run. A ratio,
+ * so it holds on any machine; FAIL above it.
+ */
+export const FORK_TO_EXEC_LIMIT = 0.5;
 
 /**
- * Grading wall time against the container floor (`docker run --rm <image> true`, measured in
- * the same run) and against grading an empty tree: the same container, runner and case
- * count, where every case only starts a program that fails at once. Printed as one line:
- * reference ÷ empty ÷ floor. The reference is also graded with one interpreter per case
- * (`exec`), the way the fast path (`fork`) is measured against.
+ * Target: grading the reference tree in at most 3 s on a 2-core machine. It stands only where
+ * forks scale: where the fork probe (processStartScaling) runs two containers' forks at once
+ * at most FORK_SERIAL_SLOWDOWN times slower each than one alone. Where they serialise (some
+ * virtual machines make every page fault a hypervisor exit) the runner's concurrent cases gain
+ * nothing from the second core, and a wall-clock target measures the host, not the grader.
  */
+export const GRADE_TARGET_MS = 3000;
+/** Above this slowdown of two containers' forks at once, process creation is serialised here. */
+export const FORK_SERIAL_SLOWDOWN = 1.6;
+
+export interface GradeVerdicts {
+  /** fork ÷ exec, median to median. */
+  ratio: number;
+  ratioVerdict: 'ok' | 'FAIL';
+  /** The absolute 3 s target: judged only where forks scale. */
+  absoluteVerdict: 'met' | 'FAIL' | 'not judged';
+  /** One line for the bench's output. */
+  text: string;
+}
+
+/** The grading bench's verdicts from its medians and the fork probe's slowdown. */
+export function gradeVerdicts(o: { forkMs: number; execMs: number; forkSlowdown: number }): GradeVerdicts {
+  const ratio = o.forkMs / o.execMs;
+  const ratioVerdict = ratio <= FORK_TO_EXEC_LIMIT ? 'ok' : 'FAIL';
+  const scales = o.forkSlowdown <= FORK_SERIAL_SLOWDOWN;
+  const absoluteVerdict = !scales ? 'not judged' : o.forkMs <= GRADE_TARGET_MS ? 'met' : 'FAIL';
+  const absolute = scales
+    ? `absolute: ${(o.forkMs / 1000).toFixed(2)} s against ${GRADE_TARGET_MS / 1000} s (forks scale here, ${o.forkSlowdown.toFixed(2)}x two at once): ${absoluteVerdict}`
+    : `absolute ${GRADE_TARGET_MS / 1000} s: not judged (forks serialise here: ${o.forkSlowdown.toFixed(2)}x slower two at once, above ${FORK_SERIAL_SLOWDOWN})`;
+  return {
+    ratio, ratioVerdict, absoluteVerdict,
+    text: `fast path ÷ one interpreter per case = ${(o.forkMs / 1000).toFixed(2)} s ÷ ${(o.execMs / 1000).toFixed(2)} s = ${ratio.toFixed(2)} (FAIL above ${FORK_TO_EXEC_LIMIT}): ${ratioVerdict}; ${absolute}`,
+  };
+}
+
 export async function gradeBench(floorMs: number): Promise<{ figures: Figure[]; summary: string }> {
   const scaling = await processStartScaling();
   const reference = path.join(oracleDir('sqlcsv'), 'reference');
@@ -36,14 +69,16 @@ export async function gradeBench(floorMs: number): Promise<{ figures: Figure[]; 
   const ref = figure('x', forkTimes).medianMs;
   const emptyMed = figure('x', emptyTimes).medianMs;
   const exec = figure('x', execTimes).medianMs;
+  const v = gradeVerdicts({ forkMs: ref, execMs: exec, forkSlowdown: scaling.forkSlowdown });
   const figures = [
     figure(`grade an empty tree (${cases} cases, fast path)`, emptyTimes, floorMs, 'runner + fork server + one failing start per case'),
-    figure(`grade the reference tree (${cases} cases, fast path)`, forkTimes, floorMs, `target <= ${GRADE_TARGET_MS} ms: ${ref <= GRADE_TARGET_MS ? 'met' : 'MISSED'}`),
-    figure(`grade the reference tree (${cases} cases, one interpreter each)`, execTimes, floorMs, `${(exec / ref).toFixed(2)}x the fast path`),
+    figure(`grade the reference tree (${cases} cases, fast path)`, forkTimes, floorMs, `${v.ratio.toFixed(2)} of one interpreter each (FAIL above ${FORK_TO_EXEC_LIMIT}): ${v.ratioVerdict}; <= ${GRADE_TARGET_MS} ms: ${v.absoluteVerdict}`),
+    figure(`grade the reference tree (${cases} cases, one interpreter each)`, execTimes, floorMs, 'what the fast path is a ratio of'),
   ];
   let summary =
-    `grading: reference ${(ref / 1000).toFixed(2)} s ÷ empty ${(emptyMed / 1000).toFixed(2)} s ÷ container floor ${(floorMs / 1000).toFixed(2)} s` +
-    ` = ${(ref / emptyMed).toFixed(2)} ÷ 1 ÷ ${(floorMs / emptyMed).toFixed(2)} (goal: reference <= ${GRADE_TARGET_MS / 1000} s, ${ref <= GRADE_TARGET_MS ? 'met' : 'MISSED'})`;
+    `grading: ${v.text}` +
+    `\ngrading: reference ${(ref / 1000).toFixed(2)} s ÷ empty ${(emptyMed / 1000).toFixed(2)} s ÷ container floor ${(floorMs / 1000).toFixed(2)} s` +
+    ` = ${(ref / emptyMed).toFixed(2)} ÷ 1 ÷ ${(floorMs / emptyMed).toFixed(2)}`;
   figures.push(...scaling.figures);
   summary += `\n${scaling.line}`;
   return { figures, summary: short.length ? `${summary}\nWARNING: the reference did not pass every time (${short.join(', ')}); the machine is too loaded to trust these figures` : summary };
@@ -86,7 +121,7 @@ async function probe(source: string): Promise<number> {
   return ms;
 }
 
-export async function processStartScaling(): Promise<{ figures: Figure[]; line: string }> {
+export async function processStartScaling(): Promise<{ figures: Figure[]; line: string; forkSlowdown: number }> {
   const measure = async (source: string) => {
     const alone: number[] = [];
     const paired: number[] = [];
@@ -105,9 +140,9 @@ export async function processStartScaling(): Promise<{ figures: Figure[]; line: 
     figure('fork of a Python process, two containers at once', fork.pairedTimes, undefined, `each ${slowdown(fork).toFixed(2)}x slower (1 = scales to 2 cores, 2 = serialised)`),
     figure('CPU loop, two containers at once', cpu.pairedTimes, undefined, `each ${slowdown(cpu).toFixed(2)}x slower than alone (${cpu.alone.toFixed(0)} ms)`),
   ];
-  const serial = slowdown(fork) > 1.6;
+  const serial = slowdown(fork) > FORK_SERIAL_SLOWDOWN;
   const line =
     `process starts two at once: each ${slowdown(fork).toFixed(2)}x slower (CPU work: ${slowdown(cpu).toFixed(2)}x).` +
     (serial ? ' This machine serialises process creation, so grading\'s concurrent cases gain nothing from a second core here.' : ' Process creation scales across cores here.');
-  return { figures, line };
+  return { figures, line, forkSlowdown: slowdown(fork) };
 }

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assertPinsMatch, headerOf, openJournal, progressFrom, readSweepJournal, sessionCeilingFrom, type SweepEventInput } from '../../harness/index.js';
+import { assertPinsMatch, headerOf, openJournal, readSweepJournal, type SweepEventInput } from '../../harness/index.js';
+import { progressFrom, sessionCeilingFrom } from '../../harness/testing.js';
 import { header, runStarted, sampleMeasurement, samplePins, session, stamped } from '../harness/journal/sweep-fixtures.js';
 import { median } from 'simple-statistics';
 import { figure, type Figure } from './stats.js';

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ModelClient, ModelRequest, SandboxProvider } from '../../engine/index.js';
-import { REPO_ROOT, SimParams, loadManifest, oracleGrader, runPair, simSetup, specObjective } from '../../harness/index.js';
+import { REPO_ROOT, SimParams, loadManifest, simSetup } from '../../harness/index.js';
+import { oracleGrader, runPair, specObjective } from '../../harness/testing.js';
 import { testProvider } from '../support/docker.js';
 import { figure, sample, type Figure } from './stats.js';
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RdhError } from '../../engine/index.js';
-import { BUG_CODES, EXIT, EXIT_DESCRIPTIONS, REPO_ROOT, VERSION, buildProgram, bufferIo, exitCodeFor, loadProviderConfig, runCli } from '../../harness/index.js';
+import { BUG_CODES, EXIT, EXIT_DESCRIPTIONS, REPO_ROOT, VERSION, buildProgram, exitCodeFor, loadProviderConfig, runCli } from '../../harness/index.js';
+import { bufferIo } from '../../harness/testing.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from './manifest/manifest-fixtures.js';
 
 type Scratch = Awaited<ReturnType<typeof scratch>>;

@@ -12,7 +12,8 @@ import {
   WorkspacePathError,
   type Sandbox,
 } from '../../../engine/index.js';
-import { bufferIo, runCli } from '../../../harness/index.js';
+import { runCli } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 import { HAS_DOCKER, TRANSPORTS, testProvider } from '../../support/docker.js';
 
 const RUN = `vitest-sandbox-${process.pid}`;

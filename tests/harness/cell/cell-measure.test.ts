@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelSpec, NodeResult } from '../../../engine/index.js';
-import { addCall, measureCell, reviewRelation, sessionsOfCharges, type GradeResult } from '../../../harness/index.js';
+import { reviewRelation, type GradeResult } from '../../../harness/index.js';
+import { addCall, measureCell, sessionsOfCharges } from '../../../harness/testing.js';
 
 /**
  * The one measurement `record` journals and `solve` prints, on hand-made trees: the

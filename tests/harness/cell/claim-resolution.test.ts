@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveClaim } from '../../../harness/index.js';
+import { resolveClaim } from '../../../harness/testing.js';
 
 const KNOWN = new Set(['R01', 'R07', 'R42']);
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventSink, flatten, type ModelClient, type ModelRequest, type ModelResponse } from '../../../engine/index.js';
-import { REPO_ROOT, SimParams, findMarkers, oracleGrader, predictCell, runPair, simSetup, specObjective, type PairRun, type SimSetup } from '../../../harness/index.js';
+import { REPO_ROOT, SimParams, predictCell, simSetup, type SimSetup } from '../../../harness/index.js';
+import { findMarkers, oracleGrader, runPair, specObjective, type PairRun } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 
 /**

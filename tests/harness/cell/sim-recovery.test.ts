@@ -3,22 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventSink } from '../../../engine/index.js';
-import {
-  REPO_ROOT,
-  SimParams,
-  deliverableOf,
-  mergeDecaySection,
-  oracleDir,
-  oracleGrader,
-  predictCell,
-  runPair,
-  simPathOf,
-  simSetup,
-  specObjective,
-  survivalTally,
-  type PairRun,
-  type SimSetup,
-} from '../../../harness/index.js';
+import { REPO_ROOT, SimParams, deliverableOf, mergeDecaySection, oracleDir, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
+import { oracleGrader, runPair, simPathOf, specObjective, type PairRun } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 
 /**

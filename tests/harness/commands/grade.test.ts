@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TREE_LIMITS, bufferIo, loadSpecOracle, runCli } from '../../../harness/index.js';
+import { loadSpecOracle, runCli } from '../../../harness/index.js';
+import { TREE_LIMITS, bufferIo } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { DOCKER_TIMEOUT, REFERENCE, referenceWith, tree } from '../grading/hostile-trees.js';
 

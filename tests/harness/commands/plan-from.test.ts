@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, SQLCSV_REQUIREMENTS, bufferIo, cellId, expectedTree, isolatedDefects, learnCostModel, runCli } from '../../../harness/index.js';
+import { REPO_ROOT, cellId, expectedTree, learnCostModel, runCli } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, bufferIo, isolatedDefects } from '../../../harness/testing.js';
 import { simRun } from '../report/run-fixture.js';
 import { simCells, type SimDesign } from '../report/sim-sweep.js';
 

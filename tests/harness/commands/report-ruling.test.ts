@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Hypothesis, SQLCSV_REQUIREMENTS, bufferIo, hypothesisPin, isolatedDefects, runCli } from '../../../harness/index.js';
+import { Hypothesis, hypothesisPin, runCli } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, bufferIo, isolatedDefects } from '../../../harness/testing.js';
 import { runFiles, simRun } from '../report/run-fixture.js';
 import { simCells, type SimDesign } from '../report/sim-sweep.js';
 

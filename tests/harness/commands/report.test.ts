@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bufferIo, runCli } from '../../../harness/index.js';
+import { runCli } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 import { GOLDEN_MANIFEST_YAML, goldenEvents } from '../report/golden-fixture.js';
 import { writeRun } from '../report/run-fixture.js';
 

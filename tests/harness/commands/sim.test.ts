@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, bufferIo, runCli } from '../../../harness/index.js';
+import { REPO_ROOT, runCli } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'rdh-sim-cli-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WORKSPACE_SCAFFOLDING } from '../../../engine/index.js';
-import { TREE_LIMITS, gradeTree, specDir, stageTree } from '../../../harness/index.js';
+import { gradeTree, specDir } from '../../../harness/index.js';
+import { TREE_LIMITS, stageTree } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { DOCKER_TIMEOUT, REFERENCE, SLACK, smallOracle, tree } from './hostile-trees.js';
 

@@ -8,11 +8,10 @@ import {
   gradeTree,
   loadSpecOracle,
   oracleDir,
-  runGradingContainer,
   sandboxImageTag,
   specDir,
-  stageScratch,
 } from '../../../harness/index.js';
+import { runGradingContainer, stageScratch } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { ANSWER_FROM_LEAKED_BYTECODE, DOCKER_TIMEOUT, KILL_EVERY_OTHER_CASE, REFERENCE, SLACK, referenceWith, smallOracle, tree } from './hostile-trees.js';
 

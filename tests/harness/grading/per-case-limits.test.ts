@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { loadSpecOracle, runGradingContainer, sandboxImageTag, specDir, stageScratch } from '../../../harness/index.js';
+import { loadSpecOracle, sandboxImageTag, specDir } from '../../../harness/index.js';
+import { runGradingContainer, stageScratch } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { DOCKER_TIMEOUT, REFERENCE, smallOracle } from './hostile-trees.js';
 

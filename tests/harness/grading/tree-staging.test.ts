@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readlink, writeFile, symlink, lstat } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TREE_LIMITS, resolveInside, stageTree } from '../../../harness/index.js';
+import { TREE_LIMITS, resolveInside, stageTree } from '../../../harness/testing.js';
 
 const tmp = (prefix: string) => mkdtemp(path.join(tmpdir(), prefix));
 

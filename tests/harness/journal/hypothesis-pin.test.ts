@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { REPO_ROOT, bufferIo, hypothesisPin, loadManifest, openRunFolder, sweepModels } from '../../../harness/index.js';
+import { REPO_ROOT, hypothesisPin, loadManifest } from '../../../harness/index.js';
+import { CORPUS_DIR, bufferIo, openRunFolder, sweepModels } from '../../../harness/testing.js';
 
 /** `harness record` pins the manifest's hypothesis in the journal header it writes, before any cell: what makes a ruling pre-registered. */
 
@@ -19,7 +20,7 @@ async function opened(hypothesis: unknown) {
   await writeFile(file, stringify({ ...smoke, spec: path.join(REPO_ROOT, 'spec', 'sqlcsv'), ...(hypothesis ? { hypothesis } : {}) }));
   const loaded = await loadManifest(file);
   const models = sweepModels({ manifest: loaded.manifest, requirements: [] });
-  return openRunFolder({ loaded, models, flags: { out: path.join(dir, `run-${Math.random().toString(36).slice(2)}`) }, io: bufferIo(), runsDir: dir });
+  return openRunFolder({ loaded, models, flags: { out: path.join(dir, `run-${Math.random().toString(36).slice(2)}`) }, io: bufferIo(), simCorpusDir: CORPUS_DIR, runsDir: dir });
 }
 
 describe('the hypothesis pin', () => {

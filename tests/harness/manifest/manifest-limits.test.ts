@@ -2,12 +2,10 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  MAX_DATA_FILE_BYTES,
   MAX_DEPTH_CAP,
   Manifest,
   ProviderConfigInvalidError,
   buildPlanReport,
-  bufferIo,
   checkProviderConfig,
   loadManifest,
   loadProviderConfig,
@@ -16,6 +14,7 @@ import {
   renderPlanText,
   runCli,
 } from '../../../harness/index.js';
+import { MAX_DATA_FILE_BYTES, bufferIo } from '../../../harness/testing.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from './manifest-fixtures.js';
 
 type Scratch = Awaited<ReturnType<typeof scratch>>;

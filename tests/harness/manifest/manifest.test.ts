@@ -2,7 +2,8 @@ import { readFile, mkdir, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { EXIT, Manifest, ManifestInvalidError, bufferIo, exitCodeFor, loadManifest, manifestDigest, repetitionsAt, runCli, selectDepths, withMaxSessions } from '../../../harness/index.js';
+import { EXIT, Manifest, ManifestInvalidError, exitCodeFor, loadManifest, manifestDigest, repetitionsAt, runCli, selectDepths, withMaxSessions } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 import { RdhError } from '../../../engine/index.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from './manifest-fixtures.js';
 

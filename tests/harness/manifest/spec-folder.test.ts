@@ -1,7 +1,8 @@
 import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HELD_OUT_MARKER, MAX_SPEC_ENTRIES, REPO_ROOT, bufferIo, loadManifest, runCli } from '../../../harness/index.js';
+import { HELD_OUT_MARKER, REPO_ROOT, loadManifest, runCli } from '../../../harness/index.js';
+import { MAX_SPEC_ENTRIES, bufferIo } from '../../../harness/testing.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from './manifest-fixtures.js';
 
 type Scratch = Awaited<ReturnType<typeof scratch>>;

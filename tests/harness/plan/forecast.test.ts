@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SQLCSV_REQUIREMENTS, expectedTree, forecastCells, isolatedDefects, learnCostModel, measuredSpend, streamDraws, type CellMeasurement } from '../../../harness/index.js';
+import { expectedTree, forecastCells, learnCostModel, type CellMeasurement } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, isolatedDefects, measuredSpend, streamDraws } from '../../../harness/testing.js';
 import { SESSIONS, simCells, type SimDesign } from '../report/sim-sweep.js';
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Manifest, bufferIo, hypothesisLines, minimumDetectableDifference, pairedTestPower, planHypothesis, runCli } from '../../../harness/index.js';
+import { Manifest, hypothesisLines, minimumDetectableDifference, pairedTestPower, planHypothesis, runCli } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest/manifest-fixtures.js';
 
 /** `harness plan` judges the hypothesis: whether the design can detect δ at the power wanted, from the exact noncentral t. */

@@ -3,7 +3,6 @@ import {
   EXIT,
   ProviderConfigInvalidError,
   apiKeyFor,
-  bufferIo,
   checkProviderConfig,
   exitCodeFor,
   loadManifest,
@@ -13,6 +12,7 @@ import {
   requireProviderConfig,
   runCli,
 } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest/manifest-fixtures.js';
 
 type Scratch = Awaited<ReturnType<typeof scratch>>;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bufferIo, loadProviderConfig, runCli } from '../../../harness/index.js';
+import { loadProviderConfig, runCli } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 import { patched, scratch, VALID_MANIFEST, yamlOf } from '../manifest/manifest-fixtures.js';
 
 type Scratch = Awaited<ReturnType<typeof scratch>>;

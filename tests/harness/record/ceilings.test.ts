@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mayContinue, mayDispatch, NO_SPEND, reduceSessionCeiling, reduceUnit, sessionCeilingFrom, type SweepEventInput, type UnitCall, unitCeilings } from '../../../harness/index.js';
+import { type SweepEventInput } from '../../../harness/index.js';
+import { mayContinue, mayDispatch, NO_SPEND, reduceSessionCeiling, reduceUnit, sessionCeilingFrom, type UnitCall, unitCeilings } from '../../../harness/testing.js';
 import { header, runStarted, session, stamped } from '../journal/sweep-fixtures.js';
 
 const CELL = 'cap1-rep1-gated';

@@ -2,7 +2,8 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, bufferIo, runCli } from '../../../harness/index.js';
+import { EXIT, runCli } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { RECORD_MANIFEST } from './record-fixture.js';
 

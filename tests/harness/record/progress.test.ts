@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressDisplay, duration, eta, progressFrom, type ProgressSetup, reduceProgress, renderFrame, renderLine, type SweepEvent, type SweepEventInput } from '../../../harness/index.js';
+import { type SweepEvent, type SweepEventInput } from '../../../harness/index.js';
+import { createProgressDisplay, duration, eta, progressFrom, type ProgressSetup, reduceProgress, renderFrame, renderLine } from '../../../harness/testing.js';
 import { header, runStarted, sampleMeasurement, session, stamped } from '../journal/sweep-fixtures.js';
 
 const CELLS = ['cap1-rep1-gated', 'cap1-rep1-ungated', 'cap2-rep1-gated', 'cap2-rep1-ungated'];

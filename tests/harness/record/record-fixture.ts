@@ -7,7 +7,8 @@ import Docker from 'dockerode';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ModelQuotaExhaustedError, type ModelClient, type ModelRequest } from '../../../engine/index.js';
-import { type GradeResult, loadRequirements, type CliIo, REPO_ROOT, runRecord, type RecordFlags, type RecordResult, type RecordSeams, readSweepJournal, type SweepEvent } from '../../../harness/index.js';
+import { type GradeResult, loadRequirements, type CliIo, REPO_ROOT, runRecord, type RecordFlags, type RecordResult, readSweepJournal, type SweepEvent } from '../../../harness/index.js';
+import { type RecordSeams } from '../../../harness/testing.js';
 import { FakeSandboxProvider, type FakeCommand, type FakeWorkspace } from '../../support/fake-sandbox.js';
 import type { SessionGauge } from '../../support/session-gauge.js';
 

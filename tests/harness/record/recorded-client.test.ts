@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JsonlDirectory, SecretCatalogue, TranscriptRecorder, systemClock, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse } from '../../../engine/index.js';
-import { RecordedCallClient, ReplayDivergenceError, normaliseText, readTranscripts } from '../../../harness/index.js';
+import { readTranscripts } from '../../../harness/index.js';
+import { RecordedCallClient, ReplayDivergenceError, normaliseText } from '../../../harness/testing.js';
 
 const reply = (text: string): ModelResponse => ({ content: text, toolCalls: [], usage: { inputTokens: 10, outputTokens: 2, cachedTokens: 0 }, model: 'm', finishReason: 'stop' });
 const request = (sessionId: string, messages: ChatMessage[]): ModelRequest => ({ model: 'm', messages, role: 'worker', sessionId, nodeId: 'root', attempt: 1 });

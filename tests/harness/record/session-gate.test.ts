@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SessionGate, SessionRefusedError, type SweepEvent } from '../../../harness/index.js';
+import { type SweepEvent } from '../../../harness/index.js';
+import { SessionGate, SessionRefusedError } from '../../../harness/testing.js';
 import { runStarted, session, stamped } from '../journal/sweep-fixtures.js';
 
 const started = (sessionId: string, reopened = false) => ({ type: 'session_started', cellIds: ['cap1-rep1-gated'], sessionId, role: 'worker', nodePath: 'root', attempt: 1, reopened, seq: 0, version: 1, at: '' }) as unknown as SweepEvent;

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT, endLine, exitOfEnd, resumeTable, sweepEnd, type SweepCounts } from '../../../harness/index.js';
+import { EXIT } from '../../../harness/index.js';
+import { endLine, exitOfEnd, resumeTable, sweepEnd, type SweepCounts } from '../../../harness/testing.js';
 
 const all = (over: Partial<SweepCounts> = {}): SweepCounts => ({ staged: 4, measured: 4, transient: 0, permanent: 0, unmeasured: 0, notStarted: 0, ...over });
 

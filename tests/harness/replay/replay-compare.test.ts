@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalForm, treeDifference } from '../../../harness/index.js';
+import { canonicalForm, treeDifference } from '../../../harness/testing.js';
 
 /** The canonical form `harness replay` compares a recording and its replay in, and how a difference is named. */
 

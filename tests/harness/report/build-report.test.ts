@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SQLCSV_REQUIREMENTS, buildReport, cellId, chartSpecs, faceLines, isolatedDefects, planInputFor, projectPlan, renderMarkdown, reportJson, type CellMeasurement, type SweepEventInput } from '../../../harness/index.js';
+import { buildReport, cellId, chartSpecs, planInputFor, projectPlan, renderMarkdown, reportJson, type CellMeasurement, type SweepEventInput } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, faceLines, isolatedDefects } from '../../../harness/testing.js';
 import { simCells, simJournal, simManifest, simPins, stampEvents, unstamp, type SimDesign } from './sim-sweep.js';
 
 /** The pure report: journal in, report out. The golden and simulated tests cover whole sweeps; these pin one mechanism each. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
-import { ARMS, SQLCSV_REQUIREMENTS, SimParams, cellId, identityDraws, isolatedDefects, samplePair, type CellMeasurement, type JournalPins, type SweepEvent, type SweepEventInput } from '../../../harness/index.js';
+import { ARMS, SimParams, cellId, type CellMeasurement, type JournalPins, type SweepEvent, type SweepEventInput } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, identityDraws, isolatedDefects, samplePair } from '../../../harness/testing.js';
 import { simMeasurement, stampEvents } from './sim-sweep.js';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SQLCSV_REQUIREMENTS, buildReport, isolatedDefects, type CellMeasurement } from '../../../harness/index.js';
+import { buildReport, type CellMeasurement } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, isolatedDefects } from '../../../harness/testing.js';
 import { simCells, simJournal, simManifest, type SimDesign } from './sim-sweep.js';
 
 /** Who judged whom: every gated merge judged, at every attempt, by a family that contributed nothing; anything less is listed. */

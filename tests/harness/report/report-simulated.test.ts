@@ -8,20 +8,22 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ARMS,
   REPO_ROOT,
-  SQLCSV_REQUIREMENTS,
   SimParams,
   buildReport,
-  defectModelOf,
   Manifest,
-  loadDefectTable,
   plantedText,
-  samplePair,
-  streamDraws,
   writeReport,
   type Arm,
-  type DefectModel,
   type Report,
 } from '../../../harness/index.js';
+import {
+  SQLCSV_REQUIREMENTS,
+  defectModelOf,
+  loadDefectTable,
+  samplePair,
+  streamDraws,
+  type DefectModel,
+} from '../../../harness/testing.js';
 import { simRun } from './run-fixture.js';
 import { repetitionsAt, simCells, simJournal, simManifest, type SimDesign } from './sim-sweep.js';
 

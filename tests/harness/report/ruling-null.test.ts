@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Hypothesis, hypothesisPin, rulingSection, type CellTally } from '../../../harness/index.js';
+import { Hypothesis, hypothesisPin, type CellTally } from '../../../harness/index.js';
+import { rulingSection } from '../../../harness/testing.js';
 import { drawSweep, type Design } from '../stats/calibration-support.js';
 
 /**

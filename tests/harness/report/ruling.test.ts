@@ -1,23 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import {
   Hypothesis,
-  SQLCSV_REQUIREMENTS,
   buildReport,
-  comparisonDifference,
-  comparisonTallies,
-  holmLevels,
   hypothesisPin,
-  isolatedDefects,
   renderMarkdown,
-  rule,
-  rulingLines,
-  rulingSection,
   survivalStats,
-  comparisonPValue,
   type CellTally,
   type Interval,
   type JournalPins,
 } from '../../../harness/index.js';
+import {
+  SQLCSV_REQUIREMENTS,
+  comparisonDifference,
+  comparisonTallies,
+  holmLevels,
+  isolatedDefects,
+  rule,
+  rulingLines,
+  rulingSection,
+  comparisonPValue,
+} from '../../../harness/testing.js';
 import { simCells, simJournal, simManifest, simPins, type SimDesign } from './sim-sweep.js';
 
 /** The pre-registered ruling: the rule, Holm's step-down, the pooled-over-levels comparison, the pin, and three sweeps built so each ruling is the right one. */

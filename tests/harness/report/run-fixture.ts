@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { CORPUS_DIR, REPO_ROOT, digestFolder, type CellMeasurement, type JournalPins, type SweepEvent } from '../../../harness/index.js';
+import { REPO_ROOT, digestFolder, type CellMeasurement, type JournalPins, type SweepEvent } from '../../../harness/index.js';
+import { CORPUS_DIR } from '../../../harness/testing.js';
 import { simJournal, simManifest, simPins, type SimDesign } from './sim-sweep.js';
 
 /**

@@ -1,25 +1,27 @@
 import {
   ARMS,
   Manifest,
-  SQLCSV_REQUIREMENTS,
   SWEEP_JOURNAL,
   SimParams,
   cellId,
-  hasRoom,
-  identityDraws,
-  samplePair,
   type Arm,
   type CellMeasurement,
-  type DefectModel,
-  type DrawSource,
   type JournalPins,
   type PinnedPair,
-  type SimPairSample,
-  type SimTreeNode,
   type Spend,
   type SweepEvent,
   type SweepEventInput,
 } from '../../../harness/index.js';
+import {
+  SQLCSV_REQUIREMENTS,
+  hasRoom,
+  identityDraws,
+  samplePair,
+  type DefectModel,
+  type DrawSource,
+  type SimPairSample,
+  type SimTreeNode,
+} from '../../../harness/testing.js';
 
 /**
  * Synthetic SIMULATED sweeps for the report's tests and bench: the pure sampler draws each pair

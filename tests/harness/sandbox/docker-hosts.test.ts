@@ -5,7 +5,6 @@ import {
   EXIT,
   ProviderConfigInvalidError,
   UsageError,
-  bufferIo,
   collectDockerHost,
   dockerHostsFrom,
   exitCodeFor,
@@ -13,6 +12,7 @@ import {
   parseDockerHostFlag,
   runCli,
 } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { scratch, yamlOf } from '../manifest/manifest-fixtures.js';
 

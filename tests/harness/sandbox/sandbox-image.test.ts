@@ -1,6 +1,7 @@
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_RECIPE, bufferIo, buildSandboxImage, dockerfileFor, recipeDigest, runCli, sandboxImageTag } from '../../../harness/index.js';
+import { SANDBOX_RECIPE, buildSandboxImage, dockerfileFor, recipeDigest, runCli, sandboxImageTag } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 
 describe('sandbox image recipe', () => {

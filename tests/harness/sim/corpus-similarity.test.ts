@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CORPUS_DIR, REPO_ROOT } from '../../../harness/index.js';
+import { REPO_ROOT } from '../../../harness/index.js';
+import { CORPUS_DIR } from '../../../harness/testing.js';
 
 const WINDOW = 5;
 

@@ -3,20 +3,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { describe, expect, it } from 'vitest';
+import { gradeTree } from '../../../harness/index.js';
 import {
   SQLCSV_REQUIREMENTS,
   applyDefects,
   brokenRequirements,
   defectById,
   defectModelOf,
-  gradeTree,
   pickVariant,
   readCorpus,
   streamDraws,
   testFileFor,
   treeFiles,
   type PlantedDefect,
-} from '../../../harness/index.js';
+} from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SimParams } from '../../../harness/index.js';
 import {
   SQLCSV_REQUIREMENTS,
-  SimParams,
   applySeams,
   identityDraws,
   isolatedDefects,
@@ -11,7 +11,7 @@ import {
   seamDraws,
   splitChunks,
   type DecisionKey,
-} from '../../../harness/index.js';
+} from '../../../harness/testing.js';
 
 const DEFECTS = isolatedDefects(SQLCSV_REQUIREMENTS);
 const CELL = { seed: 1, cap: 3, repetition: 0 };

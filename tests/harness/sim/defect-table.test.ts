@@ -9,7 +9,7 @@ import {
   readCorpus,
   testFileFor,
   uncoveredRequirements,
-} from '../../../harness/index.js';
+} from '../../../harness/testing.js';
 
 const corpus = await readCorpus();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SimParams } from '../../../harness/index.js';
 import {
   SQLCSV_REQUIREMENTS,
-  SimParams,
   draw,
   identityDraws,
   isolatedDefects,
@@ -13,7 +13,7 @@ import {
   type DecisionKey,
   type DrawKey,
   type DrawSource,
-} from '../../../harness/index.js';
+} from '../../../harness/testing.js';
 
 const KEY: DrawKey = { cap: 3, repetition: 2, node: 'root.1', role: 'executor', attempt: 1, decision: 'defect', item: 'R07' };
 const PARAMS = SimParams.parse({ early_leaf_rate: 0, seam_defect_rate: 0.5, leaf_defect_rate: 0.3, judge_recall: 0.6, self_review_recall: 0.6 });

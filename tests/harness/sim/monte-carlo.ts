@@ -1,4 +1,5 @@
-import { ARMS, samplePair, streamDraws, type Arm, type DefectModel, type SimParams } from '../../../harness/index.js';
+import { ARMS, type Arm, type SimParams } from '../../../harness/index.js';
+import { samplePair, streamDraws, type DefectModel } from '../../../harness/testing.js';
 
 /** A ratio estimate pooled over cells, with its delta-method standard error (cells are the unit). */
 export interface RatioEstimate {

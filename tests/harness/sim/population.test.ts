@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../engine/index.js';
-import { REPO_ROOT, SQLCSV_REQUIREMENTS, SimParams, expectedSurvival, isolatedDefects, samplePair, simSetup, specObjective } from '../../../harness/index.js';
+import { REPO_ROOT, SimParams, simSetup } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, expectedSurvival, isolatedDefects, samplePair, specObjective } from '../../../harness/testing.js';
 
 const objective = await specObjective(path.join(REPO_ROOT, 'spec', 'sqlcsv'));
 const setupFor = (seed: number) => simSetup({ params: SimParams.parse({ seed }), maxDepth: 2, mergeAttempts: 2, requirements: objective.requirements });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ARMS, SQLCSV_REQUIREMENTS, SimParams, expectedSurvival, isolatedDefects, mergeSurvival, passingRequirements, samplePair, type SimLeafRecord, type SimMergeRecord, type SimTreeNode } from '../../../harness/index.js';
+import { ARMS, SimParams } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, expectedSurvival, isolatedDefects, mergeSurvival, passingRequirements, samplePair, type SimLeafRecord, type SimMergeRecord, type SimTreeNode } from '../../../harness/testing.js';
 
 const DEFECTS = isolatedDefects(SQLCSV_REQUIREMENTS);
 const PARAMS = SimParams.parse({ seam_defect_rate: 0.5, unresolved_claim_rate: 0.2, non_delivery_rate: 0.2 });

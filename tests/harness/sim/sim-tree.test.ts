@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SimParams } from '../../../harness/index.js';
 import {
   SQLCSV_REQUIREMENTS,
-  SimParams,
   UNDELIVERED_TEST_FILE,
   defectModelOf,
   defectsIn,
@@ -11,7 +11,7 @@ import {
   leafTreeSpec,
   readCorpus,
   treeFiles,
-} from '../../../harness/index.js';
+} from '../../../harness/testing.js';
 
 const corpus = await readCorpus();
 const model = defectModelOf(corpus.defects);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { maySplitAtDepth } from '../../../engine/index.js';
-import { SQLCSV_REQUIREMENTS, SimParams, achievedDepthDistribution, hasRoom, isolatedDefects, samplePair } from '../../../harness/index.js';
+import { SimParams } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, achievedDepthDistribution, hasRoom, isolatedDefects, samplePair } from '../../../harness/testing.js';
 
 describe('the simulated tree shape obeys the engine depth cap', () => {
   it('lets a node at level k split iff k < cap, the rule the engine applies', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ARMS, SQLCSV_REQUIREMENTS, SimParams, achievedDepthDistribution, defectModelOf, expectedCurves, expectedSurvival, isolatedDefects, loadDefectTable, nodeProbabilities, samplePair, streamDraws, type DefectModel } from '../../../harness/index.js';
+import { ARMS, SimParams } from '../../../harness/index.js';
+import { SQLCSV_REQUIREMENTS, achievedDepthDistribution, defectModelOf, expectedCurves, expectedSurvival, isolatedDefects, loadDefectTable, nodeProbabilities, samplePair, streamDraws, type DefectModel } from '../../../harness/testing.js';
 import { monteCarlo, type RatioEstimate } from './monte-carlo.js';
 
 const REQS = SQLCSV_REQUIREMENTS;

@@ -1,18 +1,20 @@
 import { hash } from 'node:crypto';
 import {
   ARMS,
-  SQLCSV_REQUIREMENTS,
   SimParams,
   covers,
-  expectedSurvival,
-  isolatedDefects,
-  samplePair,
-  streamDraws,
   survivalStats,
   type CellTally,
   type Interval,
   type SurvivalOptions,
 } from '../../../harness/index.js';
+import {
+  SQLCSV_REQUIREMENTS,
+  expectedSurvival,
+  isolatedDefects,
+  samplePair,
+  streamDraws,
+} from '../../../harness/testing.js';
 
 /**
  * Calibration of the survival intervals against the SIMULATED population's planted truth, with

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { survivalStats, type CellTally, type SurvivalStats } from '../../../harness/index.js';
+import { survivalSection } from '../../../harness/testing.js';
 
 type Tallies = Record<number, [claimed: number, surviving: number]>;
 
@@ -260,7 +261,6 @@ describe('input is checked', () => {
 
 describe("the report passes the manifest's declared spread through", () => {
   it('survivalSection: pairs with no spread assume the declared figure, in the per-level rows and the cap curve', async () => {
-    const { survivalSection } = await import('../../../harness/report/survival-figures.js');
     const cells = [1, 2, 3].flatMap((r) => pair(1, r, { 1: [20, 20] }, { 1: 15 + r }));
     const lowOf = (sd?: number) => {
       const section = survivalSection(cells, 'shared', 0.95, null, sd);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FaultPlan, callKey, latencyMs, type SimServer } from '../../../../harness/index.js';
+import { FaultPlan, type SimServer } from '../../../../harness/index.js';
+import { callKey, latencyMs } from '../../../../harness/testing.js';
 import { plannerCall, post, serve } from './serve-fixture.js';
 
 const plan = (fields: Record<string, unknown>) => FaultPlan.parse({ version: 1, seed: 5, ...fields });

@@ -2,7 +2,8 @@ import { connect } from 'node:net';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WORK_TOOLS, type ChatMessage, type ModelRequest, type ModelResponse } from '../../../../engine/index.js';
-import { ServerStats, SimPopulation, simSetup, specObjective, type SimServer } from '../../../../harness/index.js';
+import { SimPopulation, simSetup, type SimServer } from '../../../../harness/index.js';
+import { ServerStats, specObjective } from '../../../../harness/testing.js';
 import { EXECUTOR, REVIEWER, SMOKE_HTTP, overHttp, plannerCall, post, serve } from './serve-fixture.js';
 
 let server: (SimServer & { logged: string[] }) | null = null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WORK_TOOLS, type ModelRequest, type ModelResponse } from '../../../../engine/index.js';
-import { ChatCompletionBody, completionBody, requestFromWire } from '../../../../harness/index.js';
+import { ChatCompletionBody, completionBody, requestFromWire } from '../../../../harness/testing.js';
 import { EXECUTOR, engineBody, identityOf } from './serve-fixture.js';
 
 const base = { model: EXECUTOR, role: 'worker', nodeId: 'root.2', sessionId: 'root.2/worker/1', attempt: 2, cellId: 'cap2-rep1-ungated' } as const;
