@@ -30,8 +30,8 @@ describe('harness report', () => {
       Survival by achieved level (root = 0), pooled over caps, 95% intervals:
 
         level  pairs  gated                  ungated                gated − ungated
-            1      2  0.950 [0.632, 1.000]*  0.838 [0.043, 1.000]*  +0.112 [-0.364, +0.589]*
-            2      2  0.952 [0.687, 1.000]*  0.871 [0.620, 1.000]*  +0.081 [-0.435, +0.596]*
+            1      2  0.950 [0.023, 1.000]*  0.838 [0.015, 0.999]*  +0.112 [-0.354, +0.534]*
+            2      2  0.952 [0.059, 1.000]*  0.871 [0.419, 0.984]*  +0.081 [-0.412, +0.537]*
         * uncalibrated: fewer than 5 pairs, or no spread between them
 
       cells: 8 measured of 10, 1 unavailable, 1 unmeasured; 118 sessions
