@@ -1,8 +1,10 @@
-import { z } from 'zod';
-import { ARMS, type Arm } from '../manifest/manifest.js';
+import type { Arm } from '../manifest/manifest.js';
 import { cellId } from '../journal/run-folder.js';
 import type { CellMeasurement, MeasuredMerge } from '../journal/cell-measurement.js';
 import type { PlantedTruth } from './planted-truth.js';
+import type { MergeDecay, MergeLevelFigure } from './merge-decay-schema.js';
+
+export { MergeDecay, MergeLevelFigure } from './merge-decay-schema.js';
 
 /**
  * Decay merge by merge (`grade_merges`): survival after each merge level, per cap and arm, as a
@@ -14,33 +16,6 @@ import type { PlantedTruth } from './planted-truth.js';
  * revived. A node that could not be graded (its tree lacks the deliverable's entry points) is
  * counted apart, never read as a death.
  */
-
-const Count = z.int().nonnegative();
-
-export const MergeLevelFigure = z.object({
-  claims: Count,
-  passing: Count,
-  /** passing / claims; null when no graded node at this level had a claim. */
-  survival: z.number().min(0).max(1).nullable(),
-  /** Splitting nodes at this level whose tree could not be graded there (not counted, not deaths). */
-  notGradable: Count,
-  /** The closed form's figure for a SIMULATED sweep (harness/sim/truth.ts); null otherwise. */
-  truth: z.number().min(0).max(1).nullable(),
-});
-export type MergeLevelFigure = z.infer<typeof MergeLevelFigure>;
-
-const ClaimAt = z.object({ cellId: z.string(), leaf: z.string(), requirement: z.string() });
-
-export const MergeDecay = z.object({
-  /** Cells whose merges were graded (in complete pairs): the figures' population. */
-  cells: Count,
-  rows: z.array(z.object({ cap: z.int(), mergeLevel: Count, gated: MergeLevelFigure.nullable(), ungated: MergeLevelFigure.nullable() })),
-  /** Claims that did not survive to the root, each with the node whose merge killed it (its last failing graded node after it last passed). */
-  killed: z.array(ClaimAt.extend({ arm: z.enum(ARMS), killedAt: z.string(), lastPassed: z.string().nullable() })),
-  /** Claims that failed at one graded merge and passed at a later (shallower) one. */
-  revived: z.array(ClaimAt.extend({ arm: z.enum(ARMS), failedAt: z.string(), passedAgainAt: z.string() })),
-});
-export type MergeDecay = z.infer<typeof MergeDecay>;
 
 /** The merges on a leaf's way to the root, deepest first (a node's id is its parent's plus `.<n>`, as the engine names them). */
 function chainOf(leaf: string, merges: readonly MeasuredMerge[]): MeasuredMerge[] {

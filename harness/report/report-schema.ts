@@ -1,4 +1,3 @@
-import { MergeDecay } from './merge-decay.js';
 import { z } from 'zod';
 import { Arm } from '../manifest/manifest.js';
 import { CostModel, Forecast } from '../plan/forecast.js';
@@ -6,6 +5,7 @@ import { SimParams } from '../sim/sim-params.js';
 import { Interval } from '../stats/interval.js';
 import { Spend } from '../journal/cell-measurement.js';
 import { Hypothesis } from '../manifest/hypothesis.js';
+import { MergeDecay } from './merge-decay-schema.js';
 
 /**
  * report.json: everything the report of one sweep says, as data. `harness report` writes it;
