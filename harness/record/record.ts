@@ -236,6 +236,13 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
     else {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // Interrupted: the run is winding down to exit 130, so a second Ctrl-C during the cleanup and
+      // summary still removes the run's containers and exits 130, never dies mid-write on the default handler.
+      if (interrupts > 0) {
+        const again = () => void removeRunContainers().finally(() => process.exit(EXIT.interrupted));
+        process.once('SIGINT', again);
+        process.once('SIGTERM', again);
+      }
     }
   }
 
