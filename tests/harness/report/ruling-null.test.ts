@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Hypothesis, hypothesisPin, type CellTally } from '../../../harness/index.js';
 import { rulingSection } from '../../../harness/testing.js';
-import { drawSweep, type Design } from '../stats/calibration-support.js';
+import { DEFAULT_POPULATION as PLANTED, drawSweep, type Design } from '../stats/calibration-support.js';
 
 /**
  * The ruling's error rate, shown rather than assumed: synthetic shared-pairing sweeps of caps 1
@@ -14,18 +14,6 @@ import { drawSweep, type Design } from '../stats/calibration-support.js';
 
 const SWEEPS = 400;
 
-/** The sim's default population, as the calibration tests pin it. */
-const PLANTED = {
-  leaf_defect_rate: 0.2,
-  seam_defect_rate: 0.15,
-  judge_recall: 0.8,
-  self_review_recall: 0.3,
-  repair_rate: 0.6,
-  branching: { 2: 0.5, 3: 0.5 },
-  early_leaf_rate: 0.1,
-  unresolved_claim_rate: 0.05,
-  non_delivery_rate: 0.05,
-};
 const EFFECT: Design = { params: PLANTED, caps: [1, 2], mergeAttempts: 2, pairs: 10 };
 const NULL: Design = { ...EFFECT, params: { ...PLANTED, self_review_recall: PLANTED.judge_recall } };
 

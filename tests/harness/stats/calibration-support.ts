@@ -174,6 +174,19 @@ export function coverageTable(title: string, rows: readonly CoverageRow[]): stri
 }
 
 /** Sweeps per design in the default test run; `RDH_CALIBRATION_SWEEPS` raises it (npm run calibration:full). */
+/** The sim's default population, pinned here so the calibration and ruling figures cannot drift with a default. */
+export const DEFAULT_POPULATION = {
+  leaf_defect_rate: 0.2,
+  seam_defect_rate: 0.15,
+  judge_recall: 0.8,
+  self_review_recall: 0.3,
+  repair_rate: 0.6,
+  branching: { 2: 0.5, 3: 0.5 },
+  early_leaf_rate: 0.1,
+  unresolved_claim_rate: 0.05,
+  non_delivery_rate: 0.05,
+};
+
 export const SWEEPS = Number(process.env.RDH_CALIBRATION_SWEEPS ?? 1000);
 
 /** The coverage the 95% intervals must reach at 10 pairs per cap, per well-populated row (issue 20). */

@@ -1,4 +1,5 @@
 import { DEFAULT_PAIR_DIFFERENCE_SD } from '../../../harness/index.js';
+import { DEFAULT_POPULATION as PLANTED } from './calibration-support.js';
 import { calibrationCases } from './calibration-cases.js';
 
 /**
@@ -9,18 +10,6 @@ import { calibrationCases } from './calibration-cases.js';
  * README's figures (section "Calibration").
  */
 
-/** The sim's default population, pinned here so the figures cannot drift with a default. */
-const PLANTED = {
-  leaf_defect_rate: 0.2,
-  seam_defect_rate: 0.15,
-  judge_recall: 0.8,
-  self_review_recall: 0.3,
-  repair_rate: 0.6,
-  branching: { 2: 0.5, 3: 0.5 },
-  early_leaf_rate: 0.1,
-  unresolved_claim_rate: 0.05,
-  non_delivery_rate: 0.05,
-};
 
 calibrationCases(
   'the default population',
