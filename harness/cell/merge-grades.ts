@@ -1,6 +1,6 @@
 import type { NodeResult } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
-import type { LeafClaim, MeasuredLeaf, MeasuredMerge } from '../journal/cell-measurement.js';
+import { countedRequirements, type LeafClaim, type MeasuredLeaf, type MeasuredMerge } from '../journal/cell-measurement.js';
 import type { MergeGrade } from './cell-measure.js';
 
 /**
@@ -33,11 +33,6 @@ function ancestorsOf(root: NodeResult): Map<string, string[]> {
   return out;
 }
 
-/** The counted requirements of delivered leaves: what a merge's grade is read against. */
-function counted(leaf: MeasuredLeaf): string[] {
-  return leaf.delivered ? [...new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])))] : [];
-}
-
 /** The leaves with `lastPassed` on every counted claim, and each merge with its grade. */
 export function withMergeGrades(root: NodeResult, g: MergeGrading, leaves: MeasuredLeaf[], merges: MeasuredMerge[]): { leaves: MeasuredLeaf[]; merges: MeasuredMerge[] } {
   const ancestors = ancestorsOf(root);
@@ -58,7 +53,7 @@ export function withMergeGrades(root: NodeResult, g: MergeGrading, leaves: Measu
       const other = g.others.get(merge.path);
       return { ...merge, grade: { status: 'not_gradable', reason: other?.status === 'not_gradable' ? other.reason : 'not graded' } };
     }
-    const under = new Set(withFate.filter((l) => pathOf(l).includes(merge.path)).flatMap(counted));
+    const under = new Set(withFate.filter((l) => pathOf(l).includes(merge.path)).flatMap(countedRequirements));
     return { ...merge, grade: { status: 'graded', passing: [...under].filter((r) => passesAt(g, merge.path, r) === true).sort() } };
   });
   return { leaves: withFate, merges: graded };

@@ -195,14 +195,18 @@ export type CellMeasurement = z.infer<typeof CellMeasurement>;
  * leaf's level, and survives when it passes in the graded root tree. Every level holding a
  * leaf is listed, with 0 claims where none counted.
  */
+/** The requirements a leaf's claims count for: each requirement its resolved claims name, once; none when it did not deliver. */
+export function countedRequirements(leaf: MeasuredLeaf): string[] {
+  return leaf.delivered ? [...new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])))] : [];
+}
+
 export function survivalTally(m: CellMeasurement): CellTally {
   const passing = new Set(m.grade.passing);
   const byLevel = new Map<number, { level: number; claimed: number; surviving: number }>();
   for (const leaf of m.leaves) {
     const tally = byLevel.get(leaf.level) ?? { level: leaf.level, claimed: 0, surviving: 0 };
     byLevel.set(leaf.level, tally);
-    if (!leaf.delivered) continue;
-    for (const requirement of new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])))) {
+    for (const requirement of countedRequirements(leaf)) {
       tally.claimed++;
       if (passing.has(requirement)) tally.surviving++;
     }

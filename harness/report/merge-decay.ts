@@ -1,6 +1,6 @@
 import type { Arm } from '../manifest/manifest.js';
 import { cellId } from '../journal/run-folder.js';
-import type { CellMeasurement, MeasuredMerge } from '../journal/cell-measurement.js';
+import { countedRequirements, type CellMeasurement, type MeasuredMerge } from '../journal/cell-measurement.js';
 import type { PlantedTruth } from './planted-truth.js';
 import type { MergeDecay, MergeLevelFigure } from './merge-decay-schema.js';
 
@@ -41,9 +41,8 @@ export function mergeDecaySection(cells: readonly CellMeasurement[], truth: Plan
       if (merge.grade?.status === 'not_gradable') at(m.cap, merge.level, m.arm).notGradable++;
     }
     for (const leaf of m.leaves) {
-      if (!leaf.delivered) continue;
       const chain = chainOf(leaf.path, m.merges);
-      for (const requirement of new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])))) {
+      for (const requirement of countedRequirements(leaf)) {
         let lastPass: string | null = null;
         let failedAt: string | null = null;
         let killer: string | null = null;
