@@ -7,7 +7,7 @@ import { CellId, runPaths } from '../../harness/run-files.js';
  * the names come from the harness's own layout (runPaths), so the two cannot drift apart.
  */
 
-export const FILE_KINDS = ['report', 'chart', 'result', 'grade', 'events', 'transcript'] as const;
+export const FILE_KINDS = ['report', 'chart', 'spec', 'result', 'grade', 'events', 'transcript'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 const layout = runPaths('');
@@ -26,6 +26,8 @@ const TRANSCRIPTS_DIR = layout.cell('cap1-rep1-gated').transcripts.split(/[\\/]/
 
 /** A chart's file name: what `harness report` writes (`NAME.svg`, NAME in letters, digits, `.`, `_`, `-`). */
 const CHART = /^[A-Za-z0-9][A-Za-z0-9_-]*\.svg$/;
+/** A chart's vega-lite spec, beside its SVG (`NAME.vl.json`): published as a download. */
+const SPEC = /^[A-Za-z0-9][A-Za-z0-9_-]*\.vl\.json$/;
 /** A transcript's file name: what sessionFileName writes (letters, digits, `_`, `-`, `.`, `%XX`, `~`). */
 const TRANSCRIPT = /^[A-Za-z0-9_%~-][A-Za-z0-9_.%~-]*\.jsonl$/;
 
@@ -36,6 +38,7 @@ export function admitted(relative: string): FileKind | null {
   if (parts[0] === REPORT_DIR) {
     if (parts.length === 2 && parts[1] === 'report.json') return 'report';
     if (parts.length === 3 && parts[1] === 'charts' && CHART.test(parts[2]!)) return 'chart';
+    if (parts.length === 3 && parts[1] === 'charts' && SPEC.test(parts[2]!)) return 'spec';
     return null;
   }
   if (parts[0] === CELLS_DIR && parts.length >= 3 && CellId.safeParse(parts[1]).success) {

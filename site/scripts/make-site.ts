@@ -166,7 +166,7 @@ async function walk(run: RunChoice, io: Io): Promise<Array<Omit<StagedFile, 'sha
   return files;
 }
 
-const FORMAT: Record<FileKind, 'json' | 'xml' | 'text'> = { report: 'json', chart: 'xml', result: 'json', grade: 'json', events: 'json', transcript: 'json' };
+const FORMAT: Record<FileKind, 'json' | 'xml' | 'text'> = { report: 'json', chart: 'xml', spec: 'json', result: 'json', grade: 'json', events: 'json', transcript: 'json' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a file as text, refusing anything that is not UTF-8 without NUL bytes (a scan could not see into it). */

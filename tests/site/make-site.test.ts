@@ -92,6 +92,7 @@ const SITES: PlantSite[] = [
   { kind: 'grade', file: 'cells/cap1-rep1-ungated/grade.json', plant: (c, t) => JSON.stringify({ ...JSON.parse(c), tree: t }, null, 2) },
   { kind: 'report', file: 'report/report.json', plant: (c, t) => JSON.stringify({ ...JSON.parse(c), caveats: [{ kind: 'recorded', text: t }] }, null, 2) },
   { kind: 'chart', file: 'report/charts/cost.svg', plant: (c, t) => c.replace('</svg>', `<text x="1" y="1">${t.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text></svg>`) },
+  { kind: 'spec', file: 'report/charts/cost.vl.json', plant: (c, t) => JSON.stringify({ ...JSON.parse(c), description: t }, null, 2) },
 ];
 
 function expectRefused(result: { code: number; io: ReturnType<typeof capture> }, sample: Sample, site: PlantSite) {
@@ -115,8 +116,10 @@ describe('make_site staging', () => {
       const source = await filesUnder(run);
       expect(staged.length).toBeGreaterThan(40);
       expect(staged.every((f) => source.includes(f))).toBe(true);
-      expect(staged.filter((f) => !/^(report\/report\.json|report\/charts\/[a-z-]+\.svg|cells\/cap\d-rep1-(gated|ungated)\/(result\.json|grade\.json|events\.jsonl|transcripts\/[^/]+\.jsonl))$/.test(f))).toEqual([]);
-      for (const f of ['.env', 'journal.jsonl', 'manifest.yaml', 'report/report.md', 'report/charts/cells.vl.json', 'cells/cap1-rep1-gated/id_ed25519.pub', 'cells/cap1-rep1-gated/tree/secret.txt']) expect(staged).not.toContain(f);
+      expect(staged.filter((f) => !/^(report\/report\.json|report\/charts\/[a-z-]+\.(svg|vl\.json)|cells\/cap\d-rep1-(gated|ungated)\/(result\.json|grade\.json|events\.jsonl|transcripts\/[^/]+\.jsonl))$/.test(f))).toEqual([]);
+      for (const f of ['.env', 'journal.jsonl', 'manifest.yaml', 'report/report.md', 'cells/cap1-rep1-gated/id_ed25519.pub', 'cells/cap1-rep1-gated/tree/secret.txt']) expect(staged).not.toContain(f);
+      // Each chart's vega-lite spec is published beside its SVG, as a download.
+      expect(staged).toContain('report/charts/cells.vl.json');
       const said = io.outLines.join('\n');
       expect(said).toContain('not on the allowlist, not published: .env, cells/cap1-rep1-gated/id_ed25519.pub, cells/cap1-rep1-gated/tree/ (a graded tree)');
       expect(said).toContain('journal.jsonl');

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { renderMarkdown, type Report, type Spend } from '../../../harness/run-files.js';
 import { dataDir } from '../lib/data-dir.js';
 import { reportHtml } from '../lib/report-html.js';
+import { stagedSpecs, type SpecFile } from '../lib/chart-specs.js';
+import { headline, isSimulated, type Headline } from '../lib/headline.js';
 import { readRun, stagedRuns, type ChartView } from '../lib/site-data.js';
 import { cellView, clearViews, runView, sessionView, writeView } from '../lib/views.js';
 
@@ -22,6 +24,14 @@ export interface RunEntry {
   spend: Spend;
   charts: ChartView[];
   view: string;
+  /** The strip a reviewer reads first: headline figures, ruling, how to reproduce (lib/headline.ts). */
+  headline: Headline;
+  /** SIMULATED runs: the planted parameters in one line (report.simulated.text); null for a real run. */
+  planted: string | null;
+  /** The staged vega-lite specs, published as downloads. */
+  specs: SpecFile[];
+  /** The staged report.json, relative to the data folder: published byte for byte. */
+  reportFile: string;
 }
 export interface CellEntry {
   run: string;
@@ -67,7 +77,10 @@ async function prepare(context: LoaderContext): Promise<Index> {
     const view = runView(name);
     await writeView(dir, view, { name, report: run.report, reportHtml: html, cellPages: run.cellPages } satisfies RunPage);
     const r = run.report;
-    index.runs.push({ name, sweep: r.sweep, simulated: r.simulated !== null, cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view });
+    index.runs.push({
+      name, sweep: r.sweep, simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view,
+      headline: headline(r), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
+    });
     for (const cell of cells) {
       const file = cellView(name, cell.id);
       await writeView(dir, file, cell);
