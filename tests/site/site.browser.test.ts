@@ -11,6 +11,7 @@ import { writeRunFixture } from '../support/run-fixture.js';
 import { chromiumReady, launchChromium } from '../../site/scripts/chromium.js';
 import { serveStatic, type StaticServer } from '../../site/scripts/static-server.js';
 import { sweepPicture } from '../../site/scripts/sweep-picture.js';
+import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedMarking } from './checks/headline.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
@@ -187,13 +188,12 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.close();
   });
 
-  it('lists every sweep on the index: manifest name, run, date, SIMULATED, cells measured, spend, and a thumbnail of its curve', async () => {
+  it('lists every sweep on the index: manifest name, run, date, SIMULATED, cells measured, spend, and its headline numbers (no thumbnail)', async () => {
     const page = await browser.context.newPage();
     await page.goto(server.url);
-    const items = await page.evaluate<Array<{ text: string; href: string; thumb: number }>>(`Array.from(document.querySelectorAll('ul.runs > li')).map((li) => {
-      const img = li.querySelector('.thumb img');
-      return { text: li.textContent.replace(/\\s+/g, ' '), href: li.querySelector('h2 a').getAttribute('href'), thumb: img ? img.naturalWidth : -1 };
-    })`);
+    const items = await page.evaluate<Array<{ text: string; href: string; rows: number; images: number }>>(`Array.from(document.querySelectorAll('ul.runs > li')).map((li) => ({
+      text: li.textContent.replace(/\\s+/g, ' '), href: li.querySelector('h2 a').getAttribute('href'),
+      rows: li.querySelectorAll('[data-headline] tr[data-level]').length, images: li.querySelectorAll('img').length }))`);
     const mine = items.filter((i) => /runs\/fixture-(run|copy)\/$/.test(i.href));
     expect(mine.length).toBe(2);
     for (const item of mine) {
@@ -202,11 +202,10 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
       expect(item.text).toContain(`${report.counts.cells.measured} of ${report.counts.cells.design} cells`);
       expect(item.text).toContain(`${report.cost.actual.sessions} sessions`);
       expect(item.text).toMatch(/\d{4}-\d{2}-\d{2}/);
+      // Numbers a reader can read, not a picture of a chart: one row per pooled level (checks/headline.ts compares them).
+      expect(item.rows).toBe(report.survival.pooled.length);
+      expect(item.images).toBe(0);
     }
-    expect(await page.locator('ul.runs > li .thumb img').count()).toBe(items.length);
-    // The thumbnails are lazy: load them all, then each has drawn.
-    await page.evaluate(`Array.from(document.querySelectorAll('.thumb img')).forEach((i) => { i.loading = 'eager'; })`);
-    await page.waitForFunction(`Array.from(document.querySelectorAll('.thumb img')).every((i) => i.complete && i.naturalWidth > 0)`);
     await page.close();
   });
 
@@ -386,7 +385,9 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
 
   it('has 0 serious or critical accessibility violations (axe-core), in light and in dark', async () => {
     const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-    const pages = ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/~page-2/'];
+    const pages = ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/~page-2/', 'runs/golden/'];
+    // The committed example's sweep and cell pages (a cell page of a recorded run, not the fixture's).
+    if (visits.has(`${server.url}runs/example-sim/`)) pages.push('runs/example-sim/', 'runs/example-sim/cells/cap2-rep1-ungated/');
     const dark = await launchChromium({ colorScheme: 'dark' });
     try {
       const found: string[] = [];
@@ -406,4 +407,22 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
       await dark.close();
     }
   });
+
+  it('headline strip, downloads and SIMULATED marking (checks/headline.ts): on the fixture, the golden report of real providers, and the committed example', async () => {
+    expect(visits.size, 'the crawl ran first').toBeGreaterThan(0);
+    const runs = [
+      { run: 'fixture-run', runDir: path.join(tmp, 'runs', 'fixture-run') },
+      { run: 'golden', runDir: path.join(tmp, 'runs', 'golden') },
+      ...(visits.has(`${server.url}runs/example-sim/`) ? [{ run: 'example-sim', runDir: path.join(REPO, 'runs', 'example-sim') }] : []),
+    ];
+    for (const { run, runDir } of runs) {
+      const own = runFiles.Report.parse(JSON.parse(await readFile(path.join(runDir, 'report', 'report.json'), 'utf8')));
+      const check = { context: browser.context, baseUrl: server.url, run, report: own };
+      await checkHeadline(check);
+      await checkDownloads({ ...check, runDir });
+      await checkSimulatedMarking({ ...check, pages: [...visits.keys()].filter((u) => u.startsWith(`${server.url}runs/${run}/`)) });
+    }
+    // Every published file (charts, specs, report.json, CSVs, stylesheets) is linked from a page the crawl reached.
+    await checkPublishedReachable({ dist, baseUrl: server.url, linked: new Set([...visits.values()].flatMap((v) => v.links)) });
+  }, 600_000);
 });
