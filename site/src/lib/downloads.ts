@@ -80,3 +80,25 @@ export function claimsCsv(report: Report): string {
   const pinned = pins(report);
   return csv(CLAIM_COLUMNS, report.claims.map((c) => [...pinned, c.cellId, c.cap, c.arm, c.repetition, c.leaf, c.level, c.requirement, c.survived, c.diedAt, c.lastPassed, c.inFigures]));
 }
+
+export interface ChartDownload {
+  title: string;
+  /** Relative to the sweep page (`charts/NAME.vl.json`); null when the spec was not staged. */
+  spec: string | null;
+  /** Relative to the sweep page (`charts/NAME.svg`); null when the drawing was not staged. */
+  svg: string | null;
+}
+
+/**
+ * Each chart of report.json with the files of it the site publishes: its vega-lite spec (by
+ * the spec file's name) and its SVG (by the chart's name, as the SVG endpoint serves it).
+ * A chart with neither is left out.
+ */
+export function chartDownloads(charts: Report['charts'], svgs: ReadonlySet<string>, specs: ReadonlySet<string>): ChartDownload[] {
+  return charts.flatMap((c) => {
+    const specName = /([^/]+)\.vl\.json$/.exec(c.spec)?.[1];
+    const spec = specName && specs.has(specName) ? `charts/${specName}.vl.json` : null;
+    const svg = svgs.has(c.name) ? `charts/${c.name}.svg` : null;
+    return spec || svg ? [{ title: c.title, spec, svg }] : [];
+  });
+}

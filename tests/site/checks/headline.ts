@@ -54,7 +54,7 @@ function expectFigures(shown: ShownRow[], report: Report, where: string): void {
         continue;
       }
       const sign = arm === 'difference';
-      expect(Math.abs(firstNumber(text) - figure.estimate), label).toBeLessThanOrEqual(0.0005);
+      expect(Math.abs(firstNumber(text) - figure.estimate), label).toBeLessThanOrEqual(0.0005 + 1e-9);
       expect(text.startsWith(signed(figure.estimate, sign)), `${label}: ${text}`).toBe(true);
       const pairs = figure.strata.reduce((n, s) => n + s.pairs, 0);
       if (figure.interval.kind === 't') expect(text, label).toContain(`[${signed(figure.interval.low, sign)}, ${signed(figure.interval.high, sign)}]`);

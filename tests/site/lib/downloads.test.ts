@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Report } from '../../../harness/run-files.js';
-import { CELL_COLUMNS, CLAIM_COLUMNS, CsvFieldError, FORMULA_GUARD, cellsCsv, claimsCsv, csv, csvField } from '../../../site/src/lib/downloads.js';
+import { CELL_COLUMNS, CLAIM_COLUMNS, CsvFieldError, FORMULA_GUARD, cellsCsv, chartDownloads, claimsCsv, csv, csvField } from '../../../site/src/lib/downloads.js';
 import { parseCsv } from '../../support/csv.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -95,5 +95,16 @@ describe('cells.csv and claims.csv', () => {
       expect(new Set(rows.map((r) => r.simulated))).toEqual(new Set([report.simulated === null ? 'false' : 'true']));
     }
     expect(example.claims.filter((c) => !c.survived).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the chart downloads', () => {
+  it('offers each chart\'s staged spec and drawing, and leaves out what was not staged', () => {
+    const names = example.charts.map((c) => c.name);
+    const all = chartDownloads(example.charts, new Set(names), new Set(names));
+    expect(all.map((c) => [c.spec, c.svg])).toEqual(example.charts.map((c) => [c.spec, c.svg]));
+    // The golden run is staged without its specs: the drawings only.
+    expect(chartDownloads(example.charts, new Set(names), new Set()).every((c) => c.spec === null && c.svg !== null)).toBe(true);
+    expect(chartDownloads(example.charts, new Set(['cells']), new Set())).toEqual([{ title: example.charts.find((c) => c.name === 'cells')!.title, spec: null, svg: 'charts/cells.svg' }]);
   });
 });
