@@ -59,4 +59,4 @@ export { CHARTS, chartSpecs } from './report/chart-list.js';
 export { renderMarkdown } from './report/report-markdown.js';
 export { renderSvg, type RenderedChart } from './report/render-svg.js';
 // How the report prints a figure, so the site's headline strip prints each one exactly as report.md does.
-export { estimateText, truthText, percent, share } from './report/report-format.js';
+export { estimateText, truthText, percent, share, IDENTICAL_BY_DESIGN } from './report/report-format.js';

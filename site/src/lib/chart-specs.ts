@@ -13,7 +13,6 @@ import { RunFileInvalidError } from './run-file-read.js';
 export interface SpecFile {
   /** The file's name without `.vl.json`: the download's name (`charts/NAME.vl.json`). */
   name: string;
-  title: string;
   /** Path of the staged spec, relative to the data folder. */
   file: string;
 }
@@ -42,7 +41,7 @@ export async function stagedSpecs(dataDir: string, name: string, report: Report)
     const file = path.join(dir, chart.spec);
     if (!(await stat(file).then((s) => s.isFile(), () => false))) continue;
     assertVegaLiteSpec(await readFile(file, 'utf8'), `runs/${name}/report/${chart.spec}`);
-    out.push({ name: path.basename(chart.spec, '.vl.json'), title: chart.title, file: path.relative(dataDir, file) });
+    out.push({ name: path.basename(chart.spec, '.vl.json'), file: path.relative(dataDir, file) });
   }
   return out;
 }

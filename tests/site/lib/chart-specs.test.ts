@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Report } from '../../../harness/run-files.js';
+import { runFiles } from '../../../harness/index.js';
 import { assertVegaLiteSpec, stagedSpecs } from '../../../site/src/lib/chart-specs.js';
 import { RunFileInvalidError } from '../../../site/src/lib/run-file-read.js';
 
@@ -22,7 +22,7 @@ describe('the staged vega-lite specs', () => {
     try {
       const report = path.join(data, 'runs', 'r', 'report');
       await cp(path.join(REPO, 'runs', 'example-sim', 'report'), report, { recursive: true, filter: (f) => !f.endsWith('cost.vl.json') });
-      const parsed = Report.parse(JSON.parse(await readFile(path.join(report, 'report.json'), 'utf8')));
+      const parsed = runFiles.Report.parse(JSON.parse(await readFile(path.join(report, 'report.json'), 'utf8')));
       const specs = await stagedSpecs(data, 'r', parsed);
       expect(specs.map((s) => s.name)).toEqual(parsed.charts.map((c) => path.basename(c.spec, '.vl.json')).filter((n) => n !== 'cost'));
       expect(specs[0]!.file).toBe(path.join('runs', 'r', 'report', parsed.charts[0]!.spec));

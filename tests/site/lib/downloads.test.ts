@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Report } from '../../../harness/run-files.js';
+import { runFiles } from '../../../harness/index.js';
 import { CELL_COLUMNS, CLAIM_COLUMNS, CsvFieldError, FORMULA_GUARD, cellsCsv, chartDownloads, claimsCsv, csv, csvField } from '../../../site/src/lib/downloads.js';
 import { parseCsv } from '../../support/csv.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
-const load = async (file: string) => Report.parse(JSON.parse(await readFile(path.join(REPO, file), 'utf8')));
+const load = async (file: string) => runFiles.Report.parse(JSON.parse(await readFile(path.join(REPO, file), 'utf8')));
 const golden = await load('tests/harness/report/__snapshots__/golden/report.json');
 const example = await load('runs/example-sim/report/report.json');
 

@@ -1,20 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Report, renderMarkdown, type RulingSection } from '../../../harness/run-files.js';
-import { IDENTICAL_BY_DESIGN } from '../../../harness/report/report-format.js';
+import { runFiles } from '../../../harness/index.js';
 import { headline, isSimulated, splitAfterTitle } from '../../../site/src/lib/headline.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
 const GOLDEN = path.join(REPO, 'tests', 'harness', 'report', '__snapshots__', 'golden');
 const EXAMPLE = path.join(REPO, 'runs', 'example-sim', 'report');
-const load = async (dir: string) => Report.parse(JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')));
+const load = async (dir: string) => runFiles.Report.parse(JSON.parse(await readFile(path.join(dir, 'report.json'), 'utf8')));
 const golden = await load(GOLDEN);
 const example = await load(EXAMPLE);
 
 /** The cells of report.md's headline table, bold marks removed, as the harness renders it from this report.json. */
-function reportMdHeadline(report: Report): string[][] {
-  const md = renderMarkdown(report);
+function reportMdHeadline(report: runFiles.Report): string[][] {
+  const md = runFiles.renderMarkdown(report);
   const lines = md.slice(md.indexOf('## Headline')).split('\n');
   const first = lines.findIndex((l) => l.startsWith('|'));
   const end = lines.findIndex((l, i) => i > first && !l.startsWith('|'));
@@ -56,7 +55,7 @@ describe('the headline strip', () => {
   it('says "identical by design" for a level-0 difference under shared pairing, and "–" for an arm with no figure', () => {
     const pooled = structuredClone(example.survival.pooled[0]!);
     pooled.level = 0;
-    pooled.difference = { ...pooled.difference!, estimate: 0, interval: { kind: 'none', reason: IDENTICAL_BY_DESIGN } };
+    pooled.difference = { ...pooled.difference!, estimate: 0, interval: { kind: 'none', reason: runFiles.IDENTICAL_BY_DESIGN } };
     pooled.ungated = null;
     const report = { ...example, survival: { ...example.survival, pooled: [pooled] } };
     expect(headline(report).rows).toEqual([{ level: 0, gated: expect.any(String), ungated: '–', difference: '0.000 (identical by design)', planted: expect.stringMatching(/^\d\.\d{3} \/ – \/ /) }]);
@@ -65,7 +64,7 @@ describe('the headline strip', () => {
   it('gives the ruling\'s words when the report has one, says so when it is not pre-registered, and nothing when there is none', () => {
     expect(headline(example).ruling).toBeNull();
     const interval = golden.survival.pooled[0]!.difference!.interval;
-    const ruled: RulingSection = {
+    const ruled: runFiles.RulingSection = {
       registration: 'pre-registered', why: null, hypothesis: null,
       comparisons: [
         { comparison: 'level 2', role: 'primary', alpha: 0.05, estimate: 0.2, pairs: 8, pValue: 0.01, interval, ruling: 'SUPPORTED' },
@@ -76,7 +75,7 @@ describe('the headline strip', () => {
       registration: 'pre-registered', why: null,
       comparisons: [{ comparison: 'level 2', role: 'primary', ruling: 'SUPPORTED' }, { comparison: 'levels >= 1', role: 'secondary', ruling: 'INCONCLUSIVE' }],
     });
-    const late: RulingSection = { registration: 'not pre-registered', why: 'the journal pins no hypothesis', hypothesis: null, comparisons: [] };
+    const late: runFiles.RulingSection = { registration: 'not pre-registered', why: 'the journal pins no hypothesis', hypothesis: null, comparisons: [] };
     expect(headline({ ...golden, ruling: late }).ruling).toEqual({ registration: 'not pre-registered', why: 'the journal pins no hypothesis', comparisons: [] });
   });
 
