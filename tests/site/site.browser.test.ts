@@ -11,7 +11,7 @@ import { writeRunFixture } from '../support/run-fixture.js';
 import { chromiumReady, launchChromium } from '../../site/scripts/chromium.js';
 import { serveStatic, type StaticServer } from '../../site/scripts/static-server.js';
 import { sweepPicture } from '../../site/scripts/sweep-picture.js';
-import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedMarking } from './checks/headline.js';
+import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedMarking, plantRuling } from './checks/headline.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
@@ -93,6 +93,8 @@ beforeAll(async () => {
   const runA = path.join(tmp, 'runs', 'fixture-run');
   const fixture = await writeRunFixture(runA, { bulkySession: BULKY });
   await cp(runA, path.join(tmp, 'runs', 'fixture-copy'), { recursive: true });
+  // The copy carries a pre-registered ruling, so the headline strip's ruling is drawn and checked (checks/headline.ts).
+  await plantRuling(path.join(tmp, 'runs', 'fixture-copy'));
   bulkyFile = fixture.sessions.find((s) => s.sessionId.endsWith('/worker/1'))!.file;
   report = runFiles.Report.parse(JSON.parse(await readFile(path.join(runA, 'report', 'report.json'), 'utf8')));
   // The harness's golden report as a run folder of report/ only: real providers, an unavailable
@@ -412,11 +414,13 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     expect(visits.size, 'the crawl ran first').toBeGreaterThan(0);
     const runs = [
       { run: 'fixture-run', runDir: path.join(tmp, 'runs', 'fixture-run') },
+      { run: 'fixture-copy', runDir: path.join(tmp, 'runs', 'fixture-copy') },
       { run: 'golden', runDir: path.join(tmp, 'runs', 'golden') },
       ...(visits.has(`${server.url}runs/example-sim/`) ? [{ run: 'example-sim', runDir: path.join(REPO, 'runs', 'example-sim') }] : []),
     ];
     for (const { run, runDir } of runs) {
       const own = runFiles.Report.parse(JSON.parse(await readFile(path.join(runDir, 'report', 'report.json'), 'utf8')));
+      if (run === 'fixture-copy') expect(own.ruling?.comparisons.length, 'the planted ruling').toBe(2);
       const check = { context: browser.context, baseUrl: server.url, run, report: own };
       await checkHeadline(check);
       await checkDownloads({ ...check, runDir });

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -203,4 +203,29 @@ export async function checkPublishedReachable({ dist, baseUrl, linked }: { dist:
   const strip = (u: string) => u.replace(/#.*$/, '');
   const seen = new Set([...linked].map(strip));
   expect(files.filter((f) => !seen.has(`${baseUrl}${f.split('/').map(encodeURIComponent).join('/')}`) && !seen.has(`${baseUrl}${f}`))).toEqual([]);
+}
+
+/**
+ * Gives a run folder's report.json a pre-registered ruling (a fixture's manifest has no
+ * hypothesis), so the strip's ruling is drawn and checked: the primary at the deepest pooled
+ * level, a secondary over levels >= 1, each with the interval the report has there and the word
+ * the ruling's rule gives it (INCONCLUSIVE without an interval). Validated before it is written.
+ */
+export async function plantRuling(runDir: string): Promise<void> {
+  const file = path.join(runDir, 'report', 'report.json');
+  const report = runFiles.Report.parse(JSON.parse(await readFile(file, 'utf8')));
+  const deepest = report.survival.pooled.at(-1)!;
+  const d = deepest.difference!;
+  const pairs = d.strata.reduce((n, s) => n + s.pairs, 0);
+  const interval = d.interval;
+  const word = interval.kind === 'none' ? 'INCONCLUSIVE' : interval.high < 0.1 ? 'NOT SUPPORTED' : interval.low > 0 ? 'SUPPORTED' : 'INCONCLUSIVE';
+  report.ruling = {
+    registration: 'pre-registered', why: null,
+    hypothesis: { primary: { level: deepest.level }, secondary: [{ levels_from: 1 }], smallest_difference: 0.1, alpha: 0.05, power: 0.8 },
+    comparisons: [
+      { comparison: `level ${deepest.level}`, role: 'primary', alpha: 0.05, estimate: d.estimate, pairs, pValue: null, interval, ruling: word },
+      { comparison: 'levels >= 1', role: 'secondary', alpha: 0.05, estimate: null, pairs: 0, pValue: null, interval: null, ruling: 'INCONCLUSIVE' },
+    ],
+  };
+  await writeFile(file, `${JSON.stringify(runFiles.Report.parse(report), null, 2)}\n`);
 }
