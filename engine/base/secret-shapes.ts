@@ -89,6 +89,8 @@ export interface Shape {
   needles: readonly string[];
   /** Extra test on the secret part, for shapes that would otherwise catch ordinary words. */
   accept?: (value: string) => boolean;
+  /** The secret begins this many characters before the match (a part checked by a lookbehind, so the scan can key on a later literal). */
+  before?: number;
 }
 
 /** Letters and digits mixed, long, and not a digest: what a generated credential looks like. */
@@ -165,7 +167,7 @@ export const SHAPES: readonly Shape[] = [
   { kind: 'digitalocean_token', pattern: /\bdo[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g, needles: ['dop_v1_', 'doo_v1_', 'dor_v1_'] },
   { kind: 'databricks_token', pattern: /\bdapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g, needles: ['dapi'] },
   // Keyed on the literal `.atlasv1.` (the 14-character id before it is checked behind), so the scan does not try every word.
-  { kind: 'terraform_token', pattern: /\.atlasv1\.(?<=(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,}/g, needles: ['.atlasv1.'] },
+  { kind: 'terraform_token', pattern: /\.atlasv1\.(?<=(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,}/g, needles: ['.atlasv1.'], before: 14 },
   { kind: 'pulumi_token', pattern: /\bpul-[a-f0-9]{40}(?![A-Za-z0-9])/g, needles: ['pul-'] },
   { kind: 'sendgrid_key', pattern: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/g, needles: ['SG.'] },
   { kind: 'slack_token', pattern: /\b(?:xox[abeoprs]|xoxe\.xox[bp])-[A-Za-z0-9-]{10,}/g, needles: ['xox'] },

@@ -99,8 +99,8 @@ export class SecretCatalogue {
       for (const m of text.matchAll(shape.pattern)) {
         const secret = m[1] ?? m[0];
         if (!secret || (shape.accept && !shape.accept(secret))) continue;
-        const start = m.index + (m[1] !== undefined ? m[0].lastIndexOf(m[1]) : 0);
-        found.push({ kind: shape.kind, start, end: start + secret.length });
+        const start = m.index + (m[1] !== undefined ? m[0].lastIndexOf(m[1]) : 0) - (shape.before ?? 0);
+        found.push({ kind: shape.kind, start, end: start + secret.length + (shape.before ?? 0) });
       }
     }
     // Overlaps merge into one span, so nothing leaks between them; the most specific kind names it.

@@ -181,7 +181,7 @@ describe('make_site staging', () => {
     const value = ['correct', 'horse', 'battery', 'staple', 'lantern'].join('-');
     const providers = path.join(tmp, 'providers.yaml');
     await writeFile(providers, 'version: 1\nproviders:\n  gateway:\n    base_url: https://api.example.com/v1\n    api_key_env: MY_GATEWAY_SECRET\nmodels: {}\n');
-    const sample: Sample = { name: 'configured key', kind: 'known_value', text: `upstream echoed ${value}`, secret: value };
+    const sample: Sample = { name: 'configured key', kind: 'known_value', text: `upstream echoed ${value}`, tight: value, secret: value };
     const site = SITES[0]!;
     const env = cleanEnv({ MY_GATEWAY_SECRET: value });
     const viaFlag = await planted(site, sample.text, () => stage(['--providers', providers, run], env));
