@@ -215,7 +215,7 @@ interface Hit {
 
 function report(hits: readonly Hit[], io: Io, scanner: SecretScanner): void {
   for (const h of hits) {
-    const where = h.line === null ? ': its path holds a' : ` line ${h.line}:`;
+    const where = h.line === null ? ' (its path):' : ` line ${h.line}:`;
     io.err(scanner.redactPaths(`make_site: ${h.shownAs}${where} ${h.kind}${h.variable ? ` (the value of ${h.variable})` : ''}${h.decoded ? ' (once its escapes are decoded)' : ''}`));
   }
 }
