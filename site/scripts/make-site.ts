@@ -8,6 +8,7 @@ import { SECRET_SHAPES } from '../../harness/run-files.js';
 import { admitted, skippedWhole, type FileKind } from './allowlist.js';
 import { scanOutput } from './scan-output.js';
 import { formatOf } from './scan-views.js';
+import { printHits, refusalMessage, type ScanHit } from './scan-report.js';
 import { SecretScanner, knownKeys } from './secret-scan.js';
 
 /**
@@ -204,27 +205,6 @@ async function secretScanner(providers: readonly string[], env: NodeJS.ProcessEn
   return { known, scanner: new SecretScanner(known.keys) };
 }
 
-/** Where a secret is, as printed: the file (a path segment holding one is itself replaced), the line or the path, the kind. */
-interface Hit {
-  shownAs: string;
-  line: number | null;
-  kind: string;
-  variable: string | null;
-  decoded: boolean;
-}
-
-function report(hits: readonly Hit[], io: Io, scanner: SecretScanner): void {
-  for (const h of hits) {
-    const where = h.line === null ? ' (its path):' : ` line ${h.line}:`;
-    io.err(scanner.redactPaths(`make_site: ${h.shownAs}${where} ${h.kind}${h.variable ? ` (the value of ${h.variable})` : ''}${h.decoded ? ' (once its escapes are decoded)' : ''}`));
-  }
-}
-
-const refusal = (hits: readonly Hit[], where: string, then: string) => {
-  const fileCount = new Set(hits.map((h) => h.shownAs)).size;
-  return `make_site: refused: ${hits.length} ${hits.length === 1 ? 'secret' : 'secrets'} in ${fileCount} ${fileCount === 1 ? 'file' : 'files'}${where} (values not shown); ${then}`;
-};
-
 export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<{ runs: RunChoice[]; files: number }> {
   const runs = await chooseRuns(options.runs, io);
   const { known, scanner } = await secretScanner(options.providers, env);
@@ -233,7 +213,7 @@ export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
   // Every line printed while staging names files a run holds: none may echo a secret in a name.
   const safe: Io = { out: (l) => io.out(scanner.redactPaths(l)), err: (l) => io.err(scanner.redactPaths(l)) };
   const files: StagedFile[] = [];
-  const hits: Hit[] = [];
+  const hits: ScanHit[] = [];
   try {
     for (const run of runs) {
       for (const file of await walk(run, safe)) {
@@ -249,9 +229,9 @@ export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
     throw error;
   }
   if (hits.length > 0) {
-    report(hits, io, scanner);
+    printHits(hits, (l) => io.err(l), scanner);
     throw new MakeSiteError(
-      refusal(hits, '', 'nothing was staged or published. Remove the secret from the run folder (or delete the file), revoke the key if it was real, and run make_site.sh again.'),
+      refusalMessage(hits, '', 'nothing was staged or published. Remove the secret from the run folder (or delete the file), revoke the key if it was real, and run make_site.sh again.'),
       EXIT.secret,
     );
   }
@@ -315,10 +295,10 @@ export async function refuseBuiltSecrets(built: string, options: Pick<MakeSiteOp
   const { scanner } = await secretScanner(options.providers, env);
   const { files, findings } = await scanOutput(built, scanner);
   if (findings.length > 0) {
-    const hits: Hit[] = findings.map((f) => ({ ...f, shownAs: `the built page ${f.file}` }));
-    report(hits, io, scanner);
+    const hits: ScanHit[] = findings.map((f) => ({ ...f, shownAs: `the built page ${f.file}` }));
+    printHits(hits, (l) => io.err(l), scanner);
     const out = path.relative(REPO, options.out) || options.out;
-    throw new MakeSiteError(refusal(hits, ' of the built site', `nothing was published; ${out} is unchanged. A page shows a secret the run files hold in a form the staging scan did not read: remove it from the run folder, revoke the key if it was real, and report the page.`), EXIT.secret);
+    throw new MakeSiteError(refusalMessage(hits, ' of the built site', `nothing was published; ${out} is unchanged. A page shows a secret the run files hold in a form the staging scan did not read: remove it from the run folder, revoke the key if it was real, and report the page.`), EXIT.secret);
   }
   io.out(`make_site: scanned the ${files} built files for secrets: none`);
 }

@@ -41,7 +41,7 @@ function asText(bytes: Buffer): string {
   }
 }
 
-/** Every regular file under `dir`, sorted, `/`-separated; symbolic links are read as what they point to, never followed as folders. */
+/** Every file under `dir`, sorted, `/`-separated (a build writes no links; one would be read as the file it names). */
 async function filesUnder(dir: string, relative = ''): Promise<string[]> {
   const out: string[] = [];
   const entries = await readdir(path.join(dir, relative), { withFileTypes: true });
