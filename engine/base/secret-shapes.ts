@@ -2,8 +2,9 @@
  * What a secret looks like: one named class per vendor token format, with a pattern precise
  * enough not to fire on ordinary prose, code or the harness's own figures and digests.
  *
- * Each pattern starts at a word boundary and keys on the vendor's fixed prefix and length where
- * the vendor has one. A shape is a floor, not a ceiling: the publish-time scan also decodes the
+ * Each pattern keys on the vendor's fixed prefix (or signature) and length where the vendor has
+ * one, and starts where a token can start (a word boundary, or a lookbehind where the token's
+ * alphabet is wider). A shape is a floor, not a ceiling: the publish-time scan also decodes the
  * escapes a token can hide behind (site/scripts/secret-scan.ts) and searches for the configured
  * keys' exact values (the `known_value` class of the catalogue).
  */
