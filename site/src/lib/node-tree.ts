@@ -180,6 +180,23 @@ function flattenTree(node: NodeResult): NodeResult[] {
   return [node, ...node.children.flatMap(flattenTree)];
 }
 
+/**
+ * A node's assemblies, each told once (an attempt that assembles the same children again adds
+ * nothing to read), its children by their one name: the event names a child by its id or slug.
+ */
+function assemblies(node: NodeResult, ev: readonly EngineEvent[]): NodeView['assemblies'] {
+  const names = new Map(node.children.flatMap((c) => [[c.id, nodeName(c.id, c.slug)], [c.slug, nodeName(c.id, c.slug)]] as const));
+  const seen = new Set<string>();
+  const out: NodeView['assemblies'] = [];
+  for (const a of only(ev, 'assembled')) {
+    const view = { children: a.children.map((c) => names.get(c) ?? c), interfaceChanges: a.interfaceChanges };
+    const key = JSON.stringify(view);
+    if (!seen.has(key)) out.push(view);
+    seen.add(key);
+  }
+  return out;
+}
+
 /** Every merge attempt of a node: from its merge_review events, else (a run recorded without events) from result.json's merge record. */
 function mergeReviews(node: NodeResult, ev: readonly EngineEvent[]): MergeReviewView[] {
   const rounds = only(ev, 'repair_round');
@@ -256,7 +273,7 @@ export function cellTree(result: NodeResult, events: readonly EngineEvent[], ses
       falsified: only(ev, 'check_falsified').map(({ checkId, outcome, detail }) => ({ checkId, outcome, detail })),
       opinions: only(ev, 'verifier_opinion').map(({ verdict, model, family, findings }) => ({ verdict, model, family, findings })),
       metaVerified: only(ev, 'meta_verified').map(({ adequate, reason, model }) => ({ adequate, reason, model })),
-      assemblies: only(ev, 'assembled').map(({ children, interfaceChanges }) => ({ children, interfaceChanges })),
+      assemblies: assemblies(node, ev),
       repairRounds: only(ev, 'repair_round').map(({ attempt, accepted, independent, score, stop }) => ({ attempt, accepted, independent, score, stop })),
       verdicts: only(ev, 'verdict').map(({ attempt, verdict, checksPassed, checksTotal, verifiedBy }) => ({ attempt, verdict, checksPassed, checksTotal, verifiedBy })),
       flags: only(ev, 'monitor_flag').map(({ kind, detail, endsAttempt }) => ({ kind, detail, endsAttempt })),

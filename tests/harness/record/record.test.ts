@@ -143,7 +143,7 @@ describe('harness record on the simulated population (cap 1)', () => {
     expect(files.pair!.every((e) => e.arm === undefined)).toBe(true);
     expect(files.gated!.every((e) => e.arm === 'gated')).toBe(true);
     expect(files.ungated!.every((e) => e.arm === 'ungated')).toBe(true);
-    expect(files.pair!.filter((e) => e.type === 'node_planned').map((e) => e.nodeId)).toEqual(['root']);
+    expect(files.pair!.flatMap((e) => (e.type === 'node_planned' ? [[e.nodeId, e.mode]] : [])).sort()).toEqual([['root', 'split'], ['root.1', 'execute'], ['root.2', 'execute']]);
     expect([...new Set(files.pair!.filter((e) => e.type === 'verdict').map((e) => e.nodeId))].sort()).toEqual(['root.1', 'root.2']);
     for (const arm of ['gated', 'ungated'] as const) {
       const reviews = files[arm]!.filter((e) => e.type === 'merge_review');
@@ -154,7 +154,7 @@ describe('harness record on the simulated population (cap 1)', () => {
     // Every session the journal started is charged in exactly one file: the build's in the pair's, a merge's in its arm's.
     const started = (await journalOf(baseline.dir)).filter((e) => e.type === 'session_started') as Array<Extract<SweepEvent, { type: 'session_started' }>>;
     const charged = (events: readonly EngineEvent[]) => new Set(events.flatMap((e) => (e.type === 'charge' ? [e.sessionId] : [])));
-    expect([...charged(files.pair!)].sort()).toEqual(started.filter((e) => e.cellIds.length === 2).map((e) => e.sessionId).sort());
+    expect([...charged(files.pair!)].sort()).toEqual(started.filter((e) => e.cellIds.length === 2 && e.cellIds.includes('cap1-rep1-gated')).map((e) => e.sessionId).sort());
     expect([...charged(files.gated!)].sort()).toEqual(started.filter((e) => e.cellIds.length === 1 && e.cellIds[0] === 'cap1-rep1-gated').map((e) => e.sessionId).sort());
   });
 

@@ -65,7 +65,11 @@ describe('the cell page\'s node tree', () => {
       event({ type: 'repair_round', nodeId: 'root', arm: 'gated', attempt: 1, accepted: false, independent: true, score: 0.5, stop: null }),
       event({ type: 'merge_review', nodeId: 'root', arm: 'gated', attempt: 2, kind: 'independent', model: 'rev', family: 'beta', independent: true, accept: true, findings: [], verdictUsed: true }),
     ];
-    const reviews = cellTree(tree(), events, []).root.mergeReviews;
+    const assembled = event({ type: 'assembled', nodeId: 'root', arm: 'gated', children: ['r01-r02', 'r03'], interfaceChanges: [] });
+    const t = cellTree(tree(), [assembled, ...events, assembled], []);
+    // Told once, each child by its one name.
+    expect(t.root.assemblies).toEqual([{ children: ['root.1 · r01-r02', 'root.2 · r03'], interfaceChanges: [] }]);
+    const reviews = t.root.mergeReviews;
     expect(reviews.map((r) => [r.attempt, r.model, r.family, r.accept, r.findings, r.repair?.score ?? null])).toEqual([
       [1, 'rev', 'beta', false, ['seam R02 broken'], 0.5],
       [2, 'rev', 'beta', true, [], null],
