@@ -134,7 +134,13 @@ export async function checkCounts(o: StoryCheck): Promise<number> {
       expect(said, row.id).not.toContain('the report counts');
       const body = ((await page.locator('main').textContent()) ?? '').replace(/\s+/g, ' ');
       if (row.result) expect(body, row.id).toContain(`${row.result.surviving} of ${row.result.claimed} claims survived`);
-      if (row.spend.costUsd === 0 && row.spend.unpricedSessions === 0) expect(body, row.id).not.toContain('unknown');
+      if (row.spend.costUsd === 0 && row.spend.unpricedSessions === 0) {
+        // Where a cost is printed: each session's line, each fact (a node's spend, the cell's).
+        const costs = await page.evaluate<string[]>(`[...Array.from(document.querySelectorAll('main a[href*="/sessions/"]')).map((a) => a.parentElement.textContent),
+          ...Array.from(document.querySelectorAll('main dl.facts dd')).map((d) => d.textContent)]`);
+        expect(costs.length).toBeGreaterThan(0);
+        expect(costs.filter((c) => c.includes('unknown')), row.id).toEqual([]);
+      }
       const labels = await page.evaluate<string[][]>(`Array.from(document.querySelectorAll('li.node')).map((li) =>
         Array.from(li.querySelectorAll(':scope > details a[href*="/sessions/"]')).map((a) => a.textContent.trim()))`);
       for (const list of labels) expect(new Set(list).size, `${row.id}: ${list.join(' | ')}`).toBe(list.length);
