@@ -1,4 +1,4 @@
-import { CellId, runPaths } from '../../harness/run-files.js';
+import { CellId, PairId, runPaths } from '../../harness/run-files.js';
 
 /**
  * What of a run folder may be published: exactly the files the site's pages are built from.
@@ -22,6 +22,9 @@ const CELL_FILES: ReadonlyMap<string, FileKind> = new Map([
 ]);
 const REPORT_DIR = layout.report.split(/[\\/]/).at(-1)!;
 const CELLS_DIR = layout.cells.split(/[\\/]/).at(-1)!;
+const PAIRS_DIR = layout.pairs.split(/[\\/]/).at(-1)!;
+/** A pair's one file: the events of the build its two cells share (both cells' pages read it). */
+const PAIR_EVENTS = layout.pair('cap1-rep1').events.split(/[\\/]/).at(-1)!;
 const TRANSCRIPTS_DIR = layout.cell('cap1-rep1-gated').transcripts.split(/[\\/]/).at(-1)!;
 
 /** A chart's file name: what `harness report` writes (`NAME.svg`, NAME in letters, digits, `.`, `_`, `-`). */
@@ -41,6 +44,7 @@ export function admitted(relative: string): FileKind | null {
     if (parts.length === 3 && parts[1] === 'charts' && SPEC.test(parts[2]!)) return 'spec';
     return null;
   }
+  if (parts[0] === PAIRS_DIR) return parts.length === 3 && PairId.safeParse(parts[1]).success && parts[2] === PAIR_EVENTS ? 'events' : null;
   if (parts[0] === CELLS_DIR && parts.length >= 3 && CellId.safeParse(parts[1]).success) {
     if (parts.length === 3) return CELL_FILES.get(parts[2]!) ?? null;
     if (parts.length === 4 && parts[2] === TRANSCRIPTS_DIR && TRANSCRIPT.test(parts[3]!)) return 'transcript';

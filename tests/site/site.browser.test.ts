@@ -12,6 +12,7 @@ import { chromiumReady, launchChromium } from '../../site/scripts/chromium.js';
 import { serveStatic, type StaticServer } from '../../site/scripts/static-server.js';
 import { sweepPicture } from '../../site/scripts/sweep-picture.js';
 import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedMarking, plantRuling } from './checks/headline.js';
+import { checkCounts, checkKilledClaims, checkMergeFindings, checkNarrowTables, readReport } from './checks/story.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
@@ -428,5 +429,23 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     }
     // Every published file (charts, specs, report.json, CSVs, stylesheets) is linked from a page the crawl reached.
     await checkPublishedReachable({ dist, baseUrl: server.url, linked: new Set([...visits.values()].flatMap((v) => v.links)) });
+  }, 600_000);
+
+  it('tells the example\'s cell stories (issue 21): each killed claim with its requirement and leaf, as report.json derives them; a gated merge\'s findings; counts as the report\'s; tables legible at 390 px', async () => {
+    const runDir = path.join(REPO, 'runs', 'example-sim');
+    const example = await readReport(runDir);
+    const o = { context: browser.context, baseUrl: server.url, run: 'example-sim', report: example };
+    const killed = example.claims.filter((c) => !c.survived).length;
+    expect(killed).toBeGreaterThan(0);
+    expect(await checkKilledClaims(o)).toBe(killed);
+    const findings = await checkMergeFindings({ ...o, runDir });
+    expect(findings.gated).toBeGreaterThan(0);
+    expect(await checkCounts(o)).toBe(example.cells.filter((c) => c.status === 'measured').length);
+    const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
+    try {
+      for (const cell of example.cells.filter((c) => c.status === 'measured')) expect(await checkNarrowTables({ context: phone.context, baseUrl: server.url, run: 'example-sim', cell: cell.id })).toBeGreaterThan(4);
+    } finally {
+      await phone.close();
+    }
   }, 600_000);
 });

@@ -1,8 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, chartSpecs, parseCellId, renderSvg, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
+import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, chartSpecs, pairOfCell, parseCellId, renderSvg, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
 import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
-import { cellTree, type CellTree, type SessionLink } from './node-tree.js';
+import { type CellTree, type ClaimMark, type SessionLink } from './node-tree.js';
+import { cellStories, type CellRead, type SessionCounts } from './cell-story.js';
 import { RunFileInvalidError, readJson, readJsonl } from './run-file-read.js';
 import { sessionSlug } from './slug.js';
 import { assertPlainSvg } from './svg-check.js';
@@ -50,6 +51,11 @@ export interface CellView extends CellKey {
   tree: CellTree | null;
   grade: GradeResult | null;
   row: Report['cells'][number] | null;
+  /** The report's claims of this cell, each marked survived or killed and linked to its leaf and merge. */
+  claims: ClaimMark[];
+  /** The sessions the report counts for this cell, split into the pair's shared build and its own. */
+  sessionCounts: SessionCounts;
+  /** The sessions whose transcripts are in this cell's folder. */
   sessions: SessionView[];
   /** Files of the cell that were cut short by a stop (a torn last line, dropped). */
   torn: string[];
@@ -134,24 +140,36 @@ export async function readRun(dataDir: string, name: string): Promise<RunData> {
   }
   const cellIds = (await dirs(paths.cells)).filter((id) => CellId.safeParse(id).success);
   const out: RunData = { run: { name, report, charts, linkedCells: await linkedCellsChart(report, new Set(cellIds)), cellPages: cellIds }, cells: [], sessions: [] };
-  for (const id of cellIds) out.cells.push(await readCell(dataDir, name, id, report, out));
+  const read: CellRead[] = [];
+  for (const id of cellIds) read.push(await readCell(dataDir, name, id, report, out));
+  // A cell's page links the sessions its partner's folder holds, so trees are drawn once every cell is read.
+  out.cells.push(...cellStories(read, report));
   return out;
 }
 
-async function readCell(dataDir: string, run: string, id: string, report: Report, out: RunData): Promise<CellView> {
+async function readCell(dataDir: string, run: string, id: string, report: Report, out: RunData): Promise<CellRead> {
   const paths = runPaths(path.join(dataDir, 'runs', run)).cell(id);
   const shown = `runs/${run}/cells/${id}`;
   const torn: string[] = [];
   const result = (await exists(paths.result)) ? await readJson(paths.result, NodeResult, `${shown}/result.json`) : null;
   const grade = (await exists(paths.grade)) ? await readJson(paths.grade, GradeResult, `${shown}/grade.json`) : null;
-  let events: EngineEvent[] = [];
-  if (await exists(paths.events)) {
-    const read = await readJsonl(paths.events, EngineEvent, `${shown}/events.jsonl`);
-    events = read.records;
-    if (read.torn) torn.push('events.jsonl');
-  }
+  // The cell's own arm's events, and its pair's shared build (one file both cells of the pair read).
+  const pairEventsFile = runPaths(path.join(dataDir, 'runs', run)).pair(pairOfCell(id)).events;
+  const pairShown = `runs/${run}/pairs/${pairOfCell(id)}/events.jsonl`;
+  const readEvents = async (file: string, shownAs: string, tornAs: string): Promise<EngineEvent[]> => {
+    if (!(await exists(file))) return [];
+    const read = await readJsonl(file, EngineEvent, shownAs);
+    if (read.torn) torn.push(tornAs);
+    return read.records;
+  };
+  const own = await readEvents(paths.events, `${shown}/events.jsonl`, 'events.jsonl');
+  const shared = await readEvents(pairEventsFile, pairShown, `pairs/${pairOfCell(id)}/events.jsonl`);
+  const events = [...shared, ...own];
+  const row = report.cells.find((c) => c.id === id) ?? null;
   const cost = new Map<string, number>();
   for (const e of events) if (e.type === 'charge') cost.set(e.sessionId, (cost.get(e.sessionId) ?? 0) + e.costUsd);
+  // A session without a charge event: the report's spend is the one definition, so a cell it says cost nothing shows $0, not "unknown".
+  const costOf = (sessionId: string): number | null => cost.get(sessionId) ?? (row && row.spend.costUsd === 0 && row.spend.unpricedSessions === 0 ? 0 : null);
   const sessions: SessionView[] = [];
   const slugs = new Set<string>();
   for (const file of (await readdir(paths.transcripts).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl')).sort()) {
@@ -169,20 +187,18 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
     const pages = paginate(blocks);
     const session: SessionView = {
       run, cell: id, slug, sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
-      costUsd: cost.get(first.sessionId) ?? null, file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
+      costUsd: costOf(first.sessionId), file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
     };
     sessions.push(session);
     out.sessions.push({ session, pages });
   }
   const key = parseCellId(id)!;
-  return {
-    ...key, run, id,
-    tree: result ? cellTree(result, events, sessions) : null,
-    grade,
-    row: report.cells.find((c) => c.id === id) ?? null,
-    sessions,
-    torn,
-  };
+  return { key, id, run, result, grade, row, sessions, events, sharedCharged: chargedSessions(shared), torn };
+}
+
+/** The sessions a file's charge events name. */
+function chargedSessions(events: readonly EngineEvent[]): Set<string> {
+  return new Set(events.flatMap((e) => (e.type === 'charge' ? [e.sessionId] : [])));
 }
 
 /** The staged runs' names. */
