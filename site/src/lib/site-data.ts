@@ -2,8 +2,9 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, chartSpecs, parseCellId, renderSvg, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
 import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
+import { TextStore, blockTexts, countSections, storeLongTexts } from './transcript-texts.js';
 import { cellTree, type CellTree, type SessionLink } from './node-tree.js';
-import { RunFileInvalidError, readJson, readJsonl } from './run-file-read.js';
+import { RunFileInvalidError, parseJsonl, readJson, readJsonl } from './run-file-read.js';
 import { sessionSlug } from './slug.js';
 import { assertPlainSvg } from './svg-check.js';
 
@@ -61,11 +62,24 @@ export interface SessionPages {
   pages: Block[][];
 }
 
-/** One run, every file of it validated: the run, its cells, and each session's pages. */
+/** One run, every file of it validated: the run, its cells, and each session's pages (unless a hook took them). */
 export interface RunData {
   run: RunView;
   cells: CellView[];
   sessions: SessionPages[];
+}
+
+/**
+ * Where readRun hands what it derives as it goes, so a sweep of thousands of sessions is never
+ * held whole: each session's pages, each long text (once per key), each cell's transcripts.
+ * Without hooks, sessions are collected in RunData.sessions and texts and transcripts dropped.
+ */
+export interface RunHooks {
+  session?(pages: SessionPages): Promise<void>;
+  /** A long text of the run's transcripts, told once per key (see transcript-texts.ts). */
+  text?(key: string, text: string): void;
+  /** A cell's transcript files as read (validated), in file-name order. */
+  transcripts?(cell: string, files: Array<{ name: string; text: string }>): Promise<void>;
 }
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
@@ -119,7 +133,7 @@ export async function linkedCellsChart(report: Report, cellPages: ReadonlySet<st
 }
 
 /** Every file of the staged run `name`, validated. A file that does not match its schema stops the build with its name, line and field. */
-export async function readRun(dataDir: string, name: string): Promise<RunData> {
+export async function readRun(dataDir: string, name: string, hooks: RunHooks = {}): Promise<RunData> {
   const root = path.join(dataDir, 'runs', name);
   const shown = `runs/${name}`;
   const paths = runPaths(root);
@@ -134,11 +148,12 @@ export async function readRun(dataDir: string, name: string): Promise<RunData> {
   }
   const cellIds = (await dirs(paths.cells)).filter((id) => CellId.safeParse(id).success);
   const out: RunData = { run: { name, report, charts, linkedCells: await linkedCellsChart(report, new Set(cellIds)), cellPages: cellIds }, cells: [], sessions: [] };
-  for (const id of cellIds) out.cells.push(await readCell(dataDir, name, id, report, out));
+  const sink = new TextStore(hooks.text);
+  for (const id of cellIds) out.cells.push(await readCell(dataDir, name, id, report, { out, hooks, sink }));
   return out;
 }
 
-async function readCell(dataDir: string, run: string, id: string, report: Report, out: RunData): Promise<CellView> {
+async function readCell(dataDir: string, run: string, id: string, report: Report, to: { out: RunData; hooks: RunHooks; sink: TextStore }): Promise<CellView> {
   const paths = runPaths(path.join(dataDir, 'runs', run)).cell(id);
   const shown = `runs/${run}/cells/${id}`;
   const torn: string[] = [];
@@ -154,9 +169,12 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
   for (const e of events) if (e.type === 'charge') cost.set(e.sessionId, (cost.get(e.sessionId) ?? 0) + e.costUsd);
   const sessions: SessionView[] = [];
   const slugs = new Set<string>();
+  const raw: Array<{ name: string; text: string }> = [];
+  const parsed: Array<{ file: string; first: TranscriptLine; cut: boolean; blocks: Block[]; totals: SessionTotals }> = [];
   for (const file of (await readdir(paths.transcripts).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl')).sort()) {
     const shownFile = `${shown}/transcripts/${file}`;
-    const { records, torn: cut } = await readJsonl(path.join(paths.transcripts, file), TranscriptLine, shownFile);
+    const text = await readFile(path.join(paths.transcripts, file), 'utf8');
+    const { records, torn: cut } = parseJsonl(text, TranscriptLine, shownFile);
     if (cut) torn.push(`transcripts/${file}`);
     const first = records[0];
     if (!first) continue;
@@ -165,15 +183,23 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
     const slug = sessionSlug(first.sessionId);
     if (slugs.has(slug)) throw new RunFileInvalidError(`${shownFile}: two transcripts share one session`);
     slugs.add(slug);
-    const { blocks, totals } = conversation(records);
-    const pages = paginate(blocks);
+    // A torn last line (a write cut short by a stop) is left out of the download as of the page.
+    raw.push({ name: file, text: cut ? text.slice(0, text.lastIndexOf('\n') + 1) : text });
+    parsed.push({ file, first, cut, ...conversation(records) });
+  }
+  // Two passes: the cell's sections are counted first, so a text shared by its sessions is cut the same way in each (transcript-texts.ts).
+  const counts = countSections(parsed.flatMap((r) => [...blockTexts(r.blocks)]));
+  for (const { file, first, cut, blocks, totals } of parsed.splice(0)) {
+    const pages = paginate(storeLongTexts(blocks, to.sink, counts));
     const session: SessionView = {
-      run, cell: id, slug, sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
+      run, cell: id, slug: sessionSlug(first.sessionId), sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
       costUsd: cost.get(first.sessionId) ?? null, file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
     };
     sessions.push(session);
-    out.sessions.push({ session, pages });
+    if (to.hooks.session) await to.hooks.session({ session, pages });
+    else to.out.sessions.push({ session, pages });
   }
+  if (raw.length > 0) await to.hooks.transcripts?.(id, raw);
   const key = parseCellId(id)!;
   return {
     ...key, run, id,

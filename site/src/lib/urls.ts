@@ -13,3 +13,7 @@ export const runUrl = (run: string): string => `${BASE}runs/${run}/`;
 export const chartUrl = (run: string, name: string): string => `${BASE}runs/${run}/charts/${name}.svg`;
 export const cellUrl = (run: string, cell: string): string => `${BASE}runs/${run}/cells/${cell}/`;
 export const sessionUrl = (run: string, cell: string, slug: string, page = 1): string => `${cellUrl(run, cell)}sessions/${slug}/${page > 1 ? `${pageSegment(page)}/` : ''}`;
+/** A long text of a run's transcripts, stored once (transcript-texts.ts). */
+export const textUrl = (run: string, key: string): string => `${BASE}runs/${run}/texts/${key}.txt`;
+/** A cell's raw transcripts, one Brotli-compressed JSON Lines download (transcript-bundle.ts). */
+export const transcriptsUrl = (run: string, cell: string): string => `${cellUrl(run, cell)}transcripts.jsonl.br`;
