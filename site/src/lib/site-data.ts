@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, chartSpecs, parseCellId, renderSvg, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
 import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
+import { hasPage } from './session-pages.js';
 import { TextStore, blockTexts, countSections, storeLongTexts } from './transcript-texts.js';
 import { cellTree, type CellTree, type SessionLink } from './node-tree.js';
 import { RunFileInvalidError, parseJsonl, readJson, readJsonl } from './run-file-read.js';
@@ -40,6 +41,7 @@ export interface SessionView extends SessionLink {
   nodeId: string;
   /** The transcript, relative to the data folder. */
   file: string;
+  /** Pages of its own: 0 for a session without one (session-pages.ts). */
   pages: number;
   totals: SessionTotals;
   torn: boolean;
@@ -190,12 +192,14 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
   // Two passes: the cell's sections are counted first, so a text shared by its sessions is cut the same way in each (transcript-texts.ts).
   const counts = countSections(parsed.flatMap((r) => [...blockTexts(r.blocks)]));
   for (const { file, first, cut, blocks, totals } of parsed.splice(0)) {
-    const pages = paginate(storeLongTexts(blocks, to.sink, counts));
+    // A session without a page of its own (session-pages.ts) stores no texts: nothing would link them.
+    const pages = hasPage(first.sessionId) ? paginate(storeLongTexts(blocks, to.sink, counts)) : [];
     const session: SessionView = {
       run, cell: id, slug: sessionSlug(first.sessionId), sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
       costUsd: cost.get(first.sessionId) ?? null, file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
     };
     sessions.push(session);
+    if (pages.length === 0) continue;
     if (to.hooks.session) await to.hooks.session({ session, pages });
     else to.out.sessions.push({ session, pages });
   }

@@ -11,7 +11,7 @@ import type { Block, Segment } from './conversation.js';
  */
 
 /** A text (or section) longer than this is kept in a text file of the run, not on the page. */
-export const STORE_CHARS = 2_000;
+export const STORE_CHARS = 800;
 /** Text longer than this (or than COLLAPSE_LINES lines) is shown collapsed, its first lines above the rest. */
 export const COLLAPSE_CHARS = 1_200;
 export const COLLAPSE_LINES = 20;
@@ -21,7 +21,7 @@ export const COLLAPSE_LINES = 20;
  */
 export const SYSTEM_STORE_CHARS = 300;
 /** How much of a stored text its page shows. */
-const HEAD = { chars: 400, lines: 6 };
+const HEAD = { chars: 240, lines: 3 };
 
 /**
  * The first lines of `text` within `chars` characters and `lines` lines, ending at a line
