@@ -7,7 +7,7 @@
  * Decided from the session id alone (its role is the part before the attempt), so
  * sessionUrl answers for any session without reading data.
  */
-export const PAGE_ROLES: ReadonlySet<string> = new Set(['verifier', 'reviewer', 'self_reviewer']);
+export const PAGE_ROLES: ReadonlySet<string> = new Set(['worker', 'verifier', 'reviewer', 'self_reviewer']);
 
 /** The role named in a session id or its slug (`root.1/verifier/1`, `gated/root/reviewer/2`). */
 export function roleOf(sessionIdOrSlug: string): string | null {

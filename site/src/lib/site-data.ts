@@ -80,7 +80,7 @@ export interface RunHooks {
   session?(pages: SessionPages): Promise<void>;
   /** A long text of the run's transcripts, told once per key (see transcript-texts.ts). */
   text?(key: string, text: string): void;
-  /** A cell's transcript files as read (validated), in file-name order. */
+  /** A cell's transcript files as read (validated, byte for byte), in file-name order. */
   transcripts?(cell: string, files: Array<{ name: string; text: string }>): Promise<void>;
 }
 
@@ -185,8 +185,7 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
     const slug = sessionSlug(first.sessionId);
     if (slugs.has(slug)) throw new RunFileInvalidError(`${shownFile}: two transcripts share one session`);
     slugs.add(slug);
-    // A torn last line (a write cut short by a stop) is left out of the download as of the page.
-    raw.push({ name: file, text: cut ? text.slice(0, text.lastIndexOf('\n') + 1) : text });
+    raw.push({ name: file, text });
     parsed.push({ file, first, cut, ...conversation(records) });
   }
   // Two passes: the cell's sections are counted first, so a text shared by its sessions is cut the same way in each (transcript-texts.ts).

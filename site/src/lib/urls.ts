@@ -6,7 +6,8 @@
 import { hasPage, sessionAnchor } from './session-pages.js';
 import { pageSegment } from './slug.js';
 
-const raw = import.meta.env.BASE_URL;
+// Typed by hand so the unit tests (outside Astro's types) can import this module too.
+const raw = (import.meta as ImportMeta & { env: { BASE_URL: string } }).env.BASE_URL;
 export const BASE = raw.endsWith('/') ? raw : `${raw}/`;
 
 export const home = (): string => BASE;
@@ -23,5 +24,5 @@ export const sessionUrl = (run: string, cell: string, slug: string, page = 1): s
   hasPage(slug) ? `${sessionsUrl(run, cell)}${slug}/${page > 1 ? `${pageSegment(page)}/` : ''}` : `${sessionsUrl(run, cell)}#${sessionAnchor(slug)}`;
 /** A long text of a run's transcripts, stored once (transcript-texts.ts). */
 export const textUrl = (run: string, key: string): string => `${BASE}runs/${run}/texts/${key}.txt`;
-/** A cell's raw transcripts, one Brotli-compressed JSON Lines download (transcript-bundle.ts). */
-export const transcriptsUrl = (run: string, cell: string): string => `${cellUrl(run, cell)}transcripts.jsonl.br`;
+/** A run's raw transcripts, one Brotli-compressed tar download (transcript-bundle.ts). */
+export const transcriptsUrl = (run: string): string => `${runUrl(run)}transcripts.tar.br`;

@@ -18,14 +18,14 @@ export const sessionView = (run: string, cell: string, slug: string): string => 
 
 /** A long text of a run's transcripts, stored once (transcript-texts.ts), served as `runs/RUN/texts/KEY.txt`. */
 export const textView = (run: string, key: string): string => path.join(VIEWS, 'texts', run, `${key}.txt`);
-/** A cell's transcripts, compressed into one download (transcript-bundle.ts). */
-export const transcriptsView = (run: string, cell: string): string => path.join(VIEWS, 'transcripts', run, `${cell}.jsonl.br`);
-/** What a run publishes besides pages: the keys of its stored texts and the cells with a transcripts download. */
+/** A run's raw transcripts, one compressed archive (transcript-bundle.ts). */
+export const transcriptsView = (run: string): string => path.join(VIEWS, 'transcripts', `${run}.tar.br`);
+/** What a run publishes besides pages: the keys of its stored texts, and how many transcripts its archive holds. */
 export const filesView = (run: string): string => path.join(VIEWS, 'files', `${run}.json`);
 
 export interface RunFiles {
   texts: string[];
-  transcripts: Array<{ cell: string; bytes: number }>;
+  transcripts: number;
 }
 
 export async function clearViews(dataDir: string): Promise<void> {

@@ -4,7 +4,7 @@ import { renderMarkdown, type Report, type Spend } from '../../../harness/run-fi
 import { dataDir } from '../lib/data-dir.js';
 import { reportHtml } from '../lib/report-html.js';
 import { readRun, stagedRuns, type ChartView } from '../lib/site-data.js';
-import { bundleTranscripts } from '../lib/transcript-bundle.js';
+import { TranscriptArchive } from '../lib/transcript-bundle.js';
 import { cellView, clearViews, filesView, runView, sessionView, textView, transcriptsView, writeRaw, writeView, type RunFiles } from '../lib/views.js';
 
 /**
@@ -57,8 +57,9 @@ async function prepare(context: LoaderContext): Promise<Index> {
   await clearViews(dir);
   const index: Index = { runs: [], cells: [], sessions: [] };
   for (const name of await stagedRuns(dir)) {
-    const files: RunFiles = { texts: [], transcripts: [] };
+    const files: RunFiles = { texts: [], transcripts: 0 };
     const writes: Array<Promise<void>> = [];
+    const archive = await TranscriptArchive.create(path.join(dir, transcriptsView(name)));
     const { run, cells } = await readRun(dir, name, {
       session: async ({ session, pages }) => {
         // This session's new texts, written before its view: never more than one session's open at once.
@@ -72,11 +73,10 @@ async function prepare(context: LoaderContext): Promise<Index> {
         writes.push(writeRaw(dir, textView(name, key), text));
       },
       transcripts: async (cell, raw) => {
-        const bundle = bundleTranscripts(raw);
-        files.transcripts.push({ cell, bytes: bundle.length });
-        await writeRaw(dir, transcriptsView(name, cell), bundle);
+        for (const file of raw) await archive.add(`cells/${cell}/transcripts/${file.name}`, file.text);
       },
     });
+    files.transcripts = await archive.close();
     await Promise.all(writes);
     await writeView(dir, filesView(name), files);
     const rendered = await context.renderMarkdown(renderMarkdown(run.report));

@@ -1,7 +1,12 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import tar from 'tar-stream';
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../../site/src/lib/conversation.js';
 import { hasPage, roleOf, sessionAnchor } from '../../../site/src/lib/session-pages.js';
-import { bundleTranscripts, unbundleTranscripts } from '../../../site/src/lib/transcript-bundle.js';
+import { TranscriptArchive } from '../../../site/src/lib/transcript-bundle.js';
 import { STORE_CHARS, SYSTEM_STORE_CHARS, TextStore, chunks, collapse, countSections, sections, storeLongTexts, textKey } from '../../../site/src/lib/transcript-texts.js';
 import { sessionUrl, sessionsUrl } from '../../../site/src/lib/urls.js';
 
@@ -80,20 +85,42 @@ describe('long texts stored once', () => {
   });
 });
 
-describe('a cell\'s transcripts download', () => {
-  it('holds every file\'s lines, in order, each ending in a newline', () => {
-    const files = [{ name: 'a.jsonl', text: '{"a":1}\n{"a":2}\n' }, { name: 'b.jsonl', text: '{"b":1}' }];
-    expect(unbundleTranscripts(bundleTranscripts(files))).toBe('{"a":1}\n{"a":2}\n{"b":1}\n');
+/** The files of a tar archive, by name. */
+async function untar(bytes: Buffer): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const extract = tar.extract();
+  extract.on('entry', (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => ((files[header.name] = Buffer.concat(chunks).toString('utf8')), next()));
+  });
+  await new Promise<void>((resolve, reject) => {
+    extract.on('finish', resolve);
+    extract.on('error', reject);
+    extract.end(bytes);
+  });
+  return files;
+}
+
+describe('a run\'s transcripts download', () => {
+  it('holds every file byte for byte under its path, in a Brotli-compressed tar', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'rdh-archive-')), 'transcripts.tar.br');
+    const archive = await TranscriptArchive.create(file);
+    const long = `cells/cap1-rep1-gated/transcripts/${'root.1.1.1.1.1.1'.repeat(8)}%2Fworker%2F1.jsonl`;
+    await archive.add('cells/cap1-rep1-gated/transcripts/a.jsonl', '{"a":1}\n{"a":"é"}\n');
+    await archive.add(long, '{"b":1');
+    expect(await archive.close()).toBe(2);
+    expect(await untar(brotliDecompressSync(await readFile(file)))).toEqual({ 'cells/cap1-rep1-gated/transcripts/a.jsonl': '{"a":1}\n{"a":"é"}\n', [long]: '{"b":1' });
   });
 });
 
 describe('which sessions have pages, and sessionUrl', () => {
-  it('gives the judgements pages and links every other session to its row on the cell\'s sessions page', () => {
+  it('gives the workers and the judgements pages and links every other session to its row on the cell\'s sessions page', () => {
     expect(roleOf('gated/root/reviewer/2')).toBe('reviewer');
-    expect(['root.1/verifier/1', 'gated/root/reviewer/1', 'ungated/root/self_reviewer/2'].map(hasPage)).toEqual([true, true, true]);
-    expect(['root/planner/1', 'root.1/worker/1', 'root.1/drift_judge/3', 'root.1/checker/1', 'gated/root/merger/1'].map(hasPage)).toEqual([false, false, false, false, false]);
+    expect(['root.1/worker/1', 'root.1/verifier/1', 'gated/root/reviewer/1', 'ungated/root/self_reviewer/2'].map(hasPage)).toEqual([true, true, true, true]);
+    expect(['root/planner/1', 'root.1/drift_judge/3', 'root.1/checker/1', 'gated/root/merger/1'].map(hasPage)).toEqual([false, false, false, false]);
     expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/verifier/1')).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}root.1/verifier/1/`);
     expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/verifier/1', 2)).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}root.1/verifier/1/~page-2/`);
-    expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/worker/1')).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}#${sessionAnchor('root.1/worker/1')}`);
+    expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/checker/1')).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}#${sessionAnchor('root.1/checker/1')}`);
   });
 });
