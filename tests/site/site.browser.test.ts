@@ -11,6 +11,7 @@ import { writeRunFixture } from '../support/run-fixture.js';
 import { chromiumReady, launchChromium } from '../../site/scripts/chromium.js';
 import { serveStatic, type StaticServer } from '../../site/scripts/static-server.js';
 import { sweepPicture } from '../../site/scripts/sweep-picture.js';
+import { auditTranscriptPage, storedTextLinks } from './checks/transcripts.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
@@ -301,7 +302,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.close();
   });
 
-  it('opens a transcript from its node and shows the conversation with a tool call and its result', async () => {
+  it('opens a transcript from its node and shows the conversation with each tool call and its result under it', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${server.url}runs/fixture-run/cells/cap1-rep1-ungated/`);
     await page.locator('#node-root\\.2 a', { hasText: 'worker 1' }).click();
@@ -316,32 +317,52 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     const replies = await page.locator('.turn.assistant .who').allTextContents();
     expect(replies.length).toBeGreaterThan(1);
     for (const who of replies) expect(who.replace(/\s+/g, ' ')).toMatch(/^Reply from sim-executor call \d+: [\d,]+ in \([\d,]+ cached\), [\d,]+ out, [\d,]+ ms/);
+    // Each result under its call, every message anchored, the call list complete and linked.
+    const audit = await auditTranscriptPage(page);
+    expect(audit.problems).toEqual([]);
+    expect(audit.calls).toBeGreaterThan(1);
+    expect(audit.results).toBe(audit.calls);
+    expect(audit.listed).toBe(audit.calls);
+    // A call in the list leads to its call on the page.
+    const first = page.locator('ol.calls a').first();
+    await first.click();
+    await expect.poll(() => page.evaluate<string>('document.querySelector(":target") ? document.querySelector(":target").className : ""')).toContain('tool_call');
     await page.close();
   });
 
-  it('pages a long transcript (70 tool outputs of 4,000 characters) so that no page is large, and every page is reachable by Next', async () => {
+  it('splits a long transcript (70 tool outputs of 4,000 characters) into small pages, each long output kept once as a text file and linked, every page reachable by Next', async () => {
     expect((await stat(bulkyFile)).size).toBeGreaterThan(BULKY.rounds * BULKY.outputChars);
     const page = await browser.context.newPage();
     let url = `${server.url}runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/`;
     const sizes: number[] = [];
-    let text = '';
+    const texts = new Set<string>();
+    let listed = 0;
+    let calls = 0;
     for (;;) {
       const v = await visit(page, url);
       sizes.push(v.bytes);
-      text += (await page.locator('main').textContent()) ?? '';
-      // Each long tool output is collapsed: closed, its first lines showing, the rest behind "Show the whole".
-      const long = page.locator('main details.long');
-      expect(await long.count(), url).toBeGreaterThan(0);
-      expect(await page.locator('main details.long[open]').count(), url).toBe(0);
-      expect(await long.first().locator(':scope > pre').isVisible(), url).toBe(false);
+      const audit = await auditTranscriptPage(page);
+      expect(audit.problems, url).toEqual([]);
+      if (sizes.length === 1) listed = audit.listed;
+      calls += audit.calls;
+      for (const link of await storedTextLinks(page)) texts.add(link);
       const next = page.locator('nav.pager a[rel="next"]').first();
       if ((await next.count()) === 0) break;
       url = new URL((await next.getAttribute('href'))!, url).href;
     }
     await page.close();
-    expect(sizes.length).toBeGreaterThan(2);
-    expect(Math.max(...sizes)).toBeLessThan(300_000);
-    for (const round of [1, 35, BULKY.rounds]) expect(text).toContain(`END OF ROUND ${round}`);
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(Math.max(...sizes)).toBeLessThan(150_000);
+    // Page 1 lists every call of the session, those on later pages too.
+    expect(listed).toBe(calls);
+    // Every output is in a text file the pages link, each file once.
+    let whole = '';
+    for (const link of texts) {
+      const response = await fetch(link);
+      expect(response.status, link).toBe(200);
+      whole += await response.text();
+    }
+    for (let round = 1; round <= BULKY.rounds; round++) expect(whole).toMatch(new RegExp(`END OF ROUND ${round}(?!\\d)`));
   });
 
   it('is readable on a phone: no page scrolls sideways at 390 px', async () => {

@@ -17,7 +17,7 @@ export { formatArguments };
  */
 
 /** A page holds blocks up to about this many characters of text. */
-export const PAGE_CHARS = 120_000;
+export const PAGE_CHARS = 60_000;
 
 /**
  * A piece of a block's text: shown on the page (`text`, collapsed by the page when long), or

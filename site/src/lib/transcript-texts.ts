@@ -21,7 +21,7 @@ export const COLLAPSE_LINES = 20;
  */
 export const SYSTEM_STORE_CHARS = 300;
 /** How much of a stored text its page shows. */
-const HEAD = { chars: 240, lines: 3 };
+const HEAD = { chars: 160, lines: 2 };
 
 /**
  * The first lines of `text` within `chars` characters and `lines` lines, ending at a line

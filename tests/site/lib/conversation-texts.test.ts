@@ -68,7 +68,7 @@ describe('long texts stored once', () => {
     const out = storeLongTexts([message('tool', long, 1), message('tool', long, 2), message('user', 'short', 3)], store);
     expect(told).toEqual([textKey(long)]);
     for (const b of out.slice(0, 2)) {
-      expect(b.kind === 'message' && b.body).toEqual([{ kind: 'stored', key: textKey(long), head: collapse(long, 240, 3)!.head, chars: long.length, lines: 2 }]);
+      expect(b.kind === 'message' && b.body).toEqual([{ kind: 'stored', key: textKey(long), head: collapse(long, 160, 2)!.head, chars: long.length, lines: 2 }]);
     }
     expect(out[2]!.kind === 'message' && out[2]!.body).toEqual([{ kind: 'text', text: 'short' }]);
   });
@@ -115,10 +115,10 @@ describe('a run\'s transcripts download', () => {
 });
 
 describe('which sessions have pages, and sessionUrl', () => {
-  it('gives the workers and the judgements pages and links every other session to its row on the cell\'s sessions page', () => {
+  it('gives the judgements pages and links every other session to its row on the cell\'s sessions page', () => {
     expect(roleOf('gated/root/reviewer/2')).toBe('reviewer');
-    expect(['root.1/worker/1', 'root.1/verifier/1', 'gated/root/reviewer/1', 'ungated/root/self_reviewer/2'].map(hasPage)).toEqual([true, true, true, true]);
-    expect(['root/planner/1', 'root.1/drift_judge/3', 'root.1/checker/1', 'gated/root/merger/1'].map(hasPage)).toEqual([false, false, false, false]);
+    expect(['root.1/verifier/1', 'gated/root/reviewer/1', 'ungated/root/self_reviewer/2'].map(hasPage)).toEqual([true, true, true]);
+    expect(['root/planner/1', 'root.1/worker/1', 'root.1/drift_judge/3', 'root.1/checker/1', 'gated/root/merger/1'].map(hasPage)).toEqual([false, false, false, false, false]);
     expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/verifier/1')).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}root.1/verifier/1/`);
     expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/verifier/1', 2)).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}root.1/verifier/1/~page-2/`);
     expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/checker/1')).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}#${sessionAnchor('root.1/checker/1')}`);
