@@ -1,4 +1,6 @@
 import type { Page } from 'playwright-core';
+import { brotliDecompressSync } from 'node:zlib';
+import tar from 'tar-stream';
 
 /**
  * Browser checks of a session page as an auditor reads it (issue 21, "transcripts for
@@ -44,7 +46,27 @@ export async function auditTranscriptPage(page: Page): Promise<{ problems: strin
   })()`);
 }
 
-/** The text files a session page links (its long texts, each kept once), as absolute URLs. */
-export async function storedTextLinks(page: Page): Promise<string[]> {
-  return page.evaluate<string[]>(`Array.from(document.querySelectorAll('.stored-link a')).map((a) => a.href)`);
+/** The text files a session page links (its long texts, each kept once): absolute URL and link text. */
+export async function storedTextLinks(page: Page): Promise<Array<{ href: string; label: string }>> {
+  return page.evaluate<Array<{ href: string; label: string }>>(`Array.from(document.querySelectorAll('.stored-link a')).map((a) => ({ href: a.href, label: a.textContent }))`);
+}
+
+/** The files of a run's transcripts download (a Brotli-compressed tar), by path. */
+export async function archiveFiles(bytes: Uint8Array): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const extract = tar.extract();
+  extract.on('entry', (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      files[header.name] = Buffer.concat(chunks).toString('utf8');
+      next();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    extract.on('finish', resolve);
+    extract.on('error', reject);
+    extract.end(brotliDecompressSync(bytes));
+  });
+  return files;
 }
