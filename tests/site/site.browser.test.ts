@@ -323,16 +323,24 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     expect(audit.calls).toBeGreaterThan(0);
     expect(audit.results).toBe(audit.calls);
     expect(audit.listed).toBe(audit.calls);
-    // Each long text is kept once as a text file, the size the link says.
-    const stored = await storedTextLinks(page);
-    expect(stored.length).toBeGreaterThan(0);
-    for (const { href, label } of stored) {
-      const text = (await (await fetch(href)).text()).replace(/^\uFEFF/, '');
-      expect(label.replace(/,/g, ''), href).toContain(`${text.length} characters`);
-    }
     // A call in the list leads to its call on the page.
     await page.locator('ol.calls a').first().click();
     await expect.poll(() => page.evaluate<string>('document.querySelector(":target") ? document.querySelector(":target").className : ""')).toContain('tool_call');
+    // A recorded merge review (the committed example, when there is one): audited the same way,
+    // and each long text it shows is kept once as a text file of the size its link says.
+    const review = `${server.url}runs/example-sim/cells/cap2-rep1-gated/sessions/gated/root/reviewer/1/`;
+    if ((await fetch(review)).status === 200) {
+      await page.goto(review);
+      const recorded = await auditTranscriptPage(page);
+      expect(recorded.problems).toEqual([]);
+      expect(recorded.results).toBe(recorded.calls);
+      const stored = await storedTextLinks(page);
+      expect(stored.length).toBeGreaterThan(0);
+      for (const { href, label } of stored) {
+        const text = (await (await fetch(href)).text()).replace(/^\uFEFF/, '');
+        expect(label.replace(/,/g, ''), href).toContain(`${text.length} characters`);
+      }
+    }
     await page.close();
   });
 

@@ -24,7 +24,7 @@ export async function auditTranscriptPage(page: Page): Promise<{ problems: strin
     const idOf = (el) => { const m = /id (\\S+)/.exec(el.querySelector('.who').textContent.replace(/\\s+/g, ' ')); return m ? m[1].replace(/,$/, '') : null; };
     const results = turns.filter((t) => t.classList.contains('tool'));
     for (const r of results) {
-      const link = r.querySelector('.who a[href*="#m"]');
+      const link = r.querySelector('.who .muted a');
       const prev = r.previousElementSibling;
       if (!link) { problems.push(r.id + ': a tool result names no call it answers'); continue; }
       const target = link.getAttribute('href');
