@@ -6,7 +6,8 @@ import { reportHtml } from '../lib/report-html.js';
 import { stagedSpecs, type SpecFile } from '../lib/chart-specs.js';
 import { headline, isSimulated, type Headline } from '../lib/headline.js';
 import { readRun, stagedRuns, type ChartView } from '../lib/site-data.js';
-import { cellView, clearViews, runView, sessionView, writeView } from '../lib/views.js';
+import { TranscriptArchive } from '../lib/transcript-bundle.js';
+import { cellView, clearViews, filesView, runView, sessionView, textView, transcriptsView, writeRaw, writeView, type RunFiles } from '../lib/views.js';
 
 /**
  * The content loader of the site's three collections (runs, cells, sessions). Astro 5 bundles
@@ -66,7 +67,28 @@ async function prepare(context: LoaderContext): Promise<Index> {
   await clearViews(dir);
   const index: Index = { runs: [], cells: [], sessions: [] };
   for (const name of await stagedRuns(dir)) {
-    const { run, cells, sessions } = await readRun(dir, name);
+    const files: RunFiles = { texts: [], transcripts: 0 };
+    const writes: Array<Promise<void>> = [];
+    const archive = await TranscriptArchive.create(path.join(dir, transcriptsView(name)));
+    const { run, cells } = await readRun(dir, name, {
+      session: async ({ session, pages }) => {
+        // This session's new texts, written before its view: never more than one session's open at once.
+        await Promise.all(writes.splice(0));
+        const file = sessionView(name, session.cell, session.slug);
+        await writeView(dir, file, { session, pages });
+        index.sessions.push({ run: name, cell: session.cell, slug: session.slug, pages: pages.length, view: file });
+      },
+      text: (key, text) => {
+        files.texts.push(key);
+        writes.push(writeRaw(dir, textView(name, key), text));
+      },
+      transcripts: async (cell, raw) => {
+        for (const file of raw) await archive.add(`cells/${cell}/transcripts/${file.name}`, file.text);
+      },
+    });
+    files.transcripts = await archive.close();
+    await Promise.all(writes);
+    await writeView(dir, filesView(name), files);
     const rendered = await context.renderMarkdown(renderMarkdown(run.report));
     const html = reportHtml(rendered.html ?? '', {
       cellPages: new Set(run.cellPages),
@@ -85,11 +107,6 @@ async function prepare(context: LoaderContext): Promise<Index> {
       const file = cellView(name, cell.id);
       await writeView(dir, file, cell);
       index.cells.push({ run: name, id: cell.id, view: file });
-    }
-    for (const { session, pages } of sessions) {
-      const file = sessionView(name, session.cell, session.slug);
-      await writeView(dir, file, { session, pages });
-      index.sessions.push({ run: name, cell: session.cell, slug: session.slug, pages: pages.length, view: file });
     }
   }
   return index;
