@@ -54,7 +54,8 @@ export async function renderSvg(spec: TopLevelSpec): Promise<RenderedChart> {
   const handler = (_method: string, level: string, args: unknown[]) => warnings.push(`${level} ${args.map(String).join(' ')}`);
   const logger = vega.logger(vega.Warn, undefined, handler);
   vega.resetSVGDefIds();
-  const metrics = vega.textMetrics as unknown as { width: (item: TextItem, text: unknown) => number };
+  // vega's types omit textMetrics; its width is the documented hook for a measure of one's own (vl-convert sets it too).
+  const metrics = (vega as unknown as { textMetrics: { width: (item: TextItem, text: unknown) => number } }).textMetrics;
   const before = metrics.width;
   metrics.width = measure;
   const view = new vega.View(vega.parse(compile(spec, { logger }).spec), { renderer: 'none', logger, logLevel: vega.Warn });

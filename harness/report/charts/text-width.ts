@@ -55,3 +55,18 @@ export function wrapToWidth(text: string, width: number, fontSize: number): stri
   if (line) lines.push(line);
   return lines;
 }
+
+/** Greedy wrap of a list of items joined by `separator`, never breaking inside an item (`judge_recall 0.8`, `QUOTA STOP: ...`). */
+export function wrapItemsToWidth(items: readonly string[], separator: string, width: number, fontSize: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const item of items) {
+    const next = line ? `${line}${separator}${item}` : item;
+    if (line && textWidth(next, fontSize) > width) {
+      lines.push(`${line}${separator.trimEnd()}`);
+      line = item;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
