@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, parseCellId, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
-import { linkedCellsChart } from './linked-charts.js';
+import { linkedCharts, type LinkedChart } from './linked-charts.js';
 import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
 import { cellTree, type CellTree, type SessionLink } from './node-tree.js';
 import { RunFileInvalidError, readJson, readJsonl } from './run-file-read.js';
@@ -28,8 +28,8 @@ export interface RunView {
   name: string;
   report: Report;
   charts: ChartView[];
-  /** The cells chart drawn again with every dot a link to its cell page (relative `cells/ID/`). */
-  linkedCells: string | null;
+  /** Every chart drawn again for the sweep page, each figure a link (a cell's page, or its table row); see linked-charts.ts. */
+  linkedCharts: LinkedChart[];
   /** Cells with a folder, so with a page. */
   cellPages: string[];
 }
@@ -104,7 +104,7 @@ export async function readRun(dataDir: string, name: string): Promise<RunData> {
     charts.push({ name: chart.name, title: chart.title, file: path.relative(dataDir, file), ...svgSize(svg) });
   }
   const cellIds = (await dirs(paths.cells)).filter((id) => CellId.safeParse(id).success);
-  const out: RunData = { run: { name, report, charts, linkedCells: await linkedCellsChart(report, new Set(cellIds)), cellPages: cellIds }, cells: [], sessions: [] };
+  const out: RunData = { run: { name, report, charts, linkedCharts: await linkedCharts(report, new Set(cellIds), `${shown}/report/report.json`), cellPages: cellIds }, cells: [], sessions: [] };
   for (const id of cellIds) out.cells.push(await readCell(dataDir, name, id, report, out));
   return out;
 }

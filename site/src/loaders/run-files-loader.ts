@@ -1,5 +1,4 @@
 import type { Loader, LoaderContext } from 'astro/loaders';
-import path from 'node:path';
 import { renderMarkdown, type Report, type Spend } from '../../../harness/run-files.js';
 import { dataDir } from '../lib/data-dir.js';
 import { reportHtml } from '../lib/report-html.js';
@@ -60,8 +59,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
     const rendered = await context.renderMarkdown(renderMarkdown(run.report));
     const html = reportHtml(rendered.html ?? '', {
       cellPages: new Set(run.cellPages),
-      linkedCells: run.linkedCells,
-      sizes: new Map(run.charts.map((c) => [`charts/${path.basename(c.file)}`, { width: c.width, height: c.height }])),
+      charts: run.linkedCharts,
       shownAs: `runs/${run.name}/report/report.json`,
     });
     const view = runView(name);
