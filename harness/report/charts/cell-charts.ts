@@ -19,7 +19,7 @@ const SIDE_BY_SIDE_MAX = 300;
 function cellSentence(cell: Report['cells'][number]): string {
   const r = cell.result!;
   const survival = r.survival === null ? 'no survival (no resolved claim from a delivered leaf)' : `survival ${share(r.survival)} (${r.surviving} of ${plural(r.claimed, 'claim')})`;
-  return `${cell.id} (${cell.arm}, cap ${cell.cap}, repetition ${cell.repetition}): ${survival}, spec ${r.specPassing}/${r.specTotal} passing, ${plural(r.testsCarried, 'test file')} carried, deepest leaf at level ${r.deepestLevel}`;
+  return `${cell.id}: ${survival}, spec ${r.specPassing}/${r.specTotal} passing, ${plural(r.testsCarried, 'test file')} carried, deepest leaf at level ${r.deepestLevel}`;
 }
 
 export function cellsSpec(report: Report): TopLevelSpec {

@@ -62,7 +62,7 @@ export function costSpec(report: Report): TopLevelSpec {
         encoding: { x, y: { field: 'tokens', type: 'quantitative' as const, title: 'tokens (actual)', stack: 'zero' as const, axis: { format: '~s' } }, color: { field: 'kind', type: 'nominal' as const, title: 'tokens', scale: scaleOf(KINDS, kinds), legend: { orient: 'bottom' as const, direction: 'vertical' as const } }, order: { field: 'kind' } },
       },
       {
-        data: { values: split.map((c) => ({ cap: c.cap, tip: `cap ${c.cap}, tokens: ${Object.keys(KINDS).map((k) => `${tokenText(c[k as keyof typeof c] as number)} ${k}`).join(', ')}`, table: 'cost', row: `${c.cap}` })) },
+        data: { values: rows.map((c) => ({ cap: c.cap, tip: `cap ${c.cap}, tokens: ${tokenText(c.actual.tokens.input)} in (${tokenText(c.actual.tokens.cached)} cached), ${tokenText(c.actual.tokens.output)} out`, table: 'cost', row: `${c.cap}` })) },
         ...hitLayer(x, null, HEIGHT),
       },
     ],
