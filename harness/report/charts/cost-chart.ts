@@ -32,8 +32,9 @@ export function costSpec(report: Report): TopLevelSpec {
   // A panel of $0.00 bars (the simulated provider) would only crowd the chart.
   const priced = figures.some((s) => s.source === 'actual' && s.usd !== null && s.usd > 0);
   const figurePanel = (field: 'sessions' | 'usd', title: string) => {
+    // Dollars: the actual only. report.md prints no forecast in dollars, and every figure drawn is one a reader can find in its table.
     const values = figures
-      .filter((s) => s[field] !== null)
+      .filter((s) => s[field] !== null && (field === 'sessions' || s.source === 'actual'))
       .map((s) => ({ ...s, value: s[field]!, tip: `cap ${s.cap}, ${s.source}: ${field === 'usd' ? usd(s[field]!) : `${count(Math.round(s[field]!))} sessions`}`, table: 'cost', row: `${s.cap}` }));
     const sources = Object.keys(SOURCES).filter((k) => values.some((v) => v.source === k));
     const offset = slotOffset('source', sources);
