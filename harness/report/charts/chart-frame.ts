@@ -109,10 +109,10 @@ export function hitLayer(x: object, offset: object | null, height: number) {
 /** An interval as chart data: its ends, and whether it is labelled uncalibrated (drawn dashed). Null ends: no interval. */
 export function intervalData(interval: Interval): { low: number | null; high: number | null; calibration: string | null } {
   if (interval.kind === 'none') return { low: null, high: null, calibration: null };
-  return { low: interval.low, high: interval.high, calibration: interval.calibrated ? 'calibrated' : 'uncalibrated (< 5 pairs)' };
+  return { low: interval.low, high: interval.high, calibration: interval.calibrated ? 'calibrated' : 'uncalibrated' };
 }
 
-const DASHES: Record<string, number[]> = { calibrated: [1, 0], 'uncalibrated (< 5 pairs)': [4, 3] };
+const DASHES: Record<string, number[]> = { calibrated: [1, 0], uncalibrated: [4, 3] };
 
 /** The dash scale of the intervals drawn, only those: a legend entry for a style no interval has would say what is not there. */
 export function calibrationDash(drawn: ReadonlyArray<string | null>) {
@@ -126,5 +126,5 @@ export function armColours(drawn: readonly string[]) {
   return { domain, range: domain.map((a) => ARM_COLOURS.range[ARM_COLOURS.domain.indexOf(a)]!) };
 }
 
-/** The face of a chart datum's sentence: the figure at its place, in words. */
+/** `1 pair`, `2 pairs`: counts in a figure's sentence. */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -105,7 +105,7 @@ function drawnNotes(values: readonly Row[], report: Report): string[] {
   const intervals = values.some((v) => v.low !== null);
   return [
     intervals
-      ? `${Math.round(report.survival.confidence * 100)}% t intervals on the cluster standard error, dashed when uncalibrated (< 5 pairs); none from 1 pair.`
+      ? `${Math.round(report.survival.confidence * 100)}% t intervals on the cluster standard error, dashed when uncalibrated (< 5 pairs, or a spread assumed); none from 1 pair.`
       : 'No interval is drawn: every figure here is from 1 pair (or has no spread to measure), see the table.',
     ...(values.some((v) => v.truth !== null) ? ['◇ planted truth (closed form of the simulated population)'] : []),
   ];
