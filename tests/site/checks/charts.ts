@@ -31,10 +31,13 @@ export const PHONE = { width: 390, height: 844 };
 const MIN_TEXT_PX = 11;
 const MIN_TARGET_PX = 24;
 const MAX_EMPTY_RIGHT = 0.15;
+const RAW_FIELD = /\b[a-z]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z]+_[a-z_]+\b/;
 
 interface Drawn {
   name: string;
   labels: number[];
+  /** Every accessible label in the drawing (axes, legends, figures). */
+  ariaLabels: string[];
   links: Array<{ href: string; title: string; width: number; height: number }>;
   width: number;
   right: number;
@@ -54,6 +57,7 @@ const MEASURE = `(() => Array.from(document.querySelectorAll('article.report fig
   return {
     name: (figure.id || '').replace(/^chart-/, ''),
     labels: Array.from(svg.querySelectorAll('.role-axis-label text, .role-legend-label text')).map((t) => t.getBoundingClientRect().height),
+    ariaLabels: Array.from(svg.querySelectorAll('[aria-label]')).map((e) => e.getAttribute('aria-label')),
     links: Array.from(svg.querySelectorAll('a')).map((a) => {
       const r = a.getBoundingClientRect();
       const title = a.querySelector('title');
@@ -92,6 +96,8 @@ export async function checkCharts({ context, baseUrl, run, report }: ChartCheckI
       const empty = (chart.width - chart.right) / chart.width;
       if (empty > MAX_EMPTY_RIGHT) problems.push(`${chart.name}: ${Math.round(empty * 100)}% of its ${Math.round(chart.width)} px canvas is empty on the right`);
       if (chart.links.length === 0) problems.push(`${chart.name}: no figure is a link`);
+      // Labels in words: a field name (cellPage, survival_lo) in what a screen reader says is a spec showing through.
+      for (const label of chart.ariaLabels) if (RAW_FIELD.test(label)) problems.push(`${chart.name}: an accessible label shows a field name: "${label}"`);
       for (const link of chart.links) {
         found.links += 1;
         const where = `${chart.name} ${link.href}`;
