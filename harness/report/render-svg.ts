@@ -13,7 +13,8 @@ import { textWidth } from './charts/text-width.js';
  * Vega's SVG writer drops a mark's tooltip; it keeps the mark's description as its
  * aria-label. Every mark that has both a role and a label (the charts give that only to the
  * marks a reader points at, with the tooltip's text as the description) gets it again as an
- * SVG <title>, which a browser shows on hover, in the file and inline on a page alike.
+ * SVG <title>, which a browser shows on hover, in the file and inline on a page alike. The
+ * root <svg> is named by the chart's title (vega drops a spec's description).
  */
 
 export interface RenderedChart {
@@ -49,6 +50,14 @@ export function titledMarks(svg: string): string {
   });
 }
 
+const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The drawing's accessible name, from the spec's own title in words (`usermeta.title`, see chart-frame.ts), on the root <svg>. */
+export function namedSvg(svg: string, spec: TopLevelSpec): string {
+  const title = (spec as { usermeta?: { title?: unknown } }).usermeta?.title;
+  return typeof title === 'string' ? svg.replace(/^<svg\b/, `<svg aria-label="${attribute(title)}"`) : svg;
+}
+
 export async function renderSvg(spec: TopLevelSpec): Promise<RenderedChart> {
   const warnings: string[] = [];
   const handler = (_method: string, level: string, args: unknown[]) => warnings.push(`${level} ${args.map(String).join(' ')}`);
@@ -60,7 +69,7 @@ export async function renderSvg(spec: TopLevelSpec): Promise<RenderedChart> {
   metrics.width = measure;
   const view = new vega.View(vega.parse(compile(spec, { logger }).spec), { renderer: 'none', logger, logLevel: vega.Warn });
   try {
-    return { svg: titledMarks(await view.toSVG()), warnings };
+    return { svg: namedSvg(titledMarks(await view.toSVG()), spec), warnings };
   } finally {
     view.finalize();
     metrics.width = before;

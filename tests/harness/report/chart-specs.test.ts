@@ -154,6 +154,14 @@ describe('the SVG a chart renders to', () => {
     }
   });
 
+  it('names the drawing by its chart\'s title in words', async () => {
+    for (const { name, spec } of chartSpecs(REPORTS.example)) {
+      const { svg } = await renderSvg(spec);
+      expect(/^<svg aria-label="([^"]*)"/.exec(svg)?.[1], name).toBe(spec.usermeta?.title);
+      expect(svg, name).toMatch(/^<svg aria-label="smoke: [a-z][^"]+ \(SIMULATED\)"/);
+    }
+  });
+
   it('titles a self-closing or an open mark element, and leaves unlabelled ones alone', () => {
     expect(titledMarks('<g><path aria-label="a &lt; b" role="graphics-symbol" d="M0"/><path d="M1"/><rect role="graphics-symbol" aria-label="r"></rect></g>')).toBe(
       '<g><path aria-label="a &lt; b" role="graphics-symbol" d="M0"><title>a &lt; b</title></path><path d="M1"/><rect role="graphics-symbol" aria-label="r"><title>r</title></rect></g>',
