@@ -84,7 +84,9 @@ function panel(values: readonly Row[], title: string | null, layout: Layout, das
   const place = { x, ...(offset ? { xOffset: offset } : {}) };
   const y = (field: string) => ({ field, type: 'quantitative' as const, scale: { domain: layout.y, nice: false }, title: first ? layout.yTitle : null });
   const colour = layout.arms ? { color: { field: 'series', type: 'nominal' as const, title: 'arm', scale: colours, legend: { orient: 'bottom' as const, direction: 'horizontal' as const } } } : {};
-  const strokeDash = dash.domain.length ? { strokeDash: { field: 'calibration', type: 'nominal' as const, title: 'interval', scale: dash, legend: { orient: 'bottom' as const, direction: 'horizontal' as const } } } : {};
+  // Described in words: vega's own caption of a dash legend names the channel ("for strokeDash").
+  const dashLegend = { orient: 'bottom' as const, direction: 'horizontal' as const, description: `Legend of the interval lines drawn: ${dash.domain.map((d) => `${d} ${d === 'calibrated' ? 'solid' : 'dashed'}`).join(', ')}` };
+  const strokeDash = dash.domain.length ? { strokeDash: { field: 'calibration', type: 'nominal' as const, title: 'interval', scale: dash, legend: dashLegend } } : {};
   return {
     ...(title ? { title: panelTitle(title) } : {}),
     width: panelWidth(ticks.length, Math.max(1, slots.length)),

@@ -51,6 +51,14 @@ function units(spec: Json, inherited: Json[] = []): Array<{ mark: Json; encoding
   return out;
 }
 
+/** Each legend of a rendered chart: its title and its entries' labels, in the order drawn. */
+function legendsOf(svg: string): Array<{ title: string; labels: string[] }> {
+  return svg.split('<g class="mark-group role-legend"').slice(1).map((chunk) => ({
+    title: unescape(/role-legend-title[^>]*><text[^>]*>([^<]*)<\/text>/.exec(chunk)?.[1] ?? ''),
+    labels: [...chunk.matchAll(/role-legend-label[^>]*><text[^>]*>([^<]*)<\/text>/g)].map((m) => unescape(m[1]!)),
+  }));
+}
+
 const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 const isHit = (u: { encoding: Json }) => 'tooltip' in u.encoding;
 const FIELD_NAME = /^[a-z]+(?:[A-Z_][a-z]+)+$|^(?:x|at|tip|row|slot|series|estimate|low|high|truth|href|value|source|kind|calibration)$/;
@@ -108,11 +116,9 @@ describe.each(Object.entries(REPORTS))('the charts of the %s report', (_name, re
         }
       }
       const { svg } = await renderSvg(spec);
-      const legends = [...svg.matchAll(/aria-label="(?:Symbol|Stroke dash|Dash) legend titled '([^']*)'[^"]*"[\s\S]*?(?=<g class="mark-group role-legend"|$)/g)];
-      for (const legend of legends) {
-        const labels = [...legend[0].matchAll(/role-legend-label[^>]*><text[^>]*>([^<]*)<\/text>/g)].map((m) => unescape(m[1]!));
-        expect(labels.length, `${name}: legend ${legend[1]}`).toBeGreaterThan(0);
-        for (const label of labels) expect([...(drawn.get(legend[1]!) ?? [])], `${name}: legend "${legend[1]}" entry "${label}"`).toContain(label);
+      for (const legend of legendsOf(svg)) {
+        expect(legend.labels.length, `${name}: legend ${legend.title}`).toBeGreaterThan(0);
+        for (const label of legend.labels) expect([...(drawn.get(legend.title) ?? [])], `${name}: legend "${legend.title}" entry "${label}"`).toContain(label);
       }
     }
   });
@@ -136,8 +142,7 @@ describe('the interval legend', () => {
   it('shows the one style drawn in the golden report (uncalibrated), and no interval legend where no interval is drawn', async () => {
     const legend = async (report: Report) => {
       const { svg } = await renderSvg(chartSpecs(report).find((c) => c.name === 'survival-by-level')!.spec);
-      const block = /legend titled 'interval'[\s\S]*?(?=<g class="mark-group role-legend"|<g class="mark-group role-title"|$)/.exec(svg)?.[0] ?? '';
-      return [...block.matchAll(/role-legend-label[^>]*><text[^>]*>([^<]*)<\/text>/g)].map((m) => unescape(m[1]!));
+      return legendsOf(svg).find((l) => l.title === 'interval')?.labels ?? [];
     };
     expect(await legend(REPORTS.golden)).toEqual(['uncalibrated']);
     expect(await legend(REPORTS.example)).toEqual([]);
