@@ -163,7 +163,7 @@ function cells(r: Report): string[] {
 function cost(r: Report): string[] {
   const rows = r.cost.caps.map((c) => [
     String(c.cap),
-    `${c.measuredCells} (${c.pairs} pairs)`,
+    `${c.measuredCells} (${plural(c.pairs, 'pair')})`,
     count(c.actual.sessions),
     c.perCell ? count(c.perCell.sessions) : '–',
     `${tokens(c.actual.tokens.input)} / ${tokens(c.actual.tokens.cached)} / ${tokens(c.actual.tokens.output)}`,

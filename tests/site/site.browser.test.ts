@@ -14,6 +14,7 @@ import { sweepPicture } from '../../site/scripts/sweep-picture.js';
 import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedMarking, plantRuling } from './checks/headline.js';
 import { checkCounts, checkKilledClaims, checkMergeFindings, checkNarrowTables, readReport } from './checks/story.js';
 import { archiveFiles, auditTranscriptPage, storedTextLinks } from './checks/transcripts.js';
+import { checkCharts } from './checks/charts.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
@@ -177,9 +178,9 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
   it('shows the survival chart with one mark per cell, each a link to that cell', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${server.url}runs/fixture-run/`);
-    // The first panel of the cells chart (the one drawn inline, with links) is cell survival.
+    // The first panel of the cells chart is cell survival.
     const marks = await page.evaluate<string[]>(`(() => {
-      const figure = Array.from(document.querySelectorAll('figure.chart')).find((f) => f.querySelector('svg'));
+      const figure = document.querySelector('figure#chart-cells');
       const panel = figure && figure.querySelector('svg .concat_0_group');
       return Array.from(panel ? panel.querySelectorAll('a') : []).map((a) => a.href.baseVal);
     })()`);
@@ -187,7 +188,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     expect(withSurvival.length).toBe(4);
     expect(marks.sort()).toEqual(withSurvival.sort());
     // A dot is a working link.
-    await page.locator(`svg .concat_0_group a[*|href="cells/cap2-rep1-gated/"]`).first().click();
+    await page.locator(`#chart-cells svg .concat_0_group a[*|href="cells/cap2-rep1-gated/"]`).first().click();
     await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap2-rep1-gated/`);
     await page.close();
   });
@@ -233,12 +234,12 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     const shown = await page.evaluate<string[][][]>(`Array.from(document.querySelectorAll('article.report table')).map((t) =>
       Array.from(t.querySelectorAll('tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent.replace(/\\s+/g, ' ').trim())))`);
     expect(shown).toEqual(expected);
-    // Every chart the report names is on the page: the cells chart inline (its dots are links), the others as the report's own SVG.
-    const images = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('article.report figure.chart img')).map((i) => i.getAttribute('src'))`);
-    const inline = await page.locator('article.report figure.chart svg').count();
+    // Every chart the report names is on the page, drawn inline (its figures are links), each with a link to the report's own SVG.
+    const figures = await page.evaluate<Array<{ id: string; svgs: number; image: string | null }>>(`Array.from(document.querySelectorAll('article.report figure.chart')).map((f) => ({
+      id: f.id, svgs: f.querySelectorAll('svg').length, image: (f.querySelector('figcaption a[href$=".svg"]') || { getAttribute: () => null }).getAttribute('href') }))`);
     expect(report.charts.length).toBeGreaterThanOrEqual(5);
-    expect(images.sort()).toEqual(report.charts.filter((c) => c.name !== 'cells').map((c) => c.svg).sort());
-    expect(inline).toBe(1);
+    expect(figures).toEqual(report.charts.map((c) => ({ id: `chart-${c.name}`, svgs: 1, image: c.svg })));
+    expect(await page.locator('article.report figure.chart img').count()).toBe(0);
     await page.close();
   });
 
@@ -254,10 +255,13 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     expect(reason).toContain('<b>');
     expect(await page.locator('article.report b').count()).toBe(0);
     expect(await page.locator('article.report').textContent()).toContain('<b>|busy|</b>');
-    // No cell was kept, so no cell links, and every chart is the report's own image.
-    expect(await page.locator('article.report svg a, article.report td a').count()).toBe(0);
-    expect(await page.locator('article.report svg').count()).toBe(1);
-    expect(await page.locator('article.report figure.chart img').count()).toBe(golden.charts.length - 1);
+    // No cell was kept, so no cell links: every chart is drawn inline, each figure linking to the table row that prints it.
+    expect(await page.locator('article.report td a').count()).toBe(0);
+    expect(await page.locator('article.report figure.chart svg').count()).toBe(golden.charts.length);
+    expect(await page.locator('article.report figure.chart img').count()).toBe(0);
+    const hrefs = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('article.report svg a')).map((a) => a.getAttribute('xlink:href') || a.getAttribute('href'))`);
+    expect(hrefs.length).toBeGreaterThan(golden.cells.filter((c) => c.result).length);
+    expect(hrefs.filter((h) => !/^#row-[a-z-]+-[A-Za-z0-9-]+$/.test(h))).toEqual([]);
     await page.close();
   });
 
@@ -465,6 +469,22 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
       for (const cell of example.cells.filter((c) => c.status === 'measured')) expect(await checkNarrowTables({ context: phone.context, baseUrl: server.url, run: 'example-sim', cell: cell.id })).toBeGreaterThan(4);
     } finally {
       await phone.close();
+    }
+  }, 600_000);
+
+  it('draws every chart for a phone (390 px): ticks at least 11 px tall, every figure a link to a page that exists with a tooltip of its value and a 24 px target, no empty canvas', async () => {
+    const runs: Array<[string, runFiles.Report]> = [
+      ['fixture-run', report],
+      ['golden', runFiles.Report.parse(JSON.parse(await readFile(path.join(REPO, 'tests', 'harness', 'report', '__snapshots__', 'golden', 'report.json'), 'utf8')))],
+    ];
+    const example = path.join(REPO, 'runs', 'example-sim', 'report', 'report.json');
+    if (await stat(example).then(() => true, () => false)) runs.push(['example-sim', runFiles.Report.parse(JSON.parse(await readFile(example, 'utf8')))]);
+    for (const [run, shown] of runs) {
+      const found = await checkCharts({ context: browser.context, baseUrl: server.url, run, report: shown });
+      expect(found.problems, run).toEqual([]);
+      expect(found.charts, run).toBe(shown.charts.length);
+      expect(found.links, run).toBeGreaterThanOrEqual(shown.cells.filter((c) => c.result).length);
+      expect(found.tickLabels, run).toBeGreaterThan(found.charts * 2);
     }
   }, 600_000);
 });

@@ -1,76 +1,114 @@
 import type { TopLevelSpec } from 'vega-lite';
+import { ARMS } from '../../manifest/manifest.js';
+import { share } from '../report-format.js';
 import type { Report } from '../report-schema.js';
-import { ARM_COLOURS, frame } from './chart-frame.js';
+import { HIT_PX, armColours, bandX, frame, hitLayer, panelTitle, panelWidth, plural, slotOffset } from './chart-frame.js';
 
 /**
  * Charts of the cells themselves: every measured cell as a dot (an earlier system's results
  * were bimodal, 39, 40 and 19 of 42, which a mean and a bar hide), with its spec fraction and
  * the tests its tree carried beside its survival; and the achieved-depth histogram per arm.
+ * Each cell has its own slot within its cap (gated repetitions, then ungated), so no dot
+ * hides another and each has a column of its own to point at.
  */
 
-/** A dot's x: its cap, the arms either side, repetitions spread across a small band so no dot hides another. */
-function dotX(cap: number, arm: string, index: number, count: number): number {
-  const side = arm === 'gated' ? -0.18 : 0.18;
-  const spread = count > 1 ? (index / (count - 1) - 0.5) * 0.24 : 0;
-  return cap + side + spread;
+const HEIGHT = 220;
+/** Panels wider than this are stacked rather than set side by side, so a large sweep grows down the page, not off it. */
+const SIDE_BY_SIDE_MAX = 300;
+
+function cellSentence(cell: Report['cells'][number]): string {
+  const r = cell.result!;
+  const survival = r.survival === null ? 'no survival (no resolved claim from a delivered leaf)' : `survival ${share(r.survival)} (${r.surviving} of ${plural(r.claimed, 'claim')})`;
+  return `${cell.id}: ${survival}, spec ${r.specPassing}/${r.specTotal} passing, ${plural(r.testsCarried, 'test file')} carried, deepest leaf at level ${r.deepestLevel}`;
 }
 
 export function cellsSpec(report: Report): TopLevelSpec {
   const measured = report.cells.filter((c) => c.result);
-  const values = measured.map((cell) => {
-    const same = measured.filter((c) => c.cap === cell.cap && c.arm === cell.arm);
-    const r = cell.result!;
-    return {
-      id: cell.id,
-      arm: cell.arm,
-      x: dotX(cell.cap, cell.arm, same.indexOf(cell), same.length),
-      survival: r.survival,
-      specFraction: r.specFraction,
-      spec: `${r.specPassing}/${r.specTotal}`,
-      testsCarried: r.testsCarried,
-      deepestLevel: r.deepestLevel,
-    };
-  });
+  const slotOf = (c: { arm: string; repetition: number }) => `${c.arm} ${c.repetition}`;
+  const slots = ARMS.flatMap((arm) => [...new Set(measured.filter((c) => c.arm === arm).map((c) => c.repetition))].sort((a, b) => a - b).map((rep) => slotOf({ arm, repetition: rep })));
+  const values = measured.map((cell) => ({
+    id: cell.id,
+    cap: cell.cap,
+    arm: cell.arm,
+    slot: slotOf(cell),
+    survival: cell.result!.survival,
+    specFraction: cell.result!.specFraction,
+    testsCarried: cell.result!.testsCarried,
+    tip: cellSentence(cell),
+    table: 'cells',
+    row: cell.id,
+  }));
   const caps = [...new Set(measured.map((c) => c.cap))].sort((a, b) => a - b);
-  const x = { field: 'x', type: 'quantitative' as const, title: 'depth cap', scale: { domain: [caps[0]! - 0.5, caps.at(-1)! + 0.5], nice: false, zero: false }, axis: { values: caps, format: 'd', grid: false } };
-  const tooltip = [{ field: 'id', title: 'cell' }, { field: 'survival', format: '.3f' }, { field: 'spec', title: 'spec passing' }, { field: 'testsCarried', title: 'tests carried' }, { field: 'deepestLevel', title: 'deepest level' }];
-  const panel = (field: string, title: string, filter?: string) => ({
-    width: 200,
-    height: 220,
-    ...(filter ? { transform: [{ filter }] } : {}),
-    mark: { type: 'point' as const, filled: true, size: 45, opacity: 0.75 },
-    encoding: { x, y: { field, type: 'quantitative' as const, title, ...(field === 'testsCarried' ? {} : { scale: { domain: [0, 1] } }) }, color: { field: 'arm', type: 'nominal' as const, scale: ARM_COLOURS }, tooltip },
+  const x = bandX('cap', 'depth cap', caps);
+  const offset = slotOffset('slot', slots);
+  const colours = armColours(measured.map((c) => c.arm));
+  const width = Math.max(HIT_PX * 3, panelWidth(Math.max(1, caps.length), Math.max(1, slots.length)));
+  const panel = (field: 'survival' | 'specFraction' | 'testsCarried', title: string, heading: string) => ({
+    title: panelTitle(heading),
+    width,
+    height: HEIGHT,
+    data: { values: values.filter((v) => v[field] !== null) },
+    layer: [
+      {
+        mark: { type: 'point' as const, filled: true, size: 70, opacity: 0.85, aria: false },
+        encoding: { x, xOffset: offset, y: { field, type: 'quantitative' as const, title, ...(field === 'testsCarried' ? { axis: { format: 'd', tickMinStep: 1 } } : { scale: { domain: [0, 1] } }) }, color: { field: 'arm', type: 'nominal' as const, title: 'arm', scale: colours, legend: { orient: 'bottom' as const, direction: 'horizontal' as const } } },
+      },
+      hitLayer(x, offset, HEIGHT),
+    ],
   });
+  const specs = [panel('survival', 'cell survival (all levels)', 'survival'), panel('specFraction', 'spec fraction (passing / requirements)', 'spec fraction'), panel('testsCarried', 'test files carried by the graded tree', 'tests carried')];
+  const sideBySide = width <= SIDE_BY_SIDE_MAX;
   return {
     ...frame(report, 'every cell: survival, spec fraction and tests carried', [
-      'One dot per measured cell; no interval on a single cell (a leaf-level binomial interval would be the naive one).',
-      'Cells with no resolved claim from a delivered leaf have no survival and appear only in the other two panels.',
-    ]),
-    data: { values },
-    hconcat: [panel('survival', 'cell survival (all levels)', 'datum.survival !== null'), panel('specFraction', 'spec fraction (passing / requirements)'), panel('testsCarried', 'test files carried by the graded tree')],
+      'One dot per measured cell, each in its own slot of its cap (gated repetitions, then ungated); no interval on a single cell (a leaf-level binomial interval would be the naive one).',
+      ...(values.some((v) => v.survival === null) ? ['Cells with no resolved claim from a delivered leaf have no survival and appear only in the other two panels.'] : []),
+    ], sideBySide ? width * 3 : width, sideBySide ? 3 : 1),
+    ...(sideBySide ? { hconcat: specs } : { vconcat: specs }),
+    resolve: { scale: { y: 'independent', color: 'shared' } },
   } as TopLevelSpec;
 }
 
 export function achievedDepthSpec(report: Report): TopLevelSpec {
-  const values = report.depth.map((b) => ({ cap: `cap ${b.cap}`, arm: b.arm, level: b.deepestLevel, x: b.deepestLevel + (b.arm === 'gated' ? -0.17 : 0.17), cells: b.cells, expected: b.expected }));
-  const caps = [...new Set(report.depth.map((b) => b.cap))].sort((a, b) => a - b);
-  const levels = Array.from({ length: Math.max(...report.depth.map((b) => b.deepestLevel)) + 1 }, (_, i) => i);
-  const x = { field: 'x', type: 'quantitative' as const, title: 'deepest leaf level (root = 0)', scale: { domain: [-0.5, levels.length - 0.5], nice: false, zero: false }, axis: { values: levels, format: 'd', grid: false } };
+  const values = report.depth.map((b) => ({
+    cap: b.cap,
+    arm: b.arm,
+    level: b.deepestLevel,
+    cells: b.cells,
+    expected: b.expected,
+    tip: `cap ${b.cap}, ${b.arm}: ${plural(b.cells, 'cell')} with the deepest leaf at level ${b.deepestLevel}${b.expected === null ? '' : `; ${b.expected.toFixed(2)} expected from the planted tree shapes`}`,
+    table: 'depth',
+    row: `${b.cap}-${b.arm}-${b.deepestLevel}`,
+  }));
+  const caps = [...new Set(values.map((b) => b.cap))].sort((a, b) => a - b);
+  const arms = ARMS.filter((a) => values.some((v) => v.arm === a));
+  const colours = armColours(arms);
+  const top = Math.max(1, ...values.flatMap((v) => [v.cells, v.expected ?? 0]));
+  const ticks = values.some((v) => v.expected !== null);
+  const offset = slotOffset('arm', arms);
+  const specs = caps.map((cap, i) => {
+    const mine = values.filter((v) => v.cap === cap);
+    const levels = [...new Set(mine.map((v) => v.level))].sort((a, b) => a - b);
+    const x = bandX('level', i === 0 ? 'deepest leaf level (root = 0)' : 'deepest level', levels);
+    const y = { type: 'quantitative' as const, scale: { domain: [0, top] }, title: i === 0 ? 'cells' : null, axis: { format: 'd', tickMinStep: 1 } };
+    return {
+      title: panelTitle(`cap ${cap}`),
+      width: panelWidth(levels.length, arms.length),
+      height: 200,
+      data: { values: mine },
+      layer: [
+        { mark: { type: 'bar' as const, aria: false }, encoding: { x, xOffset: offset, y: { field: 'cells', ...y }, color: { field: 'arm', type: 'nominal' as const, title: 'arm', scale: colours, legend: { orient: 'bottom' as const, direction: 'horizontal' as const } } } },
+        ...(ticks ? [{ transform: [{ filter: 'datum.expected !== null' }], mark: { type: 'tick' as const, color: '#222', thickness: 2, aria: false }, encoding: { x, xOffset: offset, y: { field: 'expected', ...y } } }] : []),
+        hitLayer(x, offset, 200),
+      ],
+    };
+  });
   return {
     ...frame(report, 'achieved depth per arm: how deep each tree actually went', [
       'A cap is a maximum the planner need not use; a tree that stopped short is binned on its own levels, never on its cap.',
       ...(report.design.pairing === 'shared' ? ['Under shared pairing both arms grade one planned tree, so their bars match by design.'] : []),
-      ...(report.simulated ? ['— black tick: cells expected from the planted tree-shape distribution'] : []),
-    ]),
-    data: { values },
-    facet: { column: { field: 'cap', type: 'nominal', title: null, sort: caps.map((c) => `cap ${c}`) } },
-    spec: {
-      width: 150,
-      height: 200,
-      layer: [
-        { mark: { type: 'bar', width: 14 }, encoding: { x, y: { field: 'cells', type: 'quantitative', title: 'cells' }, color: { field: 'arm', type: 'nominal', scale: ARM_COLOURS, legend: { orient: 'bottom' } }, tooltip: [{ field: 'arm' }, { field: 'level' }, { field: 'cells' }, { field: 'expected', format: '.2f' }] } },
-        ...(report.simulated ? [{ transform: [{ filter: 'datum.expected !== null' }], mark: { type: 'tick', color: '#222', thickness: 2, size: 16 }, encoding: { x, y: { field: 'expected', type: 'quantitative' } } }] : []),
-      ],
-    },
+      ...(ticks ? ['— black tick: cells expected from the planted tree-shape distribution'] : []),
+    ], specs.reduce((w, s) => w + s.width, 0), Math.max(1, specs.length)),
+    hconcat: specs,
+    resolve: { scale: { x: 'independent', y: 'shared', color: 'shared' }, axis: { x: 'independent', y: 'independent' } },
   } as TopLevelSpec;
 }

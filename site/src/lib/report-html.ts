@@ -1,12 +1,16 @@
+import { CHARTS } from '../../../harness/run-files.js';
+import { ChartLinkError, rowAnchor, tableAnchor, type LinkedChart } from './linked-charts.js';
 import { RunFileInvalidError } from './run-file-read.js';
 
 /**
  * report.md, rendered to HTML, made into the body of a sweep page. report.md is a pure function
  * of report.json written by the harness, so the page says exactly what the report says; this
  * only (1) refuses anything but the plain document markdown produces, (2) wraps tables so they
- * scroll on a phone, (3) links every cell id in a table to its cell page, and (4) replaces the
- * cells chart with the copy whose dots are links. Links stay relative (`charts/...`,
- * `cells/...`), which resolve from the sweep page under any base path.
+ * scroll on a phone, (3) links every cell id in a table to its cell page, (4) replaces each
+ * chart's image with the chart drawn inline, every figure a link (linked-charts.ts), and (5)
+ * gives the table before each chart, and its rows, the ids those links name. Links stay
+ * relative (`charts/...`, `cells/...`, `#row-...`), which resolve from the sweep page under any
+ * base path.
  */
 
 const TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'strong', 'em', 'code', 'a', 'img', 'blockquote', 'br', 'hr', 'del']);
@@ -37,24 +41,57 @@ export function assertPlainReportHtml(html: string, shownAs: string): void {
 export interface ReportHtmlOptions {
   /** Cell ids that have a page. */
   cellPages: ReadonlySet<string>;
-  /** The cells chart with linked dots (inline SVG), shown in place of the report's image. */
-  linkedCells: string | null;
-  /** Sizes of the report's charts by file (`charts/NAME.svg`), for the images' width and height. */
-  sizes: ReadonlyMap<string, { width: number | null; height: number | null }>;
+  /** The report's charts drawn for the page, every figure a link (linked-charts.ts), shown in place of the report's images. */
+  charts: readonly LinkedChart[];
   shownAs: string;
 }
 
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const cellText = (html: string) => html.replace(/<[^>]*>/g, '').trim();
+
+/**
+ * Ids on the table report.md prints before a chart (`table-NAME`, on its scroll wrapper) and
+ * on each of its body rows (`row-NAME-KEY`), which the chart's figures link to. A table whose
+ * rows have fewer cells than its key is a report.md the charts no longer describe: a bug.
+ */
+function anchorTable(table: string, name: string, keys: number, shownAs: string): string {
+  const body = table.replace(/<tbody>([\s\S]*?)<\/tbody>/, (_whole, rows: string) => `<tbody>${rows.replace(/<tr>([\s\S]*?)<\/tr>/g, (_row, cells: string) => {
+    const texts = [...cells.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => cellText(m[1]!));
+    if (texts.length < keys) throw new ChartLinkError(`${shownAs}: the table before the ${name} chart has a row of ${texts.length} cells, fewer than its ${keys} key columns; harness/report and the site disagree on report.md (this is a bug)`);
+    return `<tr id="${rowAnchor(name, texts.slice(0, keys).join('-'))}">${cells}</tr>`;
+  })}</tbody>`);
+  return body.replace(/^<div class="table-wrap"/, `<div id="${tableAnchor(name)}" class="table-wrap"`);
+}
+
+/** A chart as the page shows it: its title and notes as a caption, the drawing in a frame that scrolls sideways on a narrow screen, and the report's own SVG to take away. */
+function figure(chart: LinkedChart, src: string): string {
+  const notes = chart.notes.map((n) => `<span class="chart-note">${escapeHtml(n)}</span>`).join(' ');
+  return `<figure class="chart" id="chart-${chart.name}"><figcaption><span class="chart-title">${escapeHtml(chart.title)}</span> ${notes} <span class="chart-note">Each figure links to the table row that prints its number${chart.name === 'cells' ? ' (a cell with a page, to its page)' : ''}; <a href="${src}">the chart as an SVG image</a>.</span></figcaption><div class="chart-frame" tabindex="0" role="region" aria-label="Chart: ${escapeHtml(chart.title)} (scrolls sideways)">${chart.svg}</div></figure>`;
+}
+
+const TABLE_WRAP = '<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways)">';
+
 export function reportHtml(html: string, options: ReportHtmlOptions): string {
   assertPlainReportHtml(html, options.shownAs);
-  let out = html.replace(/<table>/g, '<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways)"><table>').replace(/<\/table>/g, '</table></div>');
+  const charts = new Map(options.charts.map((c) => [c.name, c]));
+  let out = html.replace(/<table>/g, `${TABLE_WRAP}<table>`).replace(/<\/table>/g, '</table></div>');
   out = out.replace(/<td([^>]*)>(cap[1-9][0-9]*-rep[1-9][0-9]*-(?:gated|ungated))<\/td>/g, (whole, attrs: string, id: string) => (options.cellPages.has(id) ? `<td${attrs}><a href="cells/${id}/">${id}</a></td>` : whole));
-  out = out.replace(/<p><img src="(charts\/[A-Za-z0-9._-]+\.svg)" alt="([^"]*)"\s*\/?><\/p>/g, (_whole, src: string, alt: string) => {
-    if (src === 'charts/cells.svg' && options.linkedCells) {
-      return `<figure class="chart"><div class="chart-frame">${options.linkedCells}</div><figcaption>${alt}: every dot links to its cell's page.</figcaption></figure>`;
+  // Each chart image, and the last table before it (since the previous image): that table's rows get the ids the chart links to.
+  const image = /<p><img src="(charts\/([A-Za-z0-9._-]+)\.svg)" alt="([^"]*)"\s*\/?><\/p>/g;
+  let result = '';
+  let from = 0;
+  for (const m of out.matchAll(image)) {
+    let before = out.slice(from, m.index);
+    const [, src, name, alt] = m as unknown as [string, string, string, string];
+    const listing = CHARTS.find((c) => c.name === name);
+    const chart = charts.get(name);
+    const at = before.lastIndexOf(TABLE_WRAP);
+    if (listing && chart && at >= 0) {
+      const end = before.indexOf('</table></div>', at) + '</table></div>'.length;
+      before = before.slice(0, at) + anchorTable(before.slice(at, end), listing.table.name, listing.table.keys, options.shownAs) + before.slice(end);
     }
-    const size = options.sizes.get(src);
-    const dims = size?.width && size.height ? ` width="${size.width}" height="${size.height}"` : '';
-    return `<figure class="chart"><div class="chart-frame"><img src="${src}" alt="${alt}; the table above gives its numbers"${dims} loading="lazy" decoding="async"></div></figure>`;
-  });
-  return out;
+    result += before + (chart ? figure(chart, src) : `<figure class="chart"><div class="chart-frame"><img src="${src}" alt="${alt}; the table above gives its numbers" loading="lazy" decoding="async"></div></figure>`);
+    from = m.index + m[0].length;
+  }
+  return result + out.slice(from);
 }

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, chartSpecs, pairOfCell, parseCellId, renderSvg, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
+import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, pairOfCell, parseCellId, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
+import { linkedCharts, type LinkedChart } from './linked-charts.js';
 import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
 import { getsPage, killedLeavesByPair } from './session-pages.js';
 import { TextStore, blockTexts, countSections, storeLongTexts } from './transcript-texts.js';
@@ -30,8 +31,8 @@ export interface RunView {
   name: string;
   report: Report;
   charts: ChartView[];
-  /** The cells chart drawn again with every dot a link to its cell page (relative `cells/ID/`). */
-  linkedCells: string | null;
+  /** Every chart drawn again for the sweep page, each figure a link (a cell's page, or its table row); see linked-charts.ts. */
+  linkedCharts: LinkedChart[];
   /** Cells with a folder, so with a page. */
   cellPages: string[];
 }
@@ -110,36 +111,6 @@ function svgSize(svg: string): { width: number | null; height: number | null } {
   return { width: num('width'), height: num('height') };
 }
 
-/**
- * The cells chart of the report, drawn by the report's own code, every dot of a cell that has a
- * page linking to `cells/ID/` (a run published without a cell's folder has no page to link to).
- */
-export async function linkedCellsChart(report: Report, cellPages: ReadonlySet<string>): Promise<string | null> {
-  const entry = chartSpecs(report).find((c) => c.name === 'cells');
-  if (!entry) return null;
-  const spec = structuredClone(entry.spec) as unknown as Record<string, unknown>;
-  let marks = 0;
-  const visit = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(visit);
-    const o = node as Record<string, unknown>;
-    const mark = o.mark;
-    const type = typeof mark === 'string' ? mark : (mark as { type?: string } | undefined)?.type;
-    if ((type === 'point' || type === 'circle') && o.encoding && typeof o.encoding === 'object') {
-      // A dot without a page gets no link (a bare field would link it to "undefined").
-      (o.encoding as Record<string, unknown>).href = { condition: { test: 'isValid(datum.cellPage)', field: 'cellPage' }, value: null };
-      marks += 1;
-    }
-    for (const value of Object.values(o)) visit(value);
-  };
-  visit(spec);
-  const data = spec.data as { values?: Array<Record<string, unknown>> } | undefined;
-  if (marks === 0 || !Array.isArray(data?.values)) throw new Error('the report\'s cells chart has no dot mark or inline data to link; the site and harness/report disagree on the chart (this is a bug)');
-  for (const value of data.values) if (typeof value.id === 'string' && cellPages.has(value.id)) value.cellPage = `cells/${value.id}/`;
-  const rendered = await renderSvg(spec as never);
-  return rendered.svg;
-}
-
 /** Every file of the staged run `name`, validated. A file that does not match its schema stops the build with its name, line and field. */
 export async function readRun(dataDir: string, name: string, hooks: RunHooks = {}): Promise<RunData> {
   const root = path.join(dataDir, 'runs', name);
@@ -155,7 +126,7 @@ export async function readRun(dataDir: string, name: string, hooks: RunHooks = {
     charts.push({ name: chart.name, title: chart.title, file: path.relative(dataDir, file), ...svgSize(svg) });
   }
   const cellIds = (await dirs(paths.cells)).filter((id) => CellId.safeParse(id).success);
-  const out: RunData = { run: { name, report, charts, linkedCells: await linkedCellsChart(report, new Set(cellIds)), cellPages: cellIds }, cells: [], sessions: [] };
+  const out: RunData = { run: { name, report, charts, linkedCharts: await linkedCharts(report, new Set(cellIds), `${shown}/report/report.json`), cellPages: cellIds }, cells: [], sessions: [] };
   const sink = new TextStore(hooks.text);
   const read: CellRead[] = [];
   const killed = killedLeavesByPair(report.claims, pairOfCell);

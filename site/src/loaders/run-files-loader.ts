@@ -92,8 +92,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
     const rendered = await context.renderMarkdown(renderMarkdown(run.report));
     const html = reportHtml(rendered.html ?? '', {
       cellPages: new Set(run.cellPages),
-      linkedCells: run.linkedCells,
-      sizes: new Map(run.charts.map((c) => [`charts/${path.basename(c.file)}`, { width: c.width, height: c.height }])),
+      charts: run.linkedCharts,
       shownAs: `runs/${run.name}/report/report.json`,
     });
     const view = runView(name);
