@@ -1,0 +1,198 @@
+import { spawn } from 'node:child_process';
+import { watch, type FSWatcher } from 'node:fs';
+import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Report, SECRET_SHAPES, runPaths } from '../../harness/run-files.js';
+import { RunSnapshot, SETTLED } from './live-snapshot.js';
+import { EXIT, MakeSiteError, REPO, buildSite, stageRuns, type Io, type MakeSiteOptions } from './make-site.js';
+import { RebuildQueue } from './rebuild-queue.js';
+import { ListenError, serveStatic, type StaticServer } from './static-server.js';
+
+/**
+ * `make_site.sh --watch runs/NAME`: follow a sweep while `harness record` writes it. Each change
+ * in the run folder (debounced, one build at a time, see RebuildQueue) refreshes a private copy
+ * of the run (RunSnapshot), builds its report from the journal as it stands with `harness
+ * report` run on that copy, then stages it through make_site's own allowlist and secret scan
+ * (stageRuns) and builds the site (buildSite), served on 127.0.0.1 with a meta refresh in every
+ * page. A refused or failed rebuild prints why and leaves the last good site served.
+ *
+ * Why a copy and not `harness report` on the run itself: it replaces `<run>/report/` whole,
+ * which is the recording's own output (record writes it when the sweep ends, and two writers
+ * renaming one folder can make the recorder's fail), and the watch never writes the run folder.
+ * The copy, the staged data and the served site live in one scratch folder removed on exit.
+ */
+
+/** What the watch adds to make_site's options. */
+export interface WatchOptions {
+  /** The port on 127.0.0.1 (make_site's --port, default 4321); 0 takes any free one. */
+  port: number;
+  /** Quiet time after the last change before a rebuild. Default 2000 ms. */
+  debounceMs?: number;
+  /** Every page reloads itself after this many seconds. Default 10. */
+  refreshSeconds?: number;
+  /** Aborting it stops the watch, as Ctrl-C does. Default: SIGINT and SIGTERM of this process. */
+  signal?: AbortSignal;
+}
+
+export const WATCH_DEFAULTS = { debounceMs: 2000, refreshSeconds: 10 } as const;
+
+const clock = () => new Date().toISOString().slice(11, 19);
+
+/** The page served before the first build and for a page not built yet: it reloads itself too. */
+function waitingPage(refresh: number, run: string, base: string, what: string): string {
+  const safe = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${refresh}"><meta name="color-scheme" content="light dark"><title>${safe(run)}: not built yet</title></head><body><main><h1>${safe(run)}</h1><p>${safe(what)} This page reloads every ${refresh} s.</p><p><a href="${safe(base)}">Results</a></p></main></body></html>\n`;
+}
+
+/** The run folder the watch follows: it must exist and hold a journal, or the user named the wrong thing. */
+async function checkRun(options: MakeSiteOptions): Promise<{ dir: string; name: string; shownAs: string }> {
+  if (options.runs.length !== 1) throw new MakeSiteError(`--watch follows one run: name it, e.g. ./make_site.sh --watch runs/NAME${options.runs.length > 1 ? ` (${options.runs.length} were named)` : ''}`, EXIT.usage);
+  const shownAs = options.runs[0]!.replace(/\/+$/, '');
+  const dir = path.resolve(options.runs[0]!);
+  const info = await lstat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) throw new MakeSiteError(`${shownAs}: no such run folder; start the sweep first (harness record ... --out ${shownAs}) or fix the path`, EXIT.usage);
+  const hasJournal = await lstat(runPaths(dir).journal).then((s) => s.isFile(), () => false);
+  if (!hasJournal) throw new MakeSiteError(`${shownAs}: holds no journal.jsonl, so it is not a run folder written by harness record (runs/NAME)`, EXIT.usage);
+  return { dir, name: path.basename(dir), shownAs };
+}
+
+/** `harness report` on the copy; its own messages (redacted) when it refuses. */
+function harnessReport(runDir: string, signal: AbortSignal): Promise<{ ok: boolean; message: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(REPO, 'harness', 'bin.js'), 'report', runDir], { cwd: REPO, signal, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString('utf8')));
+    child.on('error', (error) => resolve({ ok: false, message: error.message }));
+    child.on('close', (code) => resolve({ ok: code === 0, message: SECRET_SHAPES.redact(stderr.trim().split('\n').filter(Boolean).slice(-3).join(' ')) }));
+  });
+}
+
+async function settledCells(runDir: string): Promise<Set<string>> {
+  const report = Report.parse(JSON.parse(await readFile(path.join(runPaths(runDir).report, 'report.json'), 'utf8')));
+  return new Set(report.cells.filter((c) => SETTLED.has(c.status)).map((c) => c.id));
+}
+
+export async function watchSite(options: MakeSiteOptions, watchOptions: WatchOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const run = await checkRun(options);
+  const refresh = watchOptions.refreshSeconds ?? WATCH_DEFAULTS.refreshSeconds;
+  const scratch = await mkdtemp(path.join(tmpdir(), 'rdh-site-watch-'));
+  const site = path.join(scratch, 'site');
+  const copy = path.join(scratch, 'runs', run.name);
+  const stop = new AbortController();
+  const tell = (line: string) => io.err(`make_site --watch: ${line}`);
+  let server: StaticServer | undefined;
+  let watcher: FSWatcher | undefined;
+  let queue: RebuildQueue | undefined;
+  try {
+    await mkdir(site, { recursive: true });
+    await writeFile(path.join(site, 'index.html'), waitingPage(refresh, run.name, options.base, 'No cell of this run is measured yet, so there is no page to show.'));
+    server = await serveStatic(site, options.base, { port: watchOptions.port, notFound: waitingPage(refresh, run.name, options.base, 'This page is not built (yet): a cell gets its pages once it is measured.') }).catch((error: unknown) => {
+      if (error instanceof ListenError) throw new MakeSiteError(`${error.message}; choose another with --port N`, EXIT.usage);
+      throw error;
+    });
+    io.out(`make_site --watch: following ${run.shownAs}; serving ${server.url} (Ctrl-C stops; scratch ${scratch}, removed on exit)`);
+    const rebuild = rebuilder({ options, io, env, run, copy, site, refresh, url: server.url, signal: stop.signal });
+    queue = new RebuildQueue(rebuild, { debounceMs: watchOptions.debounceMs ?? WATCH_DEFAULTS.debounceMs });
+    const q = queue;
+    watcher = watch(run.dir, { recursive: true }, (_event, file) => {
+      // A graded tree kept with --keep-workspaces churns during grading and is never published.
+      if (typeof file === 'string' && /(^|\/)tree(\/|$)/.test(file) && file.startsWith('cells/')) return;
+      q.changed();
+    });
+    watcher.on('error', (error) => {
+      tell(`watching ${run.shownAs} failed (${error.message}); stopping`);
+      stop.abort();
+    });
+    q.changed();
+    await stopped(stop, watchOptions.signal, tell);
+    return EXIT.ok;
+  } finally {
+    watcher?.close();
+    stop.abort();
+    await queue?.close();
+    await server?.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Resolves on the first Ctrl-C or SIGTERM (or the caller's signal, or the watch failing); a second
+ * Ctrl-C during the wind-down (a build under way is let finish, so it cleans its own folder) exits at once.
+ */
+function stopped(stop: AbortController, external: AbortSignal | undefined, tell: (line: string) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const onSignal = () => done();
+    const done = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      if (!external) process.once('SIGINT', () => process.exit(130));
+      tell('stopping: the server closes and the scratch folder is removed');
+      resolve();
+    };
+    if (external?.aborted || stop.signal.aborted) return done();
+    external?.addEventListener('abort', done, { once: true });
+    stop.signal.addEventListener('abort', done, { once: true });
+    if (!external) {
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+    }
+  });
+}
+
+interface RebuildContext {
+  options: MakeSiteOptions;
+  io: Io;
+  env: NodeJS.ProcessEnv;
+  run: { dir: string; name: string; shownAs: string };
+  copy: string;
+  site: string;
+  refresh: number;
+  url: string;
+  signal: AbortSignal;
+}
+
+/** One rebuild: refresh the copy, rebuild its report, and when anything published changed, scan, stage and build. */
+function rebuilder(c: RebuildContext): () => Promise<void> {
+  const snapshot = new RunSnapshot(c.run.dir, c.copy);
+  const tell = (line: string) => c.io.err(`make_site --watch: ${line}`);
+  // make_site's messages name the copy; the user knows the run by its own path.
+  const shown = (line: string) => line.split(c.copy).join(c.run.shownAs);
+  let lastReport = '';
+  let pending = true;
+  let built = 0;
+  let lastGood = '';
+  return async () => {
+    if (c.signal.aborted) return;
+    try {
+      if (await snapshot.syncInputs()) {
+        const report = await harnessReport(c.copy, c.signal);
+        if (!report.ok) {
+          if (report.message !== lastReport) tell(`no report yet: ${shown(report.message)}`);
+          lastReport = report.message;
+          return;
+        }
+        lastReport = '';
+      }
+      if (!(await lstat(path.join(c.copy, 'report', 'report.json')).then(() => true, () => false))) return;
+      const changed = [await snapshot.reportChanged(), await snapshot.syncPublished(await settledCells(c.copy))].some(Boolean);
+      pending ||= changed;
+      if (!pending || c.signal.aborted) return;
+      pending = false;
+      // The first build says what make_site scans for and leaves out; later ones only what went wrong.
+      const io: Io = { out: (l) => (built === 0 ? c.io.out(shown(l)) : undefined), err: (l) => c.io.err(shown(l)) };
+      const options: MakeSiteOptions = { ...c.options, runs: [c.copy], data: path.join(path.dirname(c.site), 'data'), out: c.site, stageOnly: false };
+      await stageRuns(options, io, c.env);
+      await buildSite(options, io, { ...c.env, RDH_SITE_REFRESH: String(c.refresh) });
+      built++;
+      lastGood = clock();
+      const report = Report.parse(JSON.parse(await readFile(path.join(c.copy, 'report', 'report.json'), 'utf8')));
+      c.io.out(`make_site --watch: rebuilt at ${lastGood}: ${report.counts.cells.measured} of ${report.counts.cells.design} cells measured; ${c.url}`);
+    } catch (error) {
+      if (c.signal.aborted) return;
+      const still = lastGood ? `still serving the build of ${lastGood}` : 'nothing is served but the waiting page';
+      if (error instanceof MakeSiteError) tell(`${shown(error.message.replace(/^make_site: /, ''))} (${still}; the next change in the run folder rebuilds)`);
+      else tell(SECRET_SHAPES.redact(`the rebuild failed (a bug; please report it): ${(error as Error).stack ?? String(error)} (${still})`));
+    }
+  };
+}
