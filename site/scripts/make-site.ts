@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { SECRET_SHAPES } from '../../harness/run-files.js';
 import { admitted, skippedWhole, type FileKind } from './allowlist.js';
 import { SecretScanner, knownKeys, type SecretFinding } from './secret-scan.js';
+import { watchSite } from './site-watch.js';
 
 /**
  * make_site.sh: stage the chosen runs through the allowlist, scan every staged file for
@@ -339,7 +340,7 @@ export async function makeSite(argv: readonly string[], io: Io, env: NodeJS.Proc
       io.out(USAGE);
       return EXIT.ok;
     }
-    if (options.watch) return await (await import('./site-watch.js')).watchSite(options, options.watch, io, env);
+    if (options.watch) return await watchSite(options, options.watch, { stageRuns, buildSite }, io, env);
     await stageRuns(options, io, env);
     if (!options.stageOnly) await buildSite(options, io, env);
     return EXIT.ok;

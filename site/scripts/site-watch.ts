@@ -3,9 +3,11 @@ import { watch, type FSWatcher } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Report, SECRET_SHAPES, runPaths } from '../../harness/run-files.js';
 import { RunSnapshot, SETTLED } from './live-snapshot.js';
-import { EXIT, MakeSiteError, REPO, buildSite, stageRuns, type Io, type MakeSiteOptions } from './make-site.js';
+// Types only: make-site.ts calls this module and hands it its steps, so the two never import each other at run time.
+import type { Io, MakeSiteOptions, buildSite, stageRuns } from './make-site.js';
 import { RebuildQueue } from './rebuild-queue.js';
 import { ListenError, serveStatic, type StaticServer } from './static-server.js';
 
@@ -37,7 +39,21 @@ export interface WatchOptions {
 
 export const WATCH_DEFAULTS = { debounceMs: 2000, refreshSeconds: 10 } as const;
 
-const clock = () => new Date().toISOString().slice(11, 19);
+/** make_site's own steps, reused as they are: the allowlist and secret scan, and the astro build. */
+export interface SiteSteps {
+  stageRuns: typeof stageRuns;
+  buildSite: typeof buildSite;
+}
+
+/** A run the watch cannot follow, or a port it cannot take: one line, exit 2 (make_site's bad input). */
+export class WatchInputError extends Error {
+  readonly code = 'watch_input';
+  readonly exitCode = 2;
+}
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const clock = () => `${new Date().toISOString().slice(11, 19)} UTC`;
 
 /** The page served before the first build and for a page not built yet: it reloads itself too. */
 function waitingPage(refresh: number, run: string, base: string, what: string): string {
@@ -47,13 +63,13 @@ function waitingPage(refresh: number, run: string, base: string, what: string): 
 
 /** The run folder the watch follows: it must exist and hold a journal, or the user named the wrong thing. */
 async function checkRun(options: MakeSiteOptions): Promise<{ dir: string; name: string; shownAs: string }> {
-  if (options.runs.length !== 1) throw new MakeSiteError(`--watch follows one run: name it, e.g. ./make_site.sh --watch runs/NAME${options.runs.length > 1 ? ` (${options.runs.length} were named)` : ''}`, EXIT.usage);
+  if (options.runs.length !== 1) throw new WatchInputError(`--watch follows one run: name it, e.g. ./make_site.sh --watch runs/NAME${options.runs.length > 1 ? ` (${options.runs.length} were named)` : ''}`);
   const shownAs = options.runs[0]!.replace(/\/+$/, '');
   const dir = path.resolve(options.runs[0]!);
   const info = await lstat(dir).catch(() => undefined);
-  if (!info?.isDirectory()) throw new MakeSiteError(`${shownAs}: no such run folder; start the sweep first (harness record ... --out ${shownAs}) or fix the path`, EXIT.usage);
+  if (!info?.isDirectory()) throw new WatchInputError(`${shownAs}: no such run folder; start the sweep first (harness record ... --out ${shownAs}) or fix the path`);
   const hasJournal = await lstat(runPaths(dir).journal).then((s) => s.isFile(), () => false);
-  if (!hasJournal) throw new MakeSiteError(`${shownAs}: holds no journal.jsonl, so it is not a run folder written by harness record (runs/NAME)`, EXIT.usage);
+  if (!hasJournal) throw new WatchInputError(`${shownAs}: holds no journal.jsonl, so it is not a run folder written by harness record (runs/NAME)`);
   return { dir, name: path.basename(dir), shownAs };
 }
 
@@ -73,7 +89,18 @@ async function settledCells(runDir: string): Promise<Set<string>> {
   return new Set(report.cells.filter((c) => SETTLED.has(c.status)).map((c) => c.id));
 }
 
-export async function watchSite(options: MakeSiteOptions, watchOptions: WatchOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Follows the one run of `options` until stopped; 0 then, 2 (one line) for a run it cannot follow or a port it cannot take. */
+export async function watchSite(options: MakeSiteOptions, watchOptions: WatchOptions, steps: SiteSteps, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    return await follow(options, watchOptions, steps, io, env);
+  } catch (error) {
+    if (!(error instanceof WatchInputError)) throw error;
+    io.err(`make_site: ${error.message}`);
+    return error.exitCode;
+  }
+}
+
+async function follow(options: MakeSiteOptions, watchOptions: WatchOptions, steps: SiteSteps, io: Io, env: NodeJS.ProcessEnv): Promise<number> {
   const run = await checkRun(options);
   const refresh = watchOptions.refreshSeconds ?? WATCH_DEFAULTS.refreshSeconds;
   const scratch = await mkdtemp(path.join(tmpdir(), 'rdh-site-watch-'));
@@ -88,11 +115,11 @@ export async function watchSite(options: MakeSiteOptions, watchOptions: WatchOpt
     await mkdir(site, { recursive: true });
     await writeFile(path.join(site, 'index.html'), waitingPage(refresh, run.name, options.base, 'No cell of this run is measured yet, so there is no page to show.'));
     server = await serveStatic(site, options.base, { port: watchOptions.port, notFound: waitingPage(refresh, run.name, options.base, 'This page is not built (yet): a cell gets its pages once it is measured.') }).catch((error: unknown) => {
-      if (error instanceof ListenError) throw new MakeSiteError(`${error.message}; choose another with --port N`, EXIT.usage);
+      if (error instanceof ListenError) throw new WatchInputError(`${error.message}; choose another with --port N`);
       throw error;
     });
     io.out(`make_site --watch: following ${run.shownAs}; serving ${server.url} (Ctrl-C stops; scratch ${scratch}, removed on exit)`);
-    const rebuild = rebuilder({ options, io, env, run, copy, site, refresh, url: server.url, signal: stop.signal });
+    const rebuild = rebuilder({ options, steps, io, env, run, copy, site, refresh, url: server.url, signal: stop.signal });
     queue = new RebuildQueue(rebuild, { debounceMs: watchOptions.debounceMs ?? WATCH_DEFAULTS.debounceMs });
     const q = queue;
     watcher = watch(run.dir, { recursive: true }, (_event, file) => {
@@ -106,7 +133,7 @@ export async function watchSite(options: MakeSiteOptions, watchOptions: WatchOpt
     });
     q.changed();
     await stopped(stop, watchOptions.signal, tell);
-    return EXIT.ok;
+    return 0;
   } finally {
     watcher?.close();
     stop.abort();
@@ -123,7 +150,10 @@ export async function watchSite(options: MakeSiteOptions, watchOptions: WatchOpt
 function stopped(stop: AbortController, external: AbortSignal | undefined, tell: (line: string) => void): Promise<void> {
   return new Promise((resolve) => {
     const onSignal = () => done();
+    let once = false;
     const done = () => {
+      if (once) return;
+      once = true;
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       if (!external) process.once('SIGINT', () => process.exit(130));
@@ -142,6 +172,7 @@ function stopped(stop: AbortController, external: AbortSignal | undefined, tell:
 
 interface RebuildContext {
   options: MakeSiteOptions;
+  steps: SiteSteps;
   io: Io;
   env: NodeJS.ProcessEnv;
   run: { dir: string; name: string; shownAs: string };
@@ -182,8 +213,8 @@ function rebuilder(c: RebuildContext): () => Promise<void> {
       // The first build says what make_site scans for and leaves out; later ones only what went wrong.
       const io: Io = { out: (l) => (built === 0 ? c.io.out(shown(l)) : undefined), err: (l) => c.io.err(shown(l)) };
       const options: MakeSiteOptions = { ...c.options, runs: [c.copy], data: path.join(path.dirname(c.site), 'data'), out: c.site, stageOnly: false };
-      await stageRuns(options, io, c.env);
-      await buildSite(options, io, { ...c.env, RDH_SITE_REFRESH: String(c.refresh) });
+      await c.steps.stageRuns(options, io, c.env);
+      await c.steps.buildSite(options, io, { ...c.env, RDH_SITE_REFRESH: String(c.refresh) });
       built++;
       lastGood = clock();
       const report = Report.parse(JSON.parse(await readFile(path.join(c.copy, 'report', 'report.json'), 'utf8')));
@@ -191,7 +222,8 @@ function rebuilder(c: RebuildContext): () => Promise<void> {
     } catch (error) {
       if (c.signal.aborted) return;
       const still = lastGood ? `still serving the build of ${lastGood}` : 'nothing is served but the waiting page';
-      if (error instanceof MakeSiteError) tell(`${shown(error.message.replace(/^make_site: /, ''))} (${still}; the next change in the run folder rebuilds)`);
+      // make_site's refusals (a secret, a failed build) carry its exit code and a message without any value.
+      if (error instanceof Error && typeof (error as { exitCode?: unknown }).exitCode === 'number') tell(`${shown(error.message.replace(/^make_site: /, ''))} (${still}; the next change in the run folder rebuilds)`);
       else tell(SECRET_SHAPES.redact(`the rebuild failed (a bug; please report it): ${(error as Error).stack ?? String(error)} (${still})`));
     }
   };
