@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * A static file server on 127.0.0.1 for the browser tests and the README picture, behaving like a plain static host:
+ * A static file server on 127.0.0.1 for the browser tests, the README picture and `make_site.sh --watch`, behaving like a plain static host:
  * the site is served under `base`, a folder answers with its index.html, anything else 404s.
  * Every request is recorded, so a test can see what a page asked for.
  */

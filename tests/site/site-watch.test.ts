@@ -213,6 +213,25 @@ describe('the rebuild queue', () => {
     }
   });
 
+  it('changes that never pause still get a build, maxWaitMs after the first of them', async () => {
+    vi.useFakeTimers();
+    try {
+      let builds = 0;
+      const queue = new RebuildQueue(async () => void builds++, { debounceMs: 2000, maxWaitMs: 10_000 });
+      for (let t = 0; t < 9500; t += 500) {
+        queue.changed();
+        await vi.advanceTimersByTimeAsync(500);
+      }
+      expect(builds).toBe(0);
+      queue.changed();
+      await vi.advanceTimersByTimeAsync(600);
+      expect(builds).toBe(1);
+      await queue.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('never two builds at once; changes during a build make exactly one more, after it', async () => {
     vi.useFakeTimers();
     try {

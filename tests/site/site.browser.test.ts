@@ -11,6 +11,7 @@ import { writeRunFixture } from '../support/run-fixture.js';
 import { chromiumReady, launchChromium } from '../../site/scripts/chromium.js';
 import { serveStatic, type StaticServer } from '../../site/scripts/static-server.js';
 import { sweepPicture } from '../../site/scripts/sweep-picture.js';
+import { checkNoLiveRefresh } from './checks/live-refresh.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
@@ -405,5 +406,9 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     } finally {
       await dark.close();
     }
+  });
+
+  it('ships no meta refresh and no script: only the watch reloads its pages', async () => {
+    await checkNoLiveRefresh({ context: browser.context, baseUrl: server.url, run: 'fixture-run' });
   });
 });
