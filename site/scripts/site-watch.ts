@@ -62,12 +62,18 @@ function waitingPage(refresh: number, run: string, base: string, what: string): 
 }
 
 /** The run folder the watch follows: it must exist and hold a journal, or the user named the wrong thing. */
-async function checkRun(options: MakeSiteOptions): Promise<{ dir: string; name: string; shownAs: string }> {
+async function checkRun(options: MakeSiteOptions, env: NodeJS.ProcessEnv): Promise<{ dir: string; name: string; shownAs: string }> {
+  // make_site reads these at each build; a wrong path is said now, not once the first cell is measured.
+  for (const file of [...options.providers, ...(env.RDH_PROVIDERS ? [env.RDH_PROVIDERS] : [])]) {
+    if (!(await lstat(file).then((s) => s.isFile(), () => false))) throw new WatchInputError(`provider configuration ${file}: not a readable file; fix the path (--providers or RDH_PROVIDERS)`);
+  }
   if (options.runs.length !== 1) throw new WatchInputError(`--watch follows one run: name it, e.g. ./make_site.sh --watch runs/NAME${options.runs.length > 1 ? ` (${options.runs.length} were named)` : ''}`);
   const shownAs = options.runs[0]!.replace(/\/+$/, '');
   const dir = path.resolve(options.runs[0]!);
   const info = await lstat(dir).catch(() => undefined);
   if (!info?.isDirectory()) throw new WatchInputError(`${shownAs}: no such run folder; start the sweep first (harness record ... --out ${shownAs}) or fix the path`);
+  // make_site's own rule for a run's name (chooseRuns), said before anything is served rather than at the first build.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(path.basename(dir))) throw new WatchInputError(`${shownAs}: the folder name is not safe in a URL (letters, digits, ".", "_" and "-", starting with a letter or digit); rename the folder`);
   const hasJournal = await lstat(runPaths(dir).journal).then((s) => s.isFile(), () => false);
   if (!hasJournal) throw new WatchInputError(`${shownAs}: holds no journal.jsonl, so it is not a run folder written by harness record (runs/NAME)`);
   return { dir, name: path.basename(dir), shownAs };
@@ -101,12 +107,18 @@ export async function watchSite(options: MakeSiteOptions, watchOptions: WatchOpt
 }
 
 async function follow(options: MakeSiteOptions, watchOptions: WatchOptions, steps: SiteSteps, io: Io, env: NodeJS.ProcessEnv): Promise<number> {
-  const run = await checkRun(options);
+  const run = await checkRun(options, env);
   const refresh = watchOptions.refreshSeconds ?? WATCH_DEFAULTS.refreshSeconds;
   const scratch = await mkdtemp(path.join(tmpdir(), 'rdh-site-watch-'));
   const site = path.join(scratch, 'site');
   const copy = path.join(scratch, 'runs', run.name);
   const stop = new AbortController();
+  let exitCode = 0;
+  /** Ends the watch with `code`: bad input found at a build (a provider configuration), or the folder watch failing. */
+  const fail = (code: number) => {
+    exitCode = code;
+    stop.abort();
+  };
   const tell = (line: string) => io.err(`make_site --watch: ${line}`);
   let server: StaticServer | undefined;
   let watcher: FSWatcher | undefined;
@@ -119,7 +131,7 @@ async function follow(options: MakeSiteOptions, watchOptions: WatchOptions, step
       throw error;
     });
     io.out(`make_site --watch: following ${run.shownAs}; serving ${server.url} (Ctrl-C stops; scratch ${scratch}, removed on exit)`);
-    const rebuild = rebuilder({ options, steps, io, env, run, copy, site, refresh, url: server.url, signal: stop.signal });
+    const rebuild = rebuilder({ options, steps, io, env, run, copy, site, refresh, url: server.url, signal: stop.signal, fail });
     queue = new RebuildQueue(rebuild, { debounceMs: watchOptions.debounceMs ?? WATCH_DEFAULTS.debounceMs });
     const q = queue;
     watcher = watch(run.dir, { recursive: true }, (_event, file) => {
@@ -129,11 +141,11 @@ async function follow(options: MakeSiteOptions, watchOptions: WatchOptions, step
     });
     watcher.on('error', (error) => {
       tell(`watching ${run.shownAs} failed (${error.message}); stopping`);
-      stop.abort();
+      fail(1);
     });
     q.changed();
     await stopped(stop, watchOptions.signal, tell);
-    return 0;
+    return exitCode;
   } finally {
     watcher?.close();
     stop.abort();
@@ -181,6 +193,7 @@ interface RebuildContext {
   refresh: number;
   url: string;
   signal: AbortSignal;
+  fail(code: number): void;
 }
 
 /** One rebuild: refresh the copy, rebuild its report, and when anything published changed, scan, stage and build. */
@@ -199,6 +212,7 @@ function rebuilder(c: RebuildContext): () => Promise<void> {
       if (await snapshot.syncInputs()) {
         const report = await harnessReport(c.copy, c.signal);
         if (!report.ok) {
+          if (c.signal.aborted) return;
           if (report.message !== lastReport) tell(`no report yet: ${shown(report.message)}`);
           lastReport = report.message;
           return;
@@ -223,7 +237,13 @@ function rebuilder(c: RebuildContext): () => Promise<void> {
       if (c.signal.aborted) return;
       const still = lastGood ? `still serving the build of ${lastGood}` : 'nothing is served but the waiting page';
       // make_site's refusals (a secret, a failed build) carry its exit code and a message without any value.
-      if (error instanceof Error && typeof (error as { exitCode?: unknown }).exitCode === 'number') tell(`${shown(error.message.replace(/^make_site: /, ''))} (${still}; the next change in the run folder rebuilds)`);
+      const code = error instanceof Error ? (error as { exitCode?: unknown }).exitCode : undefined;
+      const message = error instanceof Error ? shown(error.message.replace(/^make_site: /, '')) : '';
+      // Bad input (2: a provider configuration that cannot be read) does not mend by waiting for the sweep.
+      if (code === 2) {
+        c.io.err(`make_site: ${message}`);
+        c.fail(2);
+      } else if (typeof code === 'number') tell(`${message} (${still}; the next change in the run folder rebuilds)`);
       else tell(SECRET_SHAPES.redact(`the rebuild failed (a bug; please report it): ${(error as Error).stack ?? String(error)} (${still})`));
     }
   };

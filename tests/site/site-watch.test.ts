@@ -20,8 +20,15 @@ const REPO = path.resolve(import.meta.dirname, '..', '..');
 const GATED = 'cap1-rep1-gated';
 const UNGATED = 'cap1-rep1-ungated';
 const SECRET = SAMPLES[0]!;
-/** How long one step may take: a rebuild is `harness report` plus `astro build`, ~15 s on a quiet machine. */
-const STEP = 120_000;
+/**
+ * How long one wait may take: a rebuild is `harness report` plus `astro build`, ~15 s on a quiet
+ * machine and several times that on a loaded one. A test's own limit is above it, so a wait that
+ * times out says what the watch printed.
+ */
+const WAIT = 150_000;
+const STEP = WAIT + 30_000;
+/** A test that waits twice (for the recorder, then for the watch). */
+const TWO_STEPS = 2 * WAIT + 30_000;
 
 interface Proc {
   child: ChildProcess;
@@ -51,12 +58,14 @@ let watcher: Proc | undefined;
 let url: string;
 let scratch: string;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeout = STEP): Promise<T> {
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeout = WAIT): Promise<T> {
   const until = Date.now() + timeout;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; the watch said:\n${watcher?.out()}\n${watcher?.err()}\nthe recorder said:\n${recorder?.err()}`);
+    const said = () => `; the watch said:\n${watcher?.out()}\n${watcher?.err()}\nthe recorder said:\n${recorder?.err()}`;
+    if (watcher && !alive(watcher)) throw new Error(`the watch exited (${watcher.child.exitCode ?? watcher.child.signalCode}) while waiting for ${what}${said()}`);
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${said()}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -113,9 +122,11 @@ describe('make_site.sh --watch on a sweep being recorded', () => {
     expect(home.status).toBe(200);
     expect(home.text).toMatch(/<meta http-equiv="refresh" content="10">/);
     expect((await get(`runs/live/cells/${GATED}/`)).status).toBe(404);
-  });
+  }, STEP);
 
   it("a cell's page appears once it is measured, the unmeasured one's does not, and the sweep page counts one", async () => {
+    // Released once both arms' sessions are over (the gated grading has begun), so one rebuild, not a stream of them, follows.
+    await waitFor('the gated grading', async () => stat(path.join(gates, `${GATED}.grading`)).then(() => true));
     await writeFile(path.join(gates, GATED), '');
     await waitFor('the gated cell page', async () => (await get(`runs/live/cells/${GATED}/`)).status === 200);
     expect(await measuredInJournal()).toEqual([GATED]);
@@ -126,7 +137,7 @@ describe('make_site.sh --watch on a sweep being recorded', () => {
     expect((await get(`runs/live/cells/${GATED}/`)).text).toMatch(/<meta http-equiv="refresh" content="10"/);
     // The report was built from a copy: the run folder the recorder owns has none until the recorder writes it.
     await expect(stat(path.join(runDir, 'report'))).rejects.toThrow(/ENOENT/);
-  }, STEP);
+  }, TWO_STEPS);
 
   it('a planted secret refuses every rebuild (its class named, never its value), and the last good site stays served', async () => {
     const planted = path.join(runDir, 'cells', GATED, 'transcripts', 'planted.jsonl');
@@ -143,7 +154,7 @@ describe('make_site.sh --watch on a sweep being recorded', () => {
     expect((await get(`runs/live/cells/${UNGATED}/`)).status).toBe(404);
     expect(await measuredOnSweepPage()).toBe(1);
     for (const piece of pieces(SECRET.secret)) expect(watcher!.out() + watcher!.err()).not.toContain(piece);
-  }, STEP);
+  }, TWO_STEPS);
 
   it('once the secret is removed, the next rebuild shows the second cell and counts two', async () => {
     await rm(path.join(runDir, 'cells', GATED, 'transcripts', 'planted.jsonl'));
@@ -152,6 +163,7 @@ describe('make_site.sh --watch on a sweep being recorded', () => {
   }, STEP);
 
   it('Ctrl-C stops it: exit 0, the server closed, the scratch folder removed', async () => {
+    expect(alive(watcher), `the watch is still running:\n${watcher!.err()}`).toBe(true);
     process.kill(-watcher!.child.pid!, 'SIGINT');
     expect(await watcher!.exit).toBe(0);
     await expect(fetch(url)).rejects.toThrow();
@@ -175,6 +187,10 @@ describe('make_site.sh --watch refuses what it cannot follow, in one line with e
     expect(await refuse(['--watch', '--out', tmp, runDir])).toMatch(/--out does not apply/);
     expect(await refuse(['--watch', '--port', '70000', runDir])).toMatch(/give a port from 0 to 65535/);
     expect(await refuse(['--port', '4000', runDir])).toMatch(/--port is for --watch/);
+    expect(await refuse(['--watch', '--providers', path.join(tmp, 'no-such.yaml'), runDir])).toMatch(/no-such\.yaml: not a readable file/);
+    const unsafe = path.join(tmp, 'runs', 'bad name');
+    await mkdir(unsafe, { recursive: true });
+    expect(await refuse(['--watch', unsafe])).toMatch(/not safe in a URL/);
   });
 
   it('a port already taken', async () => {
