@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { watch, type FSWatcher } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Report, SECRET_SHAPES, runPaths } from '../../harness/run-files.js';
+import { watchFolder, type FolderWatch } from './folder-watch.js';
 import { RunSnapshot, SETTLED } from './live-snapshot.js';
 // Types only: make-site.ts calls this module and hands it its steps, so the two never import each other at run time.
 import type { Io, MakeSiteOptions, buildSite, stageRuns } from './make-site.js';
@@ -114,14 +114,14 @@ async function follow(options: MakeSiteOptions, watchOptions: WatchOptions, step
   const copy = path.join(scratch, 'runs', run.name);
   const stop = new AbortController();
   let exitCode = 0;
-  /** Ends the watch with `code`: bad input found at a build (a provider configuration), or the folder watch failing. */
+  /** Ends the watch with `code`: bad input found at a build (a provider configuration). */
   const fail = (code: number) => {
     exitCode = code;
     stop.abort();
   };
   const tell = (line: string) => io.err(`make_site --watch: ${line}`);
   let server: StaticServer | undefined;
-  let watcher: FSWatcher | undefined;
+  let watcher: FolderWatch | undefined;
   let queue: RebuildQueue | undefined;
   try {
     await mkdir(site, { recursive: true });
@@ -134,15 +134,8 @@ async function follow(options: MakeSiteOptions, watchOptions: WatchOptions, step
     const rebuild = rebuilder({ options, steps, io, env, run, copy, site, refresh, url: server.url, signal: stop.signal, fail });
     queue = new RebuildQueue(rebuild, { debounceMs: watchOptions.debounceMs ?? WATCH_DEFAULTS.debounceMs });
     const q = queue;
-    watcher = watch(run.dir, { recursive: true }, (_event, file) => {
-      // A graded tree kept with --keep-workspaces churns during grading and is never published.
-      if (typeof file === 'string' && /(^|\/)tree(\/|$)/.test(file) && file.startsWith('cells/')) return;
-      q.changed();
-    });
-    watcher.on('error', (error) => {
-      tell(`watching ${run.shownAs} failed (${error.message}); stopping`);
-      fail(1);
-    });
+    // A graded tree kept with --keep-workspaces churns during grading and is never published.
+    watcher = watchFolder(run.dir, () => q.changed(), tell, { ignore: (file) => /^cells\/[^/]+\/tree(\/|$)/.test(file) });
     q.changed();
     await stopped(stop, watchOptions.signal, tell);
     return exitCode;
@@ -156,7 +149,7 @@ async function follow(options: MakeSiteOptions, watchOptions: WatchOptions, step
 }
 
 /**
- * Resolves on the first Ctrl-C or SIGTERM (or the caller's signal, or the watch failing); a second
+ * Resolves on the first Ctrl-C or SIGTERM (or the caller's signal, or bad input found at a build); a second
  * Ctrl-C during the wind-down (a build under way is let finish, so it cleans its own folder) exits at once.
  */
 function stopped(stop: AbortController, external: AbortSignal | undefined, tell: (line: string) => void): Promise<void> {

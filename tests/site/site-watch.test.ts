@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import type { watch } from 'node:fs';
 import { createServer } from 'node:net';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readSweepJournal } from '../../harness/index.js';
 import { makeSite, type Io } from '../../site/scripts/make-site.js';
+import { watchFolder } from '../../site/scripts/folder-watch.js';
 import { RebuildQueue } from '../../site/scripts/rebuild-queue.js';
 import { SAMPLES, pieces } from './secret-samples.js';
 
@@ -298,6 +301,66 @@ describe('the rebuild queue', () => {
       await vi.advanceTimersByTimeAsync(20);
       expect(builds).toBe(2);
       await queue.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the run folder watch', () => {
+  it('hears a file written in a folder made after it started, and not one under an ignored path', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rdh-folder-watch-'));
+    const heard: string[] = [];
+    const w = watchFolder(dir, () => heard.push('change'), () => {}, { ignore: (f) => f.startsWith('cells/x/tree') });
+    try {
+      await mkdir(path.join(dir, 'cells', 'x', 'tree'), { recursive: true });
+      await new Promise((r) => setTimeout(r, 300));
+      heard.length = 0;
+      await writeFile(path.join(dir, 'cells', 'x', 'tree', 'a.py'), 'x');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heard).toEqual([]);
+      await mkdir(path.join(dir, 'cells', 'y', 'transcripts'), { recursive: true });
+      await new Promise((r) => setTimeout(r, 300));
+      heard.length = 0;
+      await writeFile(path.join(dir, 'cells', 'y', 'transcripts', 's.jsonl'), '{}\n');
+      await waitFor('the change notice', async () => heard.length > 0, 5000);
+      expect(w.polling).toBe(false);
+    } finally {
+      w.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('falls back to looking every pollMs when fs.watch fails, and says so once', async () => {
+    vi.useFakeTimers();
+    try {
+      const failing = new EventEmitter() as EventEmitter & { close(): void };
+      failing.close = () => {};
+      const told: string[] = [];
+      let changes = 0;
+      const w = watchFolder('/run', () => changes++, (l) => told.push(l), { pollMs: 1000, watchImpl: (() => failing) as unknown as typeof watch });
+      failing.emit('error', new Error('ENOSPC: System limit for number of file watchers reached'));
+      failing.emit('error', new Error('again'));
+      await vi.advanceTimersByTimeAsync(3500);
+      expect(changes).toBe(3);
+      expect(told).toEqual(['cannot watch /run for changes (ENOSPC: System limit for number of file watchers reached); looking every 1 s instead']);
+      expect(w.polling).toBe(true);
+      w.close();
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(changes).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('polls when fs.watch refuses outright', () => {
+    vi.useFakeTimers();
+    try {
+      let changes = 0;
+      const w = watchFolder('/run', () => changes++, () => {}, { pollMs: 500, watchImpl: (() => { throw new Error('ERR_FEATURE_UNAVAILABLE_ON_PLATFORM'); }) as unknown as typeof watch });
+      vi.advanceTimersByTime(1100);
+      expect(changes).toBe(2);
+      w.close();
     } finally {
       vi.useRealTimers();
     }
