@@ -76,8 +76,8 @@ Every one of them is scanned for secrets first; on a hit nothing is published.
   --watch            follow runs/NAME while harness record writes it: rebuild its pages (from a
                      report of the journal as it stands, the secret scan every time) 2 s after
                      each change, and serve them on 127.0.0.1 with a meta refresh until Ctrl-C.
-                     Nothing is written into the run folder or site/; a refused rebuild keeps
-                     the last good site served
+                     Nothing is written into the run folder or site/dist; a refused rebuild
+                     keeps the last good site served
   --port N           the watch's port on 127.0.0.1 (default ${WATCH_PORT}; 0 takes a free one)
 
 exit codes: 0 built (or the watch stopped by Ctrl-C), 1 a bug, 2 bad input (a flag, a run
