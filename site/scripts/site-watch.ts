@@ -134,8 +134,8 @@ async function follow(options: MakeSiteOptions, watchOptions: WatchOptions, step
     const rebuild = rebuilder({ options, steps, io, env, run, copy, site, refresh, url: server.url, signal: stop.signal, fail });
     queue = new RebuildQueue(rebuild, { debounceMs: watchOptions.debounceMs ?? WATCH_DEFAULTS.debounceMs });
     const q = queue;
-    // A graded tree kept with --keep-workspaces churns during grading and is never published.
-    watcher = watchFolder(run.dir, () => q.changed(), tell, { ignore: (file) => /^cells\/[^/]+\/tree(\/|$)/.test(file) });
+    // A pair's workspaces and a graded tree kept with --keep-workspaces churn all sweep long and are never published.
+    watcher = watchFolder(run.dir, () => q.changed(), tell, { ignore: (file) => /^cells\/[^/]+\/(?:work|tree)(?:\/|$)/.test(file) });
     q.changed();
     await stopped(stop, watchOptions.signal, tell);
     return exitCode;
