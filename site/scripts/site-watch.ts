@@ -149,19 +149,22 @@ async function follow(options: MakeSiteOptions, watchOptions: WatchOptions, step
 }
 
 /**
- * Resolves on the first Ctrl-C or SIGTERM (or the caller's signal, or bad input found at a build); a second
- * Ctrl-C during the wind-down (a build under way is let finish, so it cleans its own folder) exits at once.
+ * Resolves on the first Ctrl-C or SIGTERM (or the caller's signal, or bad input found at a build).
+ * A second Ctrl-C during the wind-down (a build under way is let finish, so it cleans its own
+ * folder) exits at once, 130; but not one within a second of the first: make_site.sh runs under
+ * tsx, whose parent passes on a Ctrl-C the child was sent already when the child is slow to say
+ * so, and one key press must not skip the clean-up.
  */
 function stopped(stop: AbortController, external: AbortSignal | undefined, tell: (line: string) => void): Promise<void> {
   return new Promise((resolve) => {
-    const onSignal = () => done();
-    let once = false;
+    let at: number | undefined;
+    const onSignal = () => {
+      if (at === undefined) return done();
+      if (Date.now() - at > SAME_KEY_PRESS_MS) process.exit(130);
+    };
     const done = () => {
-      if (once) return;
-      once = true;
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      if (!external) process.once('SIGINT', () => process.exit(130));
+      if (at !== undefined) return;
+      at = Date.now();
       tell('stopping: the server closes and the scratch folder is removed');
       resolve();
     };
@@ -174,6 +177,9 @@ function stopped(stop: AbortController, external: AbortSignal | undefined, tell:
     }
   });
 }
+
+/** Signals this close to the first are the same Ctrl-C, passed on twice. */
+const SAME_KEY_PRESS_MS = 1000;
 
 interface RebuildContext {
   options: MakeSiteOptions;
