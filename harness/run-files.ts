@@ -11,7 +11,8 @@
  * | file (under runs/NAME/) | schema |
  * |---|---|
  * | journal.jsonl | `SWEEP_JOURNAL.schema`, one event per line |
- * | cells/CELL/events.jsonl | `EngineEvent`, one per line |
+ * | pairs/PAIR/events.jsonl | `EngineEvent`, one per line: a pair's shared build (no `arm`) |
+ * | cells/CELL/events.jsonl | `EngineEvent`, one per line: the cell's own arm |
  * | cells/CELL/transcripts/SESSION.jsonl | `TranscriptLine`, one per line |
  * | cells/CELL/result.json | `NodeResult` (the node tree) |
  * | cells/CELL/grade.json | `GradeResult` |
@@ -47,7 +48,7 @@ export {
 // The harness's records: the journal, the oracle's grade, and where each file lives.
 export { SWEEP_JOURNAL, CellOutcome, type SweepEvent, type SweepEventType } from './journal/sweep-events.js';
 export { JournalEnvelope } from './journal/journal-format.js';
-export { CellId, cellId, parseCellId, runPaths, sessionFileName, type CellKey, type CellPaths, type RunPaths } from './journal/run-folder.js';
+export { CellId, PairId, cellId, pairId, pairOfCell, parseCellId, runPaths, sessionFileName, type CellKey, type CellPaths, type PairPaths, type RunPaths } from './journal/run-folder.js';
 export { GradeResult } from './grading/grading-report.js';
 export { Arm, ARMS } from './manifest/manifest.js';
 export * from './report/schemas.js';
@@ -58,3 +59,5 @@ export * from './report/schemas.js';
 export { CHARTS, chartSpecs } from './report/chart-list.js';
 export { renderMarkdown } from './report/report-markdown.js';
 export { renderSvg, type RenderedChart } from './report/render-svg.js';
+// How the report prints a figure, so the site's headline strip prints each one exactly as report.md does.
+export { estimateText, truthText, percent, share, IDENTICAL_BY_DESIGN } from './report/report-format.js';

@@ -11,7 +11,7 @@ const base = process.env.RDH_SITE_BASE || '/';
 export default defineConfig({
   base,
   trailingSlash: 'always',
-  build: { format: 'directory', inlineStylesheets: 'always' },
+  build: { format: 'directory', inlineStylesheets: 'never' },
   compressHTML: true,
   devToolbar: { enabled: false },
   prefetch: false,

@@ -1,28 +1,16 @@
+import { SECRET_KINDS, SHAPES, type SecretKind } from './secret-shapes.js';
+
 /**
  * The one catalogue of what a secret looks like. It both REDACTS (error messages, causes,
  * stacks, events, transcripts) and FINDS (a publish-time scan reports where, never what).
- * Shapes cover the common vendors' keys and tokens; exact known values (the configured API
- * keys) are caught too, including a server's truncated or masked echo of one.
+ * Shapes (secret-shapes.ts) cover the well-known vendors' keys and tokens; exact known values
+ * (the configured API keys) are caught too, including a server's truncated or masked echo of one.
  *
  * Deliberately not secrets: hex digests (`sha256:...`, 64-hex container and manifest ids) and
  * numbers, which the harness prints and a reviewer must be able to read.
  */
 
-export const SECRET_KINDS = [
-  'known_value',
-  'private_key',
-  'anthropic_key',
-  'openai_key',
-  'aws_access_key_id',
-  'aws_secret_key',
-  'github_token',
-  'google_api_key',
-  'slack_token',
-  'jwt',
-  'bearer_token',
-  'generic_secret',
-] as const;
-export type SecretKind = (typeof SECRET_KINDS)[number];
+export { SECRET_GROUPS, SECRET_KINDS, type SecretKind } from './secret-shapes.js';
 
 /** Where a secret is: enough to find and fix it, never the value (nor its length). */
 export interface SecretHit {
@@ -33,53 +21,6 @@ export interface SecretHit {
   line: number;
   column: number;
 }
-
-interface Shape {
-  kind: SecretKind;
-  /** Global regex. When it has a capture group 1, only that part is the secret. */
-  pattern: RegExp;
-  /** Extra test on the secret part, for shapes that would otherwise catch ordinary words. */
-  accept?: (value: string) => boolean;
-}
-
-/** Letters and digits mixed, long, and not a digest: what a generated credential looks like. */
-function highEntropy(value: string): boolean {
-  if (value.length < 16) return false;
-  if (/^sha\d+:/i.test(value)) return false;
-  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((c) => c.test(value)).length;
-  if (classes < 2) return false;
-  const counts = new Map<string, number>();
-  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
-  return bits >= 3;
-}
-
-const tokenLike = (value: string) => /[0-9]/.test(value) && /[A-Za-z]/.test(value);
-
-const SHAPES: Shape[] = [
-  // An unterminated block (a cut-off paste) is still a key: it runs to the end of the text.
-  { kind: 'private_key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$(?![\s\S]))/g },
-  { kind: 'anthropic_key', pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g },
-  { kind: 'openai_key', pattern: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  // A server's masked echo of a key ("sk-abc1****wxyz") is still part of one.
-  { kind: 'openai_key', pattern: /\bsk-[A-Za-z0-9_-]{0,16}\*{3,}[A-Za-z0-9_-]{0,8}/g },
-  { kind: 'aws_access_key_id', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
-  // Quotes may come escaped (`\"`, `\\\"`): a transcript or event line holds text JSON-encoded once or twice.
-  { kind: 'aws_secret_key', pattern: /aws_?secret_?(?:access_?)?key(?:\\{0,3}["'])?\s*[:=]\s*(?:\\{0,3}["'])?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi },
-  { kind: 'github_token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
-  { kind: 'google_api_key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { kind: 'slack_token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
-  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: 'bearer_token', pattern: /Authorization(?:\\{0,3}["'])?\s*[:=]\s*(?:\\{0,3}["'])?Bearer\s+([^\s"',;\\]{4,})/gi },
-  { kind: 'bearer_token', pattern: /\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, accept: tokenLike },
-  {
-    kind: 'generic_secret',
-    // Bounded name parts keep a long run of word characters from costing quadratic time.
-    pattern: /(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:key|secret|token|passw(?:or)?d|pwd|credential)[A-Za-z0-9_.-]{0,40}(?:\\{0,3}["'])?\s*[:=]\s*(?:\\{0,3}["'])?([^\s"'`,;)}\]\\]{16,})/gi,
-    accept: highEntropy,
-  },
-];
 
 /** Known values shorter than this are not looked for: they would match ordinary words. */
 export const MIN_KNOWN_LENGTH = 8;
@@ -106,6 +47,12 @@ export class SecretCatalogue {
   /** Every secret in `text`, in order, as kind and position; never the value. */
   find(text: string): SecretHit[] {
     return this.spans(text).map((s) => ({ kind: s.kind, index: s.start, ...position(text, s.start) }));
+  }
+
+  /** The known values in `text` alone, without the shapes: a cheap search for a text the shapes have been run on in another form. */
+  findKnown(text: string): SecretHit[] {
+    const spans = this.known.flatMap((value) => knownSpans(text, value)).sort((a, b) => a.start - b.start);
+    return spans.map((s) => ({ kind: s.kind, index: s.start, ...position(text, s.start) }));
   }
 
   /** `text` with every secret replaced by `[REDACTED <kind>]`. */
@@ -146,12 +93,14 @@ export class SecretCatalogue {
   private spans(text: string): Span[] {
     const found: Span[] = [];
     for (const value of this.known) found.push(...knownSpans(text, value));
+    const present = presentNeedles(text);
     for (const shape of SHAPES) {
+      if (!shape.needles.some((n) => present.has(n.toLowerCase()))) continue;
       for (const m of text.matchAll(shape.pattern)) {
         const secret = m[1] ?? m[0];
         if (!secret || (shape.accept && !shape.accept(secret))) continue;
-        const start = m.index + (m[1] !== undefined ? m[0].lastIndexOf(m[1]) : 0);
-        found.push({ kind: shape.kind, start, end: start + secret.length });
+        const start = m.index + (m[1] !== undefined ? m[0].lastIndexOf(m[1]) : 0) - (shape.before ?? 0);
+        found.push({ kind: shape.kind, start, end: start + secret.length + (shape.before ?? 0) });
       }
     }
     // Overlaps merge into one span, so nothing leaks between them; the most specific kind names it.
@@ -168,6 +117,26 @@ export class SecretCatalogue {
     }
     return merged;
   }
+}
+
+/** Every shape's needles, lowercased, longest first, each with the shorter needles it holds. */
+const NEEDLES = [...new Set(SHAPES.flatMap((s) => s.needles.map((n) => n.toLowerCase())))].sort((a, b) => b.length - a.length);
+const HELD = new Map(NEEDLES.map((n) => [n, NEEDLES.filter((m) => n.includes(m))]));
+/** One pass for all needles: a lookahead at every offset, so overlapping needles are all seen. */
+const NEEDLE_PATTERN = new RegExp(`(?=(${NEEDLES.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}))`, 'gi');
+
+/**
+ * The needles `text` holds. At each offset the longest needle there is taken, and every needle
+ * it holds counts as present too: a needle that starts at that offset is a prefix of it.
+ */
+function presentNeedles(text: string): Set<string> {
+  const present = new Set<string>();
+  for (const m of text.matchAll(NEEDLE_PATTERN)) {
+    const needle = m[1]!.toLowerCase();
+    if (present.has(needle)) continue;
+    for (const held of HELD.get(needle) ?? [needle]) present.add(held);
+  }
+  return present;
 }
 
 /**

@@ -12,7 +12,8 @@ import { fsyncPath } from './fsync-path.js';
  * ```
  * <run>/journal.jsonl            the only source of truth for resume (append-only, fsynced)
  * <run>/manifest.yaml            the manifest's exact bytes, the ones the journal header pins
- * <run>/cells/<cell id>/events.jsonl        the engine's events for the cell
+ * <run>/pairs/<pair id>/events.jsonl        the engine's events of a pair's shared build (planning, leaves), once
+ * <run>/cells/<cell id>/events.jsonl        the engine's events of the cell's own arm (its merges; its build too under independent pairing)
  * <run>/cells/<cell id>/transcripts/<session>.jsonl   one file per session, one writer each
  * <run>/cells/<cell id>/result.json         the cell's node tree
  * <run>/cells/<cell id>/grade.json          the oracle's grade of its root tree
@@ -51,9 +52,22 @@ export function parseCellId(id: string): CellKey | undefined {
   return m ? { cap: Number(m[1]), repetition: Number(m[2]), arm: m[3] as Arm } : undefined;
 }
 
+const PAIR_ID = /^cap([1-9][0-9]*)-rep([1-9][0-9]*)$/;
+
+/** A pair's stable name, `cap<cap>-rep<repetition>`: the two cells of one (cap, repetition). */
+export const PairId = z.string().regex(PAIR_ID, 'is not a pair id (cap<N>-rep<N>)');
+export type PairId = z.infer<typeof PairId>;
+
 /** The two arms of one (cap, repetition): under `pairing: shared` they share planning and leaves. */
-export function pairId(cap: number, repetition: number): string {
+export function pairId(cap: number, repetition: number): PairId {
   return cellId({ cap, repetition, arm: 'gated' }).replace(/-gated$/, '');
+}
+
+/** The pair a cell belongs to (`cap2-rep1-ungated` → `cap2-rep1`). */
+export function pairOfCell(id: CellId): PairId {
+  const key = parseCellId(id);
+  if (!key) throw new Error(`${JSON.stringify(id)} is not a cell id`);
+  return pairId(key.cap, key.repetition);
 }
 
 /**
@@ -82,6 +96,13 @@ export interface CellPaths {
   transcript(sessionId: string): string;
 }
 
+/** The files of one pair: what its two cells share. */
+export interface PairPaths {
+  readonly root: string;
+  /** The shared build's engine events (planning and leaves, the events that carry no `arm`). */
+  readonly events: string;
+}
+
 export interface RunPaths {
   readonly root: string;
   readonly journal: string;
@@ -89,12 +110,15 @@ export interface RunPaths {
   readonly summary: string;
   readonly report: string;
   readonly cells: string;
+  readonly pairs: string;
   cell(id: CellId): CellPaths;
+  pair(id: PairId): PairPaths;
 }
 
 /** The layout of the run folder at `root`. Pure: nothing is created. */
 export function runPaths(root: string): RunPaths {
   const cells = path.join(root, 'cells');
+  const pairs = path.join(root, 'pairs');
   return {
     root,
     journal: path.join(root, 'journal.jsonl'),
@@ -102,6 +126,12 @@ export function runPaths(root: string): RunPaths {
     summary: path.join(root, 'summary.json'),
     report: path.join(root, 'report'),
     cells,
+    pairs,
+    pair(id) {
+      if (!PAIR_ID.test(id)) throw new Error(`${JSON.stringify(id)} is not a pair id`);
+      const dir = path.join(pairs, id);
+      return { root: dir, events: path.join(dir, 'events.jsonl') };
+    },
     cell(id) {
       if (!CELL_ID.test(id)) throw new Error(`${JSON.stringify(id)} is not a cell id`);
       const dir = path.join(cells, id);

@@ -21,8 +21,9 @@ import type { GradeResult } from '../grading/grading-report.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { Manifest } from '../manifest/manifest.js';
 import type { Journal } from '../journal/journal.js';
+import { PairEventFiles } from './pair-events.js';
 import { PairSessions, sessionKey, spentOf } from './pair-sessions.js';
-import { cellId, runPaths, type CellId, type RunPaths } from '../journal/run-folder.js';
+import { cellId, pairId, runPaths, type CellId, type RunPaths } from '../journal/run-folder.js';
 import { SessionGate, SessionRefusedError } from './session-gate.js';
 import type { CellOutcome, StopReason, SweepEvent, SweepEventInput } from '../journal/sweep-events.js';
 import { readTranscripts } from '../journal/transcripts.js';
@@ -152,105 +153,117 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       recorded, secrets: o.secrets, roster: models.roster, gate: o.gate, startedBefore, append,
     });
     const clients = Object.fromEntries(Object.entries(models.clients).map(([name, c]) => [name, sessions.wrap(c)]));
-    const workRoot = path.join(paths.cell(ids[0]!).root, 'work');
-    // A pair re-run after a kill starts from clean workspaces; its calls come back from the transcripts.
-    await rm(workRoot, { recursive: true, force: true });
-    const engine: Omit<BuildOptions, 'forArm' | 'maxDepth'> = {
-      goal: o.objective.goal, budget: o.budget,
-      mergeAttempts: o.manifest.merge_attempts, roster: models.roster, clients, sandboxes: o.sandboxes, workRoot,
-      runId: o.runId, limiter: o.limiter, secrets: o.secrets, cooldownMs: 1000,
-      sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
-      objective: { context: o.objective.context, criteria: o.objective.criteria },
-    };
-    const finishCell = async (id: CellId, outcome: CellOutcome) => {
-      await append({ type: 'cell_finished', cellId: id, outcome });
-      finished.set(id, outcome);
-      // Within one invocation every outcome is final: a transient one waits for the next.
-      if (outcome.status !== 'unmeasured') done.set(id, outcome);
-    };
-
-    const arms = pair.arms;
-    // Each arm's root workspace, kept when its grading fails.
-    const workspaces = new Map<Arm, string>();
-    const hooks: PairHooks = {
-      built: async (built, served) => {
-        // The shared build's sessions end here, so each is journalled finished before any merge.
-        if (o.manifest.pairing === 'shared') await sessions.finishAll('completed');
-        await journalBuild(append, served.map((a) => cells[a]), built);
-      },
-      assembled: async (arm, run) => {
-        // The runner grades only once every arm has assembled, so every merge session has ended:
-        // journalled finished here, its spend is in the measurement.
-        await sessions.finishAll('completed');
-        const id = cells[arm];
-        // A refused session anywhere in the pair: the cells went unmeasured (ceiling) or were cut (stop); nothing is graded.
-        if (ids.some((c) => o.gate.refusedIn.has(c))) return 'refused';
-        // A cell that finished before a kill keeps its outcome; only its partner is finished now.
-        if (done.has(id)) return 'finished before';
-        workspaces.set(arm, run.root.workspace);
-        const cp = cellPaths[arm];
-        await mkdir(cp.root, { recursive: true });
-        await writeFile(cp.result, `${JSON.stringify(run.root, null, 2)}\n`);
-        await journalMerges(append, id, arm, run.root);
-        const quota = flatten(run.root).find((n) => n.stop?.code === 'model_quota_exhausted');
-        if (quota) {
-          o.gate.close({ reason: 'quota', detail: `the provider's quota ran out in ${quota.id}` });
-          await finishCell(id, { status: 'unavailable', reason: 'quota', detail: `the provider's quota ran out in ${quota.id} (${quota.stop!.model ?? 'a model'})` });
-          return 'quota';
-        }
-        const byProvider = flatten(run.root).find((n) => n.stop?.by === 'provider');
-        if (byProvider) {
-          const { code, model } = byProvider.stop!;
-          const detail = `node ${byProvider.id} was stopped by its provider (${code}${model ? `, ${model}` : ''}): ${byProvider.reasons[0] ?? ''}`.trim();
-          const transient = TRANSIENT_STOPS.has(code);
-          // The provider failed for its whole patience: every later call would too, so nothing more is dispatched.
-          if (transient) o.gate.close({ reason: 'unreachable', detail });
-          await finishCell(id, { status: 'unavailable', reason: 'provider', detail, transient });
-          return 'provider';
-        }
-        return undefined;
-      },
-      gradeFailed: async (arm, error) => {
-        // Grading runs on the local daemon, never on the pool: no host of it can be the cause.
-        await stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError]);
-        await keepTree(workspaces.get(arm)!, cellPaths[arm].tree);
-        await finishCell(cells[arm], { status: 'unavailable', reason: 'ungradable', detail: (error as Error).message });
-      },
-      sessions: (arm) => spentOf(sessions.spent, arm, arms),
-      measured: async ({ arm, root, grade, measurement }) => {
-        const cp = cellPaths[arm];
-        await append({ type: 'grading_recorded', cellId: cells[arm], grade });
-        await writeFile(cp.grade, `${JSON.stringify(grade, null, 2)}\n`);
-        if (o.keepWorkspaces) await keepTree(root.workspace, cp.tree);
-        await finishCell(cells[arm], { status: 'measured', result: measurement });
-      },
-    };
-
+    // The pair's events from the start: its shared build once, each arm's own in its cell (see PairEventFiles).
+    const eventFiles = await PairEventFiles.open({
+      pairFile: paths.pair(pairId(pair.cap, pair.repetition)).events,
+      cellFiles: Object.fromEntries(pair.arms.map((a) => [a, done.has(cells[a]) ? null : cellPaths[a].events])),
+    });
     try {
-      await runPair({ cell: { cap: pair.cap, repetition: pair.repetition }, arms, pairing: o.manifest.pairing, engine, grade: (tree, arm) => o.grade(tree, cells[arm]), hooks, ...(o.gradeMerges ? { gradeMerges: o.gradeMerges } : {}) });
-    } catch (error) {
-      await sessions.finishAll('error');
-      if (error instanceof FatalStop) throw error;
-      if (error instanceof ModelQuotaExhaustedError) {
-        o.gate.close({ reason: 'quota', detail: error.message });
-        for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'quota', detail: error.message });
-        throw new QuotaStop(error.message);
+      const workRoot = path.join(paths.cell(ids[0]!).root, 'work');
+      // A pair re-run after a kill starts from clean workspaces; its calls come back from the transcripts.
+      await rm(workRoot, { recursive: true, force: true });
+      const engine: Omit<BuildOptions, 'forArm' | 'maxDepth'> = {
+        goal: o.objective.goal, budget: o.budget,
+        mergeAttempts: o.manifest.merge_attempts, roster: models.roster, clients, sandboxes: o.sandboxes, workRoot,
+        runId: o.runId, limiter: o.limiter, secrets: o.secrets, cooldownMs: 1000, events: eventFiles.sink,
+        sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
+        objective: { context: o.objective.context, criteria: o.objective.criteria },
+      };
+      const finishCell = async (id: CellId, outcome: CellOutcome) => {
+        // Its arm's events are on disk before the journal says it finished: a resume keeps the file of a finished cell.
+        await eventFiles.flush();
+        await append({ type: 'cell_finished', cellId: id, outcome });
+        finished.set(id, outcome);
+        // Within one invocation every outcome is final: a transient one waits for the next.
+        if (outcome.status !== 'unmeasured') done.set(id, outcome);
+      };
+
+      const arms = pair.arms;
+      // Each arm's root workspace, kept when its grading fails.
+      const workspaces = new Map<Arm, string>();
+      const hooks: PairHooks = {
+        built: async (built, served) => {
+          // The shared build's sessions end here, so each is journalled finished before any merge.
+          if (o.manifest.pairing === 'shared') await sessions.finishAll('completed');
+          await journalBuild(append, served.map((a) => cells[a]), built);
+        },
+        assembled: async (arm, run) => {
+          // The runner grades only once every arm has assembled, so every merge session has ended:
+          // journalled finished here, its spend is in the measurement.
+          await sessions.finishAll('completed');
+          const id = cells[arm];
+          // A refused session anywhere in the pair: the cells went unmeasured (ceiling) or were cut (stop); nothing is graded.
+          if (ids.some((c) => o.gate.refusedIn.has(c))) return 'refused';
+          // A cell that finished before a kill keeps its outcome; only its partner is finished now.
+          if (done.has(id)) return 'finished before';
+          workspaces.set(arm, run.root.workspace);
+          const cp = cellPaths[arm];
+          await mkdir(cp.root, { recursive: true });
+          await writeFile(cp.result, `${JSON.stringify(run.root, null, 2)}\n`);
+          await journalMerges(append, id, arm, run.root);
+          const quota = flatten(run.root).find((n) => n.stop?.code === 'model_quota_exhausted');
+          if (quota) {
+            o.gate.close({ reason: 'quota', detail: `the provider's quota ran out in ${quota.id}` });
+            await finishCell(id, { status: 'unavailable', reason: 'quota', detail: `the provider's quota ran out in ${quota.id} (${quota.stop!.model ?? 'a model'})` });
+            return 'quota';
+          }
+          const byProvider = flatten(run.root).find((n) => n.stop?.by === 'provider');
+          if (byProvider) {
+            const { code, model } = byProvider.stop!;
+            const detail = `node ${byProvider.id} was stopped by its provider (${code}${model ? `, ${model}` : ''}): ${byProvider.reasons[0] ?? ''}`.trim();
+            const transient = TRANSIENT_STOPS.has(code);
+            // The provider failed for its whole patience: every later call would too, so nothing more is dispatched.
+            if (transient) o.gate.close({ reason: 'unreachable', detail });
+            await finishCell(id, { status: 'unavailable', reason: 'provider', detail, transient });
+            return 'provider';
+          }
+          return undefined;
+        },
+        gradeFailed: async (arm, error) => {
+          // Grading runs on the local daemon, never on the pool: no host of it can be the cause.
+          await stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError]);
+          await keepTree(workspaces.get(arm)!, cellPaths[arm].tree);
+          await finishCell(cells[arm], { status: 'unavailable', reason: 'ungradable', detail: (error as Error).message });
+        },
+        sessions: (arm) => spentOf(sessions.spent, arm, arms),
+        measured: async ({ arm, root, grade, measurement }) => {
+          const cp = cellPaths[arm];
+          await append({ type: 'grading_recorded', cellId: cells[arm], grade });
+          await writeFile(cp.grade, `${JSON.stringify(grade, null, 2)}\n`);
+          if (o.keepWorkspaces) await keepTree(root.workspace, cp.tree);
+          await finishCell(cells[arm], { status: 'measured', result: measurement });
+        },
+      };
+
+      try {
+        await runPair({ cell: { cap: pair.cap, repetition: pair.repetition }, arms, pairing: o.manifest.pairing, engine, grade: (tree, arm) => o.grade(tree, cells[arm]), hooks, ...(o.gradeMerges ? { gradeMerges: o.gradeMerges } : {}) });
+      } catch (error) {
+        await sessions.finishAll('error');
+        if (error instanceof FatalStop) throw error;
+        if (error instanceof ModelQuotaExhaustedError) {
+          o.gate.close({ reason: 'quota', detail: error.message });
+          for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'quota', detail: error.message });
+          throw new QuotaStop(error.message);
+        }
+        if (error instanceof SessionRefusedError || o.gate.closed) return settleRefused(ids);
+        if (mayRetry && isRetryableSandboxError(error)) {
+          await sessions.close();
+          throw new HostLost((error as Error).message);
+        }
+        await stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError, NoSandboxHostError]);
+        // Only the harness's own classified failures end a cell; anything else is a bug, never read as a result.
+        if (!(error instanceof RdhError)) throw error;
+        const detail = error.message;
+        for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'error', detail });
+        return;
       }
-      if (error instanceof SessionRefusedError || o.gate.closed) return settleRefused(ids);
-      if (mayRetry && isRetryableSandboxError(error)) {
-        await sessions.close();
-        throw new HostLost((error as Error).message);
-      }
-      await stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError, NoSandboxHostError]);
-      // Only the harness's own classified failures end a cell; anything else is a bug, never read as a result.
-      if (!(error instanceof RdhError)) throw error;
-      const detail = error.message;
-      for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'error', detail });
-      return;
+      if (ids.some((id) => o.gate.refusedIn.has(id))) return settleRefused(ids);
+      await sessions.close();
+      if (!o.keepWorkspaces) await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
+    } finally {
+      // A write that failed is thrown by the flush before each cell_finished; closing only releases the files.
+      await eventFiles.close().catch(() => undefined);
     }
-    if (ids.some((id) => o.gate.refusedIn.has(id))) return settleRefused(ids);
-    await sessions.close();
-    if (!o.keepWorkspaces) await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
   };
 
   const settleRefused = async (ids: CellId[]) => {

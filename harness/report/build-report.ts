@@ -15,6 +15,8 @@ import { REPORT_VERSION, Report, type CellRow, type DepthBin } from './report-sc
 import { survivalSection } from './survival-figures.js';
 import { rulingSection } from './ruling.js';
 import { mergeDecaySection } from './merge-decay.js';
+import { claimRows } from './claim-rows.js';
+import { cellId } from '../journal/run-folder.js';
 
 /**
  * The report of one sweep, as data: a pure function of its journal, its manifest and (for a
@@ -182,6 +184,7 @@ export function buildReport(input: ReportInput): Report {
     caveats: [],
     counts,
     cells: rows,
+    claims: claimRows(measured, new Set(complete.map(cellId))),
     survival,
     depth: depthBins(rows, truth),
     cost,

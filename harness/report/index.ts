@@ -13,5 +13,6 @@ export { renderSvg, type RenderedChart } from './render-svg.js';
 export { readRecordedRun, type RecordedRun } from './read-run.js';
 export { writeReport, reportJson, type WriteReportOptions, type WrittenReport } from './write-report.js';
 export { measuredSpend } from './cost-panel.js';
-export { mergeDecaySection, MergeDecay } from './merge-decay.js';
+export { mergeDecaySection, MergeDecay, claimFate } from './merge-decay.js';
+export { claimRows, ClaimRow } from './claim-rows.js';
 export { rule, rulingSection, registrationProblem, rulingLines, type RulingInput } from './ruling.js';

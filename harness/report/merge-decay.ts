@@ -24,6 +24,48 @@ function chainOf(leaf: string, merges: readonly MeasuredMerge[]): MeasuredMerge[
 
 const passesAt = (m: MeasuredMerge, requirement: string): boolean | null => (m.grade?.status === 'graded' ? m.grade.passing.includes(requirement) : null);
 
+/** What the graded merges on a claim's way up say about it: each graded step, where it was killed, where it last passed before that, and every revival. */
+export interface ClaimFate {
+  /** Each graded merge on the way up, deepest first, with whether its tree passes the requirement. */
+  steps: Array<{ merge: MeasuredMerge; passes: boolean }>;
+  /** The node whose merge killed it: the first failing graded node after it last passed; null when the last graded node passes it (or none was graded). */
+  killedAt: string | null;
+  /** The last graded node that passed it before it was killed; null when none did. */
+  lastPassed: string | null;
+  revivals: Array<{ failedAt: string; passedAgainAt: string }>;
+  /** False when a merge that was not graded lies between where it last passed (or its leaf) and `killedAt`: it may have died there. */
+  located: boolean;
+}
+
+/** The one reading of a claim's fate through its merges (the decay section and the report's claim list both use it). */
+export function claimFate(leaf: string, requirement: string, merges: readonly MeasuredMerge[]): ClaimFate {
+  const fate: ClaimFate = { steps: [], killedAt: null, lastPassed: null, revivals: [], located: true };
+  let failedAt: string | null = null;
+  let ungradedSincePass = false;
+  for (const merge of chainOf(leaf, merges)) {
+    const passes = passesAt(merge, requirement);
+    if (passes === null) {
+      ungradedSincePass = true;
+      continue;
+    }
+    fate.steps.push({ merge, passes });
+    if (passes) {
+      if (failedAt !== null) fate.revivals.push({ failedAt, passedAgainAt: merge.path });
+      failedAt = null;
+      fate.killedAt = null;
+      fate.lastPassed = merge.path;
+      ungradedSincePass = false;
+    } else {
+      failedAt ??= merge.path;
+      if (fate.killedAt === null) {
+        fate.killedAt = merge.path;
+        fate.located = !ungradedSincePass;
+      }
+    }
+  }
+  return fate;
+}
+
 /** The merge-decay section, or undefined when no cell's merges were graded. */
 export function mergeDecaySection(cells: readonly CellMeasurement[], truth: PlantedTruth | null): MergeDecay | undefined {
   const graded = cells.filter((m) => m.merges.some((g) => g.grade !== undefined));
@@ -41,28 +83,15 @@ export function mergeDecaySection(cells: readonly CellMeasurement[], truth: Plan
       if (merge.grade?.status === 'not_gradable') at(m.cap, merge.level, m.arm).notGradable++;
     }
     for (const leaf of m.leaves) {
-      const chain = chainOf(leaf.path, m.merges);
       for (const requirement of countedRequirements(leaf)) {
-        let lastPass: string | null = null;
-        let failedAt: string | null = null;
-        let killer: string | null = null;
-        for (const merge of chain) {
-          const passes = passesAt(merge, requirement);
-          if (passes === null) continue;
+        const fate = claimFate(leaf.path, requirement, m.merges);
+        for (const { merge, passes } of fate.steps) {
           const t = at(m.cap, merge.level, m.arm);
           t.claims++;
-          if (passes) {
-            t.passing++;
-            if (failedAt !== null) revived.push({ cellId: id, arm: m.arm, leaf: leaf.path, requirement, failedAt, passedAgainAt: merge.path });
-            failedAt = null;
-            killer = null;
-            lastPass = merge.path;
-          } else {
-            failedAt ??= merge.path;
-            killer ??= merge.path;
-          }
+          if (passes) t.passing++;
         }
-        if (killer !== null) killed.push({ cellId: id, arm: m.arm, leaf: leaf.path, requirement, killedAt: killer, lastPassed: lastPass });
+        for (const r of fate.revivals) revived.push({ cellId: id, arm: m.arm, leaf: leaf.path, requirement, ...r });
+        if (fate.killedAt !== null) killed.push({ cellId: id, arm: m.arm, leaf: leaf.path, requirement, killedAt: fate.killedAt, lastPassed: fate.lastPassed });
       }
     }
   }

@@ -6,6 +6,7 @@ import { Interval } from '../stats/interval.js';
 import { Spend } from '../journal/cell-measurement.js';
 import { Hypothesis } from '../manifest/hypothesis.js';
 import { MergeDecay } from './merge-decay-schema.js';
+import { ClaimRow } from './claim-schema.js';
 
 /**
  * report.json: everything the report of one sweep says, as data. `harness report` writes it;
@@ -258,6 +259,8 @@ export const Report = z.object({
     interrupted: z.array(z.string()),
   }),
   cells: z.array(CellRow),
+  /** Every counted claim of every measured cell, survived or killed (claim-rows.ts): the unit of every survival figure, listed. */
+  claims: z.array(ClaimRow),
   survival: z.object({
     estimator: z.literal('cluster-ratio'),
     confidence: Share,

@@ -6,3 +6,4 @@
 export * from './report-schema.js';
 export { CellMeasurement, MeasuredLeaf, MeasuredMerge, MeasuredReview, LeafClaim, Escalation, ModelIdentity, Spend, survivalTally, cellCounts, reviewRelation } from '../journal/cell-measurement.js';
 export { CostModel, Forecast } from '../plan/forecast.js';
+export { ClaimRow } from './claim-schema.js';

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SECRET_SHAPES } from '../../harness/run-files.js';
 import { admitted, skippedWhole, type FileKind } from './allowlist.js';
-import { SecretScanner, knownKeys, type SecretFinding } from './secret-scan.js';
+import { scanOutput } from './scan-output.js';
+import { formatOf } from './scan-views.js';
+import { printHits, refusalMessage, type ScanHit } from './scan-report.js';
+import { SecretScanner, knownKeys } from './secret-scan.js';
 import { watchSite } from './site-watch.js';
 
 /**
@@ -202,7 +205,6 @@ async function walk(run: RunChoice, io: Io): Promise<Array<Omit<StagedFile, 'sha
   return files;
 }
 
-const FORMAT: Record<FileKind, 'json' | 'xml' | 'text'> = { report: 'json', chart: 'xml', result: 'json', grade: 'json', events: 'json', transcript: 'json' };
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a file as text, refusing anything that is not UTF-8 without NUL bytes (a scan could not see into it). */
@@ -233,27 +235,39 @@ async function providerFiles(flags: readonly string[], env: NodeJS.ProcessEnv): 
   return files;
 }
 
+/** The scanner for this machine: the configured keys' values (from the provider configurations and the environment) and every known format. */
+async function secretScanner(providers: readonly string[], env: NodeJS.ProcessEnv) {
+  const known = await knownKeys(await providerFiles(providers, env), env);
+  return { known, scanner: new SecretScanner(known.keys) };
+}
+
 export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<{ runs: RunChoice[]; files: number }> {
   const runs = await chooseRuns(options.runs, io);
-  const known = await knownKeys(await providerFiles(options.providers, env), env);
+  const { known, scanner } = await secretScanner(options.providers, env);
   if (known.tooShort.length) io.err(`make_site: not searched for (shorter than 8 characters, it would match ordinary words): the values of ${known.tooShort.join(', ')}`);
   io.out(`make_site: scanning for the values of ${known.keys.length ? known.keys.map((k) => k.name).join(', ') : 'no configured key (none is set here)'} and every known key format`);
-  const scanner = new SecretScanner(known.keys);
+  // Every line printed while staging names files a run holds: none may echo a secret in a name.
+  const safe: Io = { out: (l) => io.out(scanner.redactPaths(l)), err: (l) => io.err(scanner.redactPaths(l)) };
   const files: StagedFile[] = [];
-  const hits: Array<{ shownAs: string; finding: SecretFinding }> = [];
-  for (const run of runs) {
-    for (const file of await walk(run, io)) {
-      const shownAs = `${run.shownAs}/${file.relative}`;
-      const bytes = await readFile(file.source);
-      for (const finding of scanner.scan(asText(bytes, shownAs), FORMAT[file.kind])) hits.push({ shownAs, finding });
-      files.push({ ...file, sha256: createHash('sha256').update(bytes).digest('hex') });
+  const hits: ScanHit[] = [];
+  try {
+    for (const run of runs) {
+      for (const file of await walk(run, safe)) {
+        const shownAs = `${run.shownAs}/${file.relative}`;
+        for (const kind of scanner.scanName(`${run.name}/${file.relative}`)) hits.push({ shownAs, line: null, kind, variable: null, decoded: false });
+        const bytes = await readFile(file.source);
+        for (const f of scanner.scan(asText(bytes, shownAs), formatOf(file.relative))) hits.push({ shownAs, ...f });
+        files.push({ ...file, sha256: createHash('sha256').update(bytes).digest('hex') });
+      }
     }
+  } catch (error) {
+    if (error instanceof MakeSiteError) throw new MakeSiteError(scanner.redactPaths(error.message), error.exitCode);
+    throw error;
   }
   if (hits.length > 0) {
-    for (const { shownAs, finding } of hits) io.err(`make_site: ${shownAs} line ${finding.line}: ${finding.kind}${finding.variable ? ` (the value of ${finding.variable})` : ''}`);
-    const fileCount = new Set(hits.map((h) => h.shownAs)).size;
+    printHits(hits, (l) => io.err(l), scanner);
     throw new MakeSiteError(
-      `make_site: refused: ${hits.length} ${hits.length === 1 ? 'secret' : 'secrets'} in ${fileCount} ${fileCount === 1 ? 'file' : 'files'} (values not shown); nothing was staged or published. Remove the secret from the run folder (or delete the file), revoke the key if it was real, and run make_site.sh again.`,
+      refusalMessage(hits, '', 'nothing was staged or published. Remove the secret from the run folder (or delete the file), revoke the key if it was real, and run make_site.sh again.'),
       EXIT.secret,
     );
   }
@@ -264,7 +278,7 @@ export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
     for (const file of files) {
       const bytes = await readFile(file.source);
       if (createHash('sha256').update(bytes).digest('hex') !== file.sha256) {
-        throw new MakeSiteError(`${file.run}/${file.relative} changed while the site was being staged; nothing was published. Run make_site.sh again once the run is not being written.`, EXIT.usage);
+        throw new MakeSiteError(`${scanner.redactPaths(`${file.run}/${file.relative}`)} changed while the site was being staged; nothing was published. Run make_site.sh again once the run is not being written.`, EXIT.usage);
       }
       const target = path.join(staging, 'runs', file.run, ...file.relative.split('/'));
       await mkdir(path.dirname(target), { recursive: true });
@@ -309,7 +323,23 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv): 
   });
 }
 
-/** `astro build` of site/ from the staged data, into a fresh folder swapped in on success. */
+/**
+ * The post-build scan: every file `astro build` wrote, read as served, before it is swapped in.
+ * The staged files were scanned already; this catches what a page composes from them.
+ */
+export async function refuseBuiltSecrets(built: string, options: Pick<MakeSiteOptions, 'providers' | 'out'>, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const { scanner } = await secretScanner(options.providers, env);
+  const { files, findings } = await scanOutput(built, scanner);
+  if (findings.length > 0) {
+    const hits: ScanHit[] = findings.map((f) => ({ ...f, shownAs: `the built page ${f.file}` }));
+    printHits(hits, (l) => io.err(l), scanner);
+    const out = path.relative(REPO, options.out) || options.out;
+    throw new MakeSiteError(refusalMessage(hits, ' of the built site', `nothing was published; ${out} is unchanged. A page shows a secret the run files hold in a form the staging scan did not read: remove it from the run folder, revoke the key if it was real, and report the page.`), EXIT.secret);
+  }
+  io.out(`make_site: scanned the ${files} built files for secrets: none`);
+}
+
+/** `astro build` of site/ from the staged data, into a fresh folder, scanned, and swapped in when clean. */
 export async function buildSite(options: MakeSiteOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   // Inside the working folder: astro build mishandles an output folder outside it.
   const building = path.join(SITE, `.build-${process.pid}`);
@@ -325,6 +355,7 @@ export async function buildSite(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
       RDH_SITE_CACHE: cache,
     });
     if (code !== 0) throw new MakeSiteError(`make_site: the site build failed (astro build exited ${code}); the message above names the file. Nothing was published${options.out ? `; ${path.relative(REPO, options.out) || options.out} is unchanged` : ''}.`, EXIT.build);
+    await refuseBuiltSecrets(building, options, io, env);
     await swapIn(building, options.out);
   } finally {
     await rm(building, { recursive: true, force: true });

@@ -1,15 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { MIN_KNOWN_LENGTH, SecretCatalogue, type SecretKind } from '../../harness/run-files.js';
+import { scanViews, type ScanFormat } from './scan-views.js';
 
 /**
  * The publish-time secret scan: the engine's one catalogue of secret shapes, plus the values
  * of the API keys this machine is configured with. It reports where (file, line, kind), never
  * what: no value, no part of one, not even its length.
  *
- * A file is scanned as written and, where its format can hide characters behind escapes (JSON
- * `\u0073k-...`, SVG `&#115;k-...`), once more with those escapes decoded, because the site
- * shows the decoded text. Decoding keeps line breaks where they were, so lines stay true.
+ * A file is scanned as written and in each of its decoded views (scan-views.ts: every JSON
+ * escape, XML and HTML character references, CSV quotes, percent-escapes, decoded until
+ * stable), because the site shows the decoded text. Decoding keeps line breaks where they
+ * were, so lines stay true.
  */
 
 export interface KnownKey {
@@ -23,29 +25,8 @@ export interface SecretFinding {
   kind: SecretKind;
   /** For a known value: which variable's value it is. */
   variable: string | null;
-}
-
-/** JSON's `\uXXXX` (surrogate pairs joined) and `\/` decoded; a decoded control character becomes a space, so lines do not move. */
-export function decodeJsonEscapes(text: string): string {
-  return text.replace(/\\u([0-9a-fA-F]{4})(?:\\u([0-9a-fA-F]{4}))?|\\\//g, (whole, a?: string, b?: string) => {
-    if (a === undefined) return '/';
-    const first = Number.parseInt(a, 16);
-    const second = b === undefined ? undefined : Number.parseInt(b, 16);
-    const decoded = second !== undefined && first >= 0xd800 && first < 0xdc00 && second >= 0xdc00 && second < 0xe000 ? String.fromCharCode(first, second) : String.fromCharCode(first) + (second === undefined ? '' : String.fromCharCode(second));
-    return decoded.replace(/[\u0000-\u001f\u007f]/g, ' ');
-  });
-}
-
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** XML character references and the five named entities decoded; a decoded control character becomes a space. */
-export function decodeXmlEntities(text: string): string {
-  return text.replace(/&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/g, (whole, dec?: string, hex?: string, name?: string) => {
-    if (name) return NAMED[name]!;
-    const code = dec !== undefined ? Number(dec) : Number.parseInt(hex!, 16);
-    if (!(code >= 0 && code <= 0x10ffff)) return whole;
-    return String.fromCodePoint(code).replace(/[\u0000-\u001f\u007f]/g, ' ');
-  });
+  /** Seen only once the file's escapes were decoded (so a search of the file as written will not find it). */
+  decoded: boolean;
 }
 
 export class SecretScanner {
@@ -57,24 +38,47 @@ export class SecretScanner {
     this.perKey = keys.map((k) => ({ name: k.name, catalogue: new SecretCatalogue([k.value]) }));
   }
 
-  /** Every secret in `text`, one finding per line and kind, in line order. */
-  scan(text: string, format: 'json' | 'xml' | 'text'): SecretFinding[] {
-    const views = [text];
-    if (format === 'json' && /\\u[0-9a-fA-F]{4}|\\\//.test(text)) views.push(decodeJsonEscapes(text));
-    if (format === 'xml' && /&(?:#|amp;|lt;|gt;|quot;|apos;)/.test(text)) views.push(decodeXmlEntities(text));
+  /** Every secret in `text`, read as `format` and in each of its decoded views, one finding per line and kind, in line order. */
+  scan(text: string, format: ScanFormat): SecretFinding[] {
     const found = new Map<string, SecretFinding>();
-    for (const view of views) {
-      for (const hit of this.catalogue.find(view)) {
+    const views = scanViews(text, format);
+    for (const [pass, view] of views.entries()) {
+      // Every shape on the text as written and fully decoded: an escape never stands inside a
+      // shape's token, so one whole in a middle pass is whole in the last. A configured value
+      // can hold any character, so it is looked for in every pass (a cheap search).
+      const full = pass === 0 || pass === views.length - 1;
+      for (const hit of full ? this.catalogue.find(view) : this.catalogue.findKnown(view)) {
         let variable: string | null = null;
         if (hit.kind === 'known_value') {
           const lineText = view.split('\n')[hit.line - 1] ?? '';
           variable = this.perKey.find((k) => k.catalogue.find(lineText).length > 0)?.name ?? null;
         }
         const key = `${hit.line}:${hit.kind}:${variable ?? ''}`;
-        if (!found.has(key)) found.set(key, { line: hit.line, kind: hit.kind, variable });
+        if (!found.has(key)) found.set(key, { line: hit.line, kind: hit.kind, variable, decoded: pass > 0 });
       }
     }
     return [...found.values()].sort((a, b) => a.line - b.line);
+  }
+
+  /** The kinds of secret a file's path holds (a run or session named after a key would publish it in a URL), decoded as a URL would be. */
+  scanName(name: string): SecretKind[] {
+    return [...new Set(this.scan(name, 'text').map((f) => f.kind))];
+  }
+
+  /**
+   * A line safe to print: every secret replaced by its kind, and every path segment (or word)
+   * whose decoded form holds one replaced whole, so a file named after a key, even
+   * percent-encoded, is never echoed.
+   */
+  redactPaths(line: string): string {
+    const pieces = this.catalogue.redact(line).split(/([\s,/()'"]+)/);
+    return pieces
+      .map((piece, i) => {
+        if (i % 2 === 1 || piece.startsWith('[REDACTED')) return piece;
+        const kinds = this.scanName(piece);
+        return kinds.length ? `[REDACTED ${kinds.join(', ')}]` : piece;
+      })
+      .join('');
   }
 }
 

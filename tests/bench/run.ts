@@ -8,7 +8,7 @@ import { replayBench } from './replay.bench.js';
 import { reportBench } from './report.bench.js';
 import { sandboxBench } from './sandbox.bench.js';
 import { workspaceTransportBench } from './workspace-transport.bench.js';
-import { siteBench } from './site.bench.js';
+import { siteBench, sweepSiteBench } from './site.bench.js';
 import { simBench } from './sim.bench.js';
 import { table, type Figure } from './stats.js';
 
@@ -25,6 +25,12 @@ if (only === 'replay') {
   console.log(`${table(r.figures)}\n\n${r.lines.join('\n')}`);
   process.exit(0);
 }
+// `npm run bench -- site` measures the results site alone: 100 runs, then the 23,000-session sweep.
+if (only === 'site') {
+  const results = [await siteBench(), await sweepSiteBench()];
+  console.log(`${table(results.flatMap((r) => r.figures))}\n\n${results.flatMap((r) => r.lines).join('\n')}`);
+  process.exit(0);
+}
 const figures: Figure[] = [];
 if (only !== 'grade') {
   figures.push(...(await journalBench()));
@@ -35,9 +41,10 @@ figures.push(...sandbox.figures);
 const grading = await gradeBench(sandbox.floorMs);
 figures.push(...grading.figures);
 const site = only === 'grade' ? undefined : await siteBench();
+const sweepSite = only === 'grade' ? undefined : await sweepSiteBench();
 if (only !== 'grade') {
   figures.push(...(await workspaceTransportBench(5)));
-  figures.push(...site!.figures);
+  figures.push(...site!.figures, ...sweepSite!.figures);
 }
 if (only !== 'grade') figures.push(...(await simBench()));
 if (only !== 'grade') figures.push(...(await recordBench()));
@@ -48,4 +55,5 @@ console.log(`ratios are to the floor: the median of \`docker run --rm <image> tr
 console.log(table(figures));
 console.log(`\n${grading.summary}`);
 if (site) console.log(`\n${site.lines.join('\n')}`);
+if (sweepSite) console.log(sweepSite.lines.join('\n'));
 if (replay?.lines.length) console.log(`\n${replay.lines.join('\n')}`);

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSite, type Io } from '../../site/scripts/make-site.js';
+import { buildSite, makeSite, parseArgs, type Io, type MakeSiteOptions } from '../../site/scripts/make-site.js';
 import { writeRunFixture } from '../support/run-fixture.js';
+import { PLACEMENTS, PUBLISHED, payloadFor } from './secret-plants.js';
 import { SAMPLES, pieces, type Sample } from './secret-samples.js';
 
 /**
@@ -92,6 +93,7 @@ const SITES: PlantSite[] = [
   { kind: 'grade', file: 'cells/cap1-rep1-ungated/grade.json', plant: (c, t) => JSON.stringify({ ...JSON.parse(c), tree: t }, null, 2) },
   { kind: 'report', file: 'report/report.json', plant: (c, t) => JSON.stringify({ ...JSON.parse(c), caveats: [{ kind: 'recorded', text: t }] }, null, 2) },
   { kind: 'chart', file: 'report/charts/cost.svg', plant: (c, t) => c.replace('</svg>', `<text x="1" y="1">${t.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text></svg>`) },
+  { kind: 'spec', file: 'report/charts/cost.vl.json', plant: (c, t) => JSON.stringify({ ...JSON.parse(c), description: t }, null, 2) },
 ];
 
 function expectRefused(result: { code: number; io: ReturnType<typeof capture> }, sample: Sample, site: PlantSite) {
@@ -115,8 +117,10 @@ describe('make_site staging', () => {
       const source = await filesUnder(run);
       expect(staged.length).toBeGreaterThan(40);
       expect(staged.every((f) => source.includes(f))).toBe(true);
-      expect(staged.filter((f) => !/^(report\/report\.json|report\/charts\/[a-z-]+\.svg|cells\/cap\d-rep1-(gated|ungated)\/(result\.json|grade\.json|events\.jsonl|transcripts\/[^/]+\.jsonl))$/.test(f))).toEqual([]);
-      for (const f of ['.env', 'journal.jsonl', 'manifest.yaml', 'report/report.md', 'report/charts/cells.vl.json', 'cells/cap1-rep1-gated/id_ed25519.pub', 'cells/cap1-rep1-gated/tree/secret.txt']) expect(staged).not.toContain(f);
+      expect(staged.filter((f) => !/^(report\/report\.json|report\/charts\/[a-z-]+\.(svg|vl\.json)|cells\/cap\d-rep1-(gated|ungated)\/(result\.json|grade\.json|events\.jsonl|transcripts\/[^/]+\.jsonl))$/.test(f))).toEqual([]);
+      for (const f of ['.env', 'journal.jsonl', 'manifest.yaml', 'report/report.md', 'cells/cap1-rep1-gated/id_ed25519.pub', 'cells/cap1-rep1-gated/tree/secret.txt']) expect(staged).not.toContain(f);
+      // Each chart's vega-lite spec is published beside its SVG, as a download.
+      expect(staged).toContain('report/charts/cells.vl.json');
       const said = io.outLines.join('\n');
       expect(said).toContain('not on the allowlist, not published: .env, cells/cap1-rep1-gated/id_ed25519.pub, cells/cap1-rep1-gated/tree/ (a graded tree)');
       expect(said).toContain('journal.jsonl');
@@ -181,7 +185,7 @@ describe('make_site staging', () => {
     const value = ['correct', 'horse', 'battery', 'staple', 'lantern'].join('-');
     const providers = path.join(tmp, 'providers.yaml');
     await writeFile(providers, 'version: 1\nproviders:\n  gateway:\n    base_url: https://api.example.com/v1\n    api_key_env: MY_GATEWAY_SECRET\nmodels: {}\n');
-    const sample: Sample = { name: 'configured key', kind: 'known_value', text: `upstream echoed ${value}`, secret: value };
+    const sample: Sample = { name: 'configured key', kind: 'known_value', text: `upstream echoed ${value}`, tight: value, secret: value };
     const site = SITES[0]!;
     const env = cleanEnv({ MY_GATEWAY_SECRET: value });
     const viaFlag = await planted(site, sample.text, () => stage(['--providers', providers, run], env));
@@ -258,4 +262,104 @@ describe('make_site staging', () => {
     expect(await stat(out).catch(() => null)).toBeNull();
     expect(await stat(path.join(tmp, 'e2e-data')).catch(() => null)).toBeNull();
   });
+
+  /** Every file under `dir` whose text holds any piece of any of `secrets`. */
+  async function leaksUnder(dir: string, secrets: readonly Sample[]): Promise<string[]> {
+    const leaks: string[] = [];
+    for (const rel of await filesUnder(dir)) {
+      const text = await readFile(path.join(dir, rel), 'latin1');
+      if (secrets.some((s) => pieces(s.secret).some((p) => text.includes(p)))) leaks.push(rel);
+    }
+    return leaks;
+  }
+
+  const sh = (args: string[]) =>
+    promisify(execFile)(path.join(REPO, 'make_site.sh'), args, { env: cleanEnv(), cwd: tmp, maxBuffer: 64 * 1024 * 1024 }).then(
+      ({ stdout, stderr }) => ({ code: 0, output: `${stdout}\n${stderr}` }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: `${error.stdout}\n${error.stderr}` }),
+    );
+
+  it('make_site.sh end to end: tokens of new classes, one in each kind of file, each placement, refuse with exit 3 and leak nowhere', async () => {
+    const planted = path.join(tmp, 'runs', 'planted-run');
+    await cp(run, planted, { recursive: true });
+    const kinds = ['groq_key', 'stripe_key', 'huggingface_token', 'npm_token', 'gitlab_token', 'slack_webhook'] as const;
+    const plants = PUBLISHED.map((published, i) => ({ published, sample: SAMPLES.find((s) => s.kind === kinds[i])!, placement: PLACEMENTS[i % PLACEMENTS.length]! }));
+    for (const { published, sample, placement } of plants) {
+      const file = path.join(planted, published.file);
+      await writeFile(file, published.plant(await readFile(file, 'utf8'), payloadFor(published, placement, sample)));
+    }
+    const out = path.join(tmp, 'planted-out');
+    const data = path.join(tmp, 'planted-data');
+    const result = await sh(['--out', out, '--data', data, planted]);
+    expect(result.code, result.output).toBe(3);
+    for (const { published, sample, placement } of plants) {
+      expect(result.output, `${published.kind} ${placement.name}`).toMatch(new RegExp(`planted-run/${published.file.replace(/[.%]/g, (c) => `\\${c}`)} line \\d+: ${sample.kind}`));
+    }
+    for (const { sample } of plants) for (const piece of pieces(sample.secret)) expect(result.output, `the output holds ${sample.kind}`).not.toContain(piece);
+    // Nothing was written: no site, no staged data, no staging or build folder left behind.
+    expect(await stat(out).catch(() => null)).toBeNull();
+    expect(await stat(data).catch(() => null)).toBeNull();
+    expect((await readdir(tmp)).filter((n) => n.startsWith('planted-'))).toEqual([]);
+    expect((await readdir(path.join(REPO, 'site'))).filter((n) => n.startsWith('.build-'))).toEqual([]);
+  });
+
+  it('a token in a file name: an admitted file so named is refused (its name would be a URL), a skipped one is listed with the name redacted; neither name is printed', async () => {
+    const github = SAMPLES.find((s) => s.kind === 'github_token')!;
+    const openai = SAMPLES.find((s) => s.kind === 'openai_key' && s.secret.includes('proj-'))!;
+    const stray = path.join(run, `notes-${github.secret}.txt`);
+    await writeFile(stray, 'harmless\n');
+    try {
+      const skipped = await stage([run]);
+      expect(skipped.code, skipped.io.text()).toBe(0);
+      expect(skipped.io.text()).toContain('notes-[REDACTED github_token].txt');
+      for (const piece of pieces(github.secret)) expect(skipped.io.text()).not.toContain(piece);
+      const transcripts = path.join(run, 'cells', 'cap1-rep1-gated', 'transcripts');
+      const named = path.join(transcripts, `${openai.secret}.jsonl`);
+      await cp(path.join(transcripts, 'root.1%2Fworker%2F1.jsonl'), named);
+      try {
+        const refused = await stage([run]);
+        expect(refused.code, refused.io.text()).toBe(3);
+        expect(refused.io.text()).toMatch(/transcripts\/\[REDACTED openai_key\]\.jsonl \(its path\): openai_key/);
+        for (const piece of [...pieces(openai.secret), ...pieces(github.secret)]) expect(refused.io.text()).not.toContain(piece);
+      } finally {
+        await rm(named);
+      }
+    } finally {
+      await rm(stray);
+    }
+  });
+
+  it('the negative control: the unplanted fixture run and the committed runs/example-sim stage and scan clean', async () => {
+    const { code, io, data } = await stage([run, path.join(REPO, 'runs', 'example-sim')]);
+    expect(code, io.text()).toBe(0);
+    expect(io.errLines).toEqual([]);
+    expect(await filesUnder(path.join(data, 'runs', 'example-sim'))).toContain('report/report.json');
+  });
+
+  it('the post-build scan (one full astro build): a page that shows a token is refused with exit 3 before it is swapped in; the previous site stays and nothing leaks', async () => {
+    // Staged by hand, past the staging scan: what the build makes of it is all the post-build scan sees.
+    const data = path.join(tmp, 'hand-staged');
+    const staged = path.join(data, 'runs', 'built-run');
+    await cp(run, staged, { recursive: true });
+    for (const f of ['journal.jsonl', 'manifest.yaml', 'report/report.md']) await rm(path.join(staged, f), { force: true });
+    for (const f of await filesUnder(path.join(staged, 'report', 'charts'))) if (f.endsWith('.vl.json')) await rm(path.join(staged, 'report', 'charts', f));
+    const xai = SAMPLES.find((s) => s.kind === 'xai_key')!;
+    const transcript = PUBLISHED[0]!;
+    const file = path.join(staged, transcript.file);
+    await writeFile(file, transcript.plant(await readFile(file, 'utf8'), `FIXTURE goal, and then\n${xai.tight}`));
+    const out = path.join(tmp, 'built-out');
+    await mkdir(out);
+    await writeFile(path.join(out, 'index.html'), 'the site before');
+    const options = parseArgs(['--out', out, '--data', data]) as MakeSiteOptions;
+    const io = capture();
+    const error = await buildSite(options, io, cleanEnv()).then(() => null, (e: unknown) => e as { exitCode?: number; message: string });
+    const said = `${io.text()}\n${error?.message ?? ''}`;
+    expect(error?.exitCode, said).toBe(3);
+    expect(error!.message).toContain('of the built site (values not shown); nothing was published');
+    expect(said).toMatch(/the built page runs\/built-run\/\S+ line \d+: xai_key/);
+    for (const piece of pieces(xai.secret)) expect(said).not.toContain(piece);
+    expect(await readFile(path.join(out, 'index.html'), 'utf8')).toBe('the site before');
+    expect(await leaksUnder(out, [xai])).toEqual([]);
+    expect((await readdir(path.join(REPO, 'site'))).filter((n) => n.startsWith('.build-'))).toEqual([]);
+  }, 300_000);
 });

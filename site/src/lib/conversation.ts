@@ -1,35 +1,52 @@
 import type { ChatMessage, ToolCall, TranscriptLine, Usage } from '../../../harness/run-files.js';
+import { formatArguments } from './tool-arguments.js';
+
+export { formatArguments };
 
 /**
- * A session's transcript as a conversation a person can read, cut into pages of bounded size.
+ * A session's transcript as a conversation an auditor can read, cut into pages of bounded size.
  *
  * A transcript line of type `request` stores only the messages it added to the session's
  * history. The conversation shows each message once: a request contributes only the messages
  * after the longest prefix its rebuilt history shares with what was already shown (the previous
  * request plus its reply), so the reply the next request echoes back is not shown twice.
  * When a request drops or rewrites earlier history, a note says so and its messages are shown
- * from the first that differs. Pure: lines in, blocks out.
+ * from the first that differs. Each tool result is moved directly under the call it answers
+ * (a reply's calls come first and their results in the next request), and every block gets an
+ * anchor, numbered in reading order, so a link can name any message. Pure: lines in, blocks out.
  */
 
-/** Text above this many characters is split into parts, so no block outgrows a page. */
-export const PART_CHARS = 40_000;
 /** A page holds blocks up to about this many characters of text. */
-export const PAGE_CHARS = 120_000;
-/** Text longer than this (or than COLLAPSE_LINES lines) is shown collapsed, its first lines as the summary. */
-export const COLLAPSE_CHARS = 1_200;
-export const COLLAPSE_LINES = 20;
+export const PAGE_CHARS = 60_000;
 
-export interface Part {
-  index: number;
-  of: number;
+/**
+ * A piece of a block's text: shown on the page (`text`, collapsed by the page when long), or
+ * kept once per run in a plain text file (`stored`, see transcript-texts.ts) with its first
+ * lines on the page.
+ */
+export type Segment =
+  | { kind: 'text'; text: string }
+  | { kind: 'stored'; key: string; head: string; chars: number; lines: number };
+
+/** Block fields common to every kind: the call it belongs to and its anchor on the page. */
+interface At {
+  call: number;
+  /** The element id of this block, unique in the session: `m1`, `m2`, ... in reading order. */
+  anchor: string;
 }
 
 export type Block =
-  | { kind: 'message'; call: number; role: 'system' | 'user' | 'assistant' | 'tool'; text: string; part: Part | null; toolName: string | null }
-  | { kind: 'reply'; call: number; model: string; text: string | null; toolCalls: number; usage: Usage; usageNote: string | null; finishReason: string | null; latencyMs: number }
-  | { kind: 'tool_call'; call: number; id: string; name: string; summary: string; text: string; part: Part | null }
-  | { kind: 'error'; call: number; model: string; code: string; message: string }
-  | { kind: 'note'; call: number; text: string };
+  | (At & {
+      kind: 'message';
+      role: 'system' | 'user' | 'assistant' | 'tool';
+      body: Segment[];
+      /** For a tool result: the call it answers (id, tool, argument summary) and that call's anchor. */
+      answers: { id: string; name: string | null; summary: string; anchor: string | null } | null;
+    })
+  | (At & { kind: 'reply'; model: string; body: Segment[]; toolCalls: number; usage: Usage; usageNote: string | null; finishReason: string | null; latencyMs: number })
+  | (At & { kind: 'tool_call'; id: string; name: string; summary: string; body: Segment[] })
+  | (At & { kind: 'error'; model: string; code: string; message: string })
+  | (At & { kind: 'note'; text: string });
 
 export interface SessionTotals {
   calls: number;
@@ -42,65 +59,75 @@ export interface SessionTotals {
   lastAt: string | null;
 }
 
+/** A block before it has its anchor. */
+type Unanchored = Block extends infer B ? (B extends Block ? Omit<B, 'anchor'> : never) : never;
+
 const normal = (m: ChatMessage): string => {
   if (m.role === 'assistant') return JSON.stringify({ role: m.role, content: m.content ?? null, toolCalls: m.toolCalls ?? [] });
   return JSON.stringify(m);
 };
 
-function parts(text: string): Array<{ text: string; part: Part | null }> {
-  if (text.length <= PART_CHARS) return [{ text, part: null }];
-  const of = Math.ceil(text.length / PART_CHARS);
-  return Array.from({ length: of }, (_, i) => ({ text: text.slice(i * PART_CHARS, (i + 1) * PART_CHARS), part: { index: i + 1, of } }));
+const body = (text: string | null | undefined): Segment[] => (text ? [{ kind: 'text', text }] : []);
+
+function toolCallBlock(tc: ToolCall, call: number): Unanchored {
+  const { summary, text } = formatArguments(tc.arguments);
+  return { kind: 'tool_call', call, id: tc.id, name: tc.name, summary, body: body(text) };
+}
+
+function messageBlocks(m: ChatMessage, call: number): Unanchored[] {
+  if (m.role === 'assistant') {
+    const out: Unanchored[] = [];
+    if (m.content) out.push({ kind: 'message', call, role: 'assistant', body: body(m.content), answers: null });
+    for (const tc of m.toolCalls ?? []) out.push(toolCallBlock(tc, call));
+    return out;
+  }
+  const answers = m.role === 'tool' ? { id: m.toolCallId, name: null, summary: '', anchor: null } : null;
+  return [{ kind: 'message', call, role: m.role, body: body(m.content), answers }];
 }
 
 /**
- * A tool call's arguments for reading: a JSON object's short scalar fields on one summary
- * line (`path: sqlcsv/cli.py`), its long or multi-line strings below, each under its name.
- * Anything else (not JSON, not an object) is shown as sent.
+ * Moves each tool result directly under the latest call with its id shown before it (a result
+ * whose call was never shown stays where it is), then numbers the anchors in the new order and
+ * names, on each result, the call it answers.
  */
-export function formatArguments(raw: string): { summary: string; text: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return { summary: '', text: raw };
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { summary: '', text: JSON.stringify(value, null, 2) };
-  const short: string[] = [];
-  const long: string[] = [];
-  for (const [key, v] of Object.entries(value)) {
-    if (typeof v === 'string' && (v.includes('\n') || v.length > 120)) long.push(`── ${key} ──\n${v}`);
-    else if (typeof v === 'string') short.push(`${key}: ${v}`);
-    else {
-      const json = JSON.stringify(v);
-      if (json.length > 120) long.push(`── ${key} ──\n${JSON.stringify(v, null, 2)}`);
-      else short.push(`${key}: ${json}`);
+function pairAndAnchor(blocks: readonly Unanchored[]): Block[] {
+  const lastCall = new Map<string, number>();
+  const under = new Map<number, Unanchored[]>();
+  const moved = new Set<number>();
+  blocks.forEach((b, i) => {
+    if (b.kind === 'tool_call') lastCall.set(b.id, i);
+    else if (b.kind === 'message' && b.answers) {
+      const at = lastCall.get(b.answers.id);
+      if (at === undefined) return;
+      under.set(at, [...(under.get(at) ?? []), b]);
+      moved.add(i);
     }
+  });
+  const ordered: Unanchored[] = [];
+  blocks.forEach((b, i) => {
+    if (moved.has(i)) return;
+    ordered.push(b);
+    ordered.push(...(under.get(i) ?? []));
+  });
+  const out: Block[] = [];
+  const latest = new Map<string, { name: string; summary: string; anchor: string }>();
+  for (const [i, b] of ordered.entries()) {
+    const anchor = `m${i + 1}`;
+    if (b.kind === 'tool_call') {
+      latest.set(b.id, { name: b.name, summary: b.summary, anchor });
+      out.push({ ...b, anchor });
+    } else if (b.kind === 'message' && b.answers) {
+      const callShown = latest.get(b.answers.id);
+      out.push({ ...b, anchor, answers: { id: b.answers.id, name: callShown?.name ?? null, summary: callShown?.summary ?? '', anchor: callShown?.anchor ?? null } });
+    } else out.push({ ...b, anchor } as Block);
   }
-  return { summary: short.join('  ·  '), text: long.join('\n') };
-}
-
-function messageBlocks(m: ChatMessage, call: number, toolNames: ReadonlyMap<string, string>): Block[] {
-  if (m.role === 'assistant') {
-    const out: Block[] = [];
-    if (m.content) for (const p of parts(m.content)) out.push({ kind: 'message', call, role: 'assistant', text: p.text, part: p.part, toolName: null });
-    for (const tc of m.toolCalls ?? []) out.push(...toolCallBlocks(tc, call));
-    return out;
-  }
-  const toolName = m.role === 'tool' ? (toolNames.get(m.toolCallId) ?? null) : null;
-  return parts(m.content).map((p) => ({ kind: 'message', call, role: m.role, text: p.text, part: p.part, toolName }));
-}
-
-function toolCallBlocks(tc: ToolCall, call: number): Block[] {
-  const { summary, text } = formatArguments(tc.arguments);
-  return parts(text).map((p) => ({ kind: 'tool_call', call, id: tc.id, name: tc.name, summary, text: p.text, part: p.part }));
+  return out;
 }
 
 /** The transcript's lines as blocks in reading order, with the session's totals. */
 export function conversation(lines: readonly TranscriptLine[]): { blocks: Block[]; totals: SessionTotals } {
-  const blocks: Block[] = [];
+  const blocks: Unanchored[] = [];
   const totals: SessionTotals = { calls: 0, errors: 0, usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 }, models: [], toolCalls: 0, firstAt: null, lastAt: null };
-  const toolNames = new Map<string, string>();
   let shown: string[] = [];
   // Each call's rebuilt history (and its normal form), by call index.
   const histories: Array<{ raw: ChatMessage[]; normal: string[] }> = [];
@@ -132,7 +159,7 @@ export function conversation(lines: readonly TranscriptLine[]): { blocks: Block[
       if (common < shown.length && call > 1 && !resumed) {
         blocks.push({ kind: 'note', call, text: `This call's history differs from what was shown before, from message ${common + 1}: its messages are shown again from there.` });
       }
-      for (const m of history.slice(common)) blocks.push(...messageBlocks(m, call, toolNames));
+      for (const m of history.slice(common)) blocks.push(...messageBlocks(m, call));
       shown = sent;
     } else if (line.type === 'response') {
       if (!totals.models.includes(line.model)) totals.models.push(line.model);
@@ -142,30 +169,30 @@ export function conversation(lines: readonly TranscriptLine[]): { blocks: Block[
         cachedTokens: totals.usage.cachedTokens + line.usage.cachedTokens,
       };
       totals.toolCalls += line.toolCalls.length;
-      for (const tc of line.toolCalls) toolNames.set(tc.id, tc.name);
-      const textParts = line.content ? parts(line.content) : [{ text: '', part: null }];
-      blocks.push({ kind: 'reply', call, model: line.model, text: textParts.length === 1 ? line.content : null, toolCalls: line.toolCalls.length, usage: line.usage, usageNote: line.usageNote, finishReason: line.finishReason, latencyMs: line.latencyMs });
-      if (textParts.length > 1) for (const p of textParts) blocks.push({ kind: 'message', call, role: 'assistant', text: p.text, part: p.part, toolName: null });
-      for (const tc of line.toolCalls) blocks.push(...toolCallBlocks(tc, call));
+      blocks.push({ kind: 'reply', call, model: line.model, body: body(line.content), toolCalls: line.toolCalls.length, usage: line.usage, usageNote: line.usageNote, finishReason: line.finishReason, latencyMs: line.latencyMs });
+      for (const tc of line.toolCalls) blocks.push(toolCallBlock(tc, call));
       shown = [...shown, normal({ role: 'assistant', content: line.content, toolCalls: line.toolCalls })];
     } else {
       totals.errors += 1;
       blocks.push({ kind: 'error', call, model: line.model, code: line.code, message: line.message });
     }
   }
-  return { blocks, totals };
+  return { blocks: pairAndAnchor(blocks), totals };
 }
+
+const segmentsSize = (segments: readonly Segment[]): number => segments.reduce((n, s) => n + (s.kind === 'text' ? s.text.length : s.head.length + 200), 0);
 
 /** Characters of text a block shows: what its page's size is counted in. */
 export function blockSize(block: Block): number {
   switch (block.kind) {
     case 'message':
+      return segmentsSize(block.body) + 120;
     case 'note':
       return block.text.length + 80;
     case 'tool_call':
-      return block.text.length + block.summary.length + 120;
+      return segmentsSize(block.body) + block.summary.length + 120;
     case 'reply':
-      return (block.text?.length ?? 0) + 200;
+      return segmentsSize(block.body) + 200;
     case 'error':
       return block.message.length + 120;
   }
@@ -173,8 +200,8 @@ export function blockSize(block: Block): number {
 
 /**
  * Blocks cut into pages of about PAGE_CHARS: a page closes before the block that would take
- * it past the budget, so no page holds more than the budget plus one block (at most PART_CHARS
- * of text). A session always has at least one page, even an empty one.
+ * it past the budget, so no page holds more than the budget plus one block. A session always
+ * has at least one page, even an empty one.
  */
 export function paginate<T extends Block>(blocks: readonly T[], budget = PAGE_CHARS): T[][] {
   const pages: T[][] = [[]];
@@ -189,4 +216,35 @@ export function paginate<T extends Block>(blocks: readonly T[], budget = PAGE_CH
     size += n;
   }
   return pages;
+}
+
+/** One tool call of the session, for the list at the top of its first page. */
+export interface CallEntry {
+  anchor: string;
+  /** The page (1-based) the call is on. */
+  page: number;
+  id: string;
+  name: string;
+  summary: string;
+  /** Its result's anchor and page, when the result was recorded. */
+  result: { anchor: string; page: number } | null;
+}
+
+/** Every tool call of the paginated session, with the page each call and its result is on. */
+export function callIndex(pages: readonly (readonly Block[])[]): CallEntry[] {
+  const calls: CallEntry[] = [];
+  const byAnchor = new Map<string, CallEntry>();
+  pages.forEach((blocks, i) => {
+    for (const b of blocks) {
+      if (b.kind === 'tool_call') {
+        const entry: CallEntry = { anchor: b.anchor, page: i + 1, id: b.id, name: b.name, summary: b.summary, result: null };
+        calls.push(entry);
+        byAnchor.set(b.anchor, entry);
+      } else if (b.kind === 'message' && b.answers?.anchor) {
+        const entry = byAnchor.get(b.answers.anchor);
+        if (entry && !entry.result) entry.result = { anchor: b.anchor, page: i + 1 };
+      }
+    }
+  });
+  return calls;
 }

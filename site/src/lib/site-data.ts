@@ -1,9 +1,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, chartSpecs, parseCellId, renderSvg, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
+import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, chartSpecs, pairOfCell, parseCellId, renderSvg, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
 import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
-import { cellTree, type CellTree, type SessionLink } from './node-tree.js';
-import { RunFileInvalidError, readJson, readJsonl } from './run-file-read.js';
+import { hasPage } from './session-pages.js';
+import { TextStore, blockTexts, countSections, storeLongTexts } from './transcript-texts.js';
+import { type CellTree, type ClaimMark, type SessionLink } from './node-tree.js';
+import { cellStories, type CellRead, type SessionCounts } from './cell-story.js';
+import { RunFileInvalidError, parseJsonl, readJson, readJsonl } from './run-file-read.js';
 import { sessionSlug } from './slug.js';
 import { assertPlainSvg } from './svg-check.js';
 
@@ -39,6 +42,7 @@ export interface SessionView extends SessionLink {
   nodeId: string;
   /** The transcript, relative to the data folder. */
   file: string;
+  /** Pages of its own: 0 for a session without one (session-pages.ts). */
   pages: number;
   totals: SessionTotals;
   torn: boolean;
@@ -50,6 +54,11 @@ export interface CellView extends CellKey {
   tree: CellTree | null;
   grade: GradeResult | null;
   row: Report['cells'][number] | null;
+  /** The report's claims of this cell, each marked survived or killed and linked to its leaf and merge. */
+  claims: ClaimMark[];
+  /** The sessions the report counts for this cell, split into the pair's shared build and its own. */
+  sessionCounts: SessionCounts;
+  /** The sessions whose transcripts are in this cell's folder. */
   sessions: SessionView[];
   /** Files of the cell that were cut short by a stop (a torn last line, dropped). */
   torn: string[];
@@ -61,11 +70,24 @@ export interface SessionPages {
   pages: Block[][];
 }
 
-/** One run, every file of it validated: the run, its cells, and each session's pages. */
+/** One run, every file of it validated: the run, its cells, and each session's pages (unless a hook took them). */
 export interface RunData {
   run: RunView;
   cells: CellView[];
   sessions: SessionPages[];
+}
+
+/**
+ * Where readRun hands what it derives as it goes, so a sweep of thousands of sessions is never
+ * held whole: each session's pages, each long text (once per key), each cell's transcripts.
+ * Without hooks, sessions are collected in RunData.sessions and texts and transcripts dropped.
+ */
+export interface RunHooks {
+  session?(pages: SessionPages): Promise<void>;
+  /** A long text of the run's transcripts, told once per key (see transcript-texts.ts). */
+  text?(key: string, text: string): void;
+  /** A cell's transcript files as read (validated, byte for byte), in file-name order. */
+  transcripts?(cell: string, files: Array<{ name: string; text: string }>): Promise<void>;
 }
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
@@ -119,7 +141,7 @@ export async function linkedCellsChart(report: Report, cellPages: ReadonlySet<st
 }
 
 /** Every file of the staged run `name`, validated. A file that does not match its schema stops the build with its name, line and field. */
-export async function readRun(dataDir: string, name: string): Promise<RunData> {
+export async function readRun(dataDir: string, name: string, hooks: RunHooks = {}): Promise<RunData> {
   const root = path.join(dataDir, 'runs', name);
   const shown = `runs/${name}`;
   const paths = runPaths(root);
@@ -134,29 +156,45 @@ export async function readRun(dataDir: string, name: string): Promise<RunData> {
   }
   const cellIds = (await dirs(paths.cells)).filter((id) => CellId.safeParse(id).success);
   const out: RunData = { run: { name, report, charts, linkedCells: await linkedCellsChart(report, new Set(cellIds)), cellPages: cellIds }, cells: [], sessions: [] };
-  for (const id of cellIds) out.cells.push(await readCell(dataDir, name, id, report, out));
+  const sink = new TextStore(hooks.text);
+  const read: CellRead[] = [];
+  for (const id of cellIds) read.push(await readCell(dataDir, name, id, report, { out, hooks, sink }));
+  // A cell's page links the sessions its partner's folder holds, so trees are drawn once every cell is read.
+  out.cells.push(...cellStories(read, report));
   return out;
 }
 
-async function readCell(dataDir: string, run: string, id: string, report: Report, out: RunData): Promise<CellView> {
+async function readCell(dataDir: string, run: string, id: string, report: Report, to: { out: RunData; hooks: RunHooks; sink: TextStore }): Promise<CellRead> {
   const paths = runPaths(path.join(dataDir, 'runs', run)).cell(id);
   const shown = `runs/${run}/cells/${id}`;
   const torn: string[] = [];
   const result = (await exists(paths.result)) ? await readJson(paths.result, NodeResult, `${shown}/result.json`) : null;
   const grade = (await exists(paths.grade)) ? await readJson(paths.grade, GradeResult, `${shown}/grade.json`) : null;
-  let events: EngineEvent[] = [];
-  if (await exists(paths.events)) {
-    const read = await readJsonl(paths.events, EngineEvent, `${shown}/events.jsonl`);
-    events = read.records;
-    if (read.torn) torn.push('events.jsonl');
-  }
+  // The cell's own arm's events, and its pair's shared build (one file both cells of the pair read).
+  const pairEventsFile = runPaths(path.join(dataDir, 'runs', run)).pair(pairOfCell(id)).events;
+  const pairShown = `runs/${run}/pairs/${pairOfCell(id)}/events.jsonl`;
+  const readEvents = async (file: string, shownAs: string, tornAs: string): Promise<EngineEvent[]> => {
+    if (!(await exists(file))) return [];
+    const read = await readJsonl(file, EngineEvent, shownAs);
+    if (read.torn) torn.push(tornAs);
+    return read.records;
+  };
+  const own = await readEvents(paths.events, `${shown}/events.jsonl`, 'events.jsonl');
+  const shared = await readEvents(pairEventsFile, pairShown, `pairs/${pairOfCell(id)}/events.jsonl`);
+  const events = [...shared, ...own];
+  const row = report.cells.find((c) => c.id === id) ?? null;
   const cost = new Map<string, number>();
   for (const e of events) if (e.type === 'charge') cost.set(e.sessionId, (cost.get(e.sessionId) ?? 0) + e.costUsd);
+  // A session without a charge event: the report's spend is the one definition, so a cell it says cost nothing shows $0, not "unknown".
+  const costOf = (sessionId: string): number | null => cost.get(sessionId) ?? (row && row.spend.costUsd === 0 && row.spend.unpricedSessions === 0 ? 0 : null);
   const sessions: SessionView[] = [];
   const slugs = new Set<string>();
+  const raw: Array<{ name: string; text: string }> = [];
+  const parsed: Array<{ file: string; first: TranscriptLine; cut: boolean; blocks: Block[]; totals: SessionTotals }> = [];
   for (const file of (await readdir(paths.transcripts).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl')).sort()) {
     const shownFile = `${shown}/transcripts/${file}`;
-    const { records, torn: cut } = await readJsonl(path.join(paths.transcripts, file), TranscriptLine, shownFile);
+    const text = await readFile(path.join(paths.transcripts, file), 'utf8');
+    const { records, torn: cut } = parseJsonl(text, TranscriptLine, shownFile);
     if (cut) torn.push(`transcripts/${file}`);
     const first = records[0];
     if (!first) continue;
@@ -165,24 +203,31 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
     const slug = sessionSlug(first.sessionId);
     if (slugs.has(slug)) throw new RunFileInvalidError(`${shownFile}: two transcripts share one session`);
     slugs.add(slug);
-    const { blocks, totals } = conversation(records);
-    const pages = paginate(blocks);
+    raw.push({ name: file, text });
+    parsed.push({ file, first, cut, ...conversation(records) });
+  }
+  // Two passes: the cell's sections are counted first, so a text shared by its sessions is cut the same way in each (transcript-texts.ts).
+  const counts = countSections(parsed.flatMap((r) => [...blockTexts(r.blocks)]));
+  for (const { file, first, cut, blocks, totals } of parsed.splice(0)) {
+    // A session without a page of its own (session-pages.ts) stores no texts: nothing would link them.
+    const pages = hasPage(first.sessionId) ? paginate(storeLongTexts(blocks, to.sink, counts)) : [];
     const session: SessionView = {
-      run, cell: id, slug, sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
-      costUsd: cost.get(first.sessionId) ?? null, file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
+      run, cell: id, slug: sessionSlug(first.sessionId), sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
+      costUsd: costOf(first.sessionId), file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
     };
     sessions.push(session);
-    out.sessions.push({ session, pages });
+    if (pages.length === 0) continue;
+    if (to.hooks.session) await to.hooks.session({ session, pages });
+    else to.out.sessions.push({ session, pages });
   }
+  if (raw.length > 0) await to.hooks.transcripts?.(id, raw);
   const key = parseCellId(id)!;
-  return {
-    ...key, run, id,
-    tree: result ? cellTree(result, events, sessions) : null,
-    grade,
-    row: report.cells.find((c) => c.id === id) ?? null,
-    sessions,
-    torn,
-  };
+  return { key, id, run, result, grade, row, sessions, events, sharedCharged: chargedSessions(shared), torn };
+}
+
+/** The sessions a file's charge events name. */
+function chargedSessions(events: readonly EngineEvent[]): Set<string> {
+  return new Set(events.flatMap((e) => (e.type === 'charge' ? [e.sessionId] : [])));
 }
 
 /** The staged runs' names. */

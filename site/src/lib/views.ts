@@ -16,14 +16,31 @@ export const cellView = (run: string, cell: string): string => path.join(VIEWS, 
 /** Slugs hold `/` (one segment per part of the session id), so each session gets its own folder. */
 export const sessionView = (run: string, cell: string, slug: string): string => path.join(VIEWS, 'sessions', run, cell, slug, 'session.json');
 
+/** A long text of a run's transcripts, stored once (transcript-texts.ts), served as `runs/RUN/texts/KEY.txt`. */
+export const textView = (run: string, key: string): string => path.join(VIEWS, 'texts', run, `${key}.txt`);
+/** A run's raw transcripts, one compressed archive (transcript-bundle.ts). */
+export const transcriptsView = (run: string): string => path.join(VIEWS, 'transcripts', `${run}.tar.br`);
+/** What a run publishes besides pages: the keys of its stored texts, and how many transcripts its archive holds. */
+export const filesView = (run: string): string => path.join(VIEWS, 'files', `${run}.json`);
+
+export interface RunFiles {
+  texts: string[];
+  transcripts: number;
+}
+
 export async function clearViews(dataDir: string): Promise<void> {
   await rm(path.join(dataDir, VIEWS), { recursive: true, force: true });
 }
 
 export async function writeView(dataDir: string, file: string, value: unknown): Promise<void> {
+  await writeRaw(dataDir, file, JSON.stringify(value));
+}
+
+/** A view written as given (a stored text, a compressed download). */
+export async function writeRaw(dataDir: string, file: string, content: string | Uint8Array): Promise<void> {
   const target = path.join(dataDir, file);
   await mkdir(path.dirname(target), { recursive: true });
-  await writeFile(target, JSON.stringify(value));
+  await writeFile(target, content);
 }
 
 export async function readView<T>(dataDir: string, file: string): Promise<T> {

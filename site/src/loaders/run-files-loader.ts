@@ -3,8 +3,11 @@ import path from 'node:path';
 import { renderMarkdown, type Report, type Spend } from '../../../harness/run-files.js';
 import { dataDir } from '../lib/data-dir.js';
 import { reportHtml } from '../lib/report-html.js';
+import { stagedSpecs, type SpecFile } from '../lib/chart-specs.js';
+import { headline, isSimulated, type Headline } from '../lib/headline.js';
 import { readRun, stagedRuns, type ChartView } from '../lib/site-data.js';
-import { cellView, clearViews, runView, sessionView, writeView } from '../lib/views.js';
+import { TranscriptArchive } from '../lib/transcript-bundle.js';
+import { cellView, clearViews, filesView, runView, sessionView, textView, transcriptsView, writeRaw, writeView, type RunFiles } from '../lib/views.js';
 
 /**
  * The content loader of the site's three collections (runs, cells, sessions). Astro 5 bundles
@@ -22,6 +25,14 @@ export interface RunEntry {
   spend: Spend;
   charts: ChartView[];
   view: string;
+  /** The strip a reviewer reads first: headline figures, ruling, how to reproduce (lib/headline.ts). */
+  headline: Headline;
+  /** SIMULATED runs: the planted parameters in one line (report.simulated.text); null for a real run. */
+  planted: string | null;
+  /** The staged vega-lite specs, published as downloads. */
+  specs: SpecFile[];
+  /** The staged report.json, relative to the data folder: published byte for byte. */
+  reportFile: string;
 }
 export interface CellEntry {
   run: string;
@@ -56,7 +67,28 @@ async function prepare(context: LoaderContext): Promise<Index> {
   await clearViews(dir);
   const index: Index = { runs: [], cells: [], sessions: [] };
   for (const name of await stagedRuns(dir)) {
-    const { run, cells, sessions } = await readRun(dir, name);
+    const files: RunFiles = { texts: [], transcripts: 0 };
+    const writes: Array<Promise<void>> = [];
+    const archive = await TranscriptArchive.create(path.join(dir, transcriptsView(name)));
+    const { run, cells } = await readRun(dir, name, {
+      session: async ({ session, pages }) => {
+        // This session's new texts, written before its view: never more than one session's open at once.
+        await Promise.all(writes.splice(0));
+        const file = sessionView(name, session.cell, session.slug);
+        await writeView(dir, file, { session, pages });
+        index.sessions.push({ run: name, cell: session.cell, slug: session.slug, pages: pages.length, view: file });
+      },
+      text: (key, text) => {
+        files.texts.push(key);
+        writes.push(writeRaw(dir, textView(name, key), text));
+      },
+      transcripts: async (cell, raw) => {
+        for (const file of raw) await archive.add(`cells/${cell}/transcripts/${file.name}`, file.text);
+      },
+    });
+    files.transcripts = await archive.close();
+    await Promise.all(writes);
+    await writeView(dir, filesView(name), files);
     const rendered = await context.renderMarkdown(renderMarkdown(run.report));
     const html = reportHtml(rendered.html ?? '', {
       cellPages: new Set(run.cellPages),
@@ -67,16 +99,14 @@ async function prepare(context: LoaderContext): Promise<Index> {
     const view = runView(name);
     await writeView(dir, view, { name, report: run.report, reportHtml: html, cellPages: run.cellPages } satisfies RunPage);
     const r = run.report;
-    index.runs.push({ name, sweep: r.sweep, simulated: r.simulated !== null, cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view });
+    index.runs.push({
+      name, sweep: r.sweep, simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view,
+      headline: headline(r), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
+    });
     for (const cell of cells) {
       const file = cellView(name, cell.id);
       await writeView(dir, file, cell);
       index.cells.push({ run: name, id: cell.id, view: file });
-    }
-    for (const { session, pages } of sessions) {
-      const file = sessionView(name, session.cell, session.slug);
-      await writeView(dir, file, { session, pages });
-      index.sessions.push({ run: name, cell: session.cell, slug: session.slug, pages: pages.length, view: file });
     }
   }
   return index;

@@ -1,48 +1,82 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_KINDS, SECRET_SHAPES, SecretCatalogue, type SecretKind } from '../../../engine/index.js';
+import { SECRET_GROUPS, SECRET_KINDS, SECRET_SHAPES, SecretCatalogue, type SecretKind } from '../../../engine/index.js';
+import { SAMPLES, VARIANTS, pieces } from '../../site/secret-samples.js';
 
 // Built by concatenation so this file holds no literal credential-shaped string.
 const rnd = (n: number, alphabet = 'aB3xQ9mZ7kL2pR5tW8vN4cH6jF1gD0sY') => Array.from({ length: n }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]).join('');
 const SK = 'sk' + '-';
 const KNOWN = 'gw' + rnd(30);
 
-/** For each kind: a text holding one, and a near miss that must not be taken for one. */
-const CASES: Record<SecretKind, { positive: string; negative: string }> = {
-  known_value: { positive: `upstream said: invalid key ${KNOWN}`, negative: `upstream said: invalid key gw${rnd(6)}-other` },
-  private_key: {
-    positive: `key:\n-----BEGIN ${'RSA '}PRIVATE KEY-----\nMIIEow${rnd(40)}\n-----END RSA PRIVATE KEY-----\nafter`,
-    negative: '-----BEGIN PUBLIC KEY-----\nMIIBIjAN\n-----END PUBLIC KEY-----',
-  },
-  anthropic_key: { positive: `ANTHROPIC=${SK}ant-api03-${rnd(40)}`, negative: 'the sk-ant- prefix marks an Anthropic key' },
-  openai_key: { positive: `key ${SK}proj-${rnd(48)} was refused`, negative: 'pass a key such as sk-... from the dashboard; task-runner-2 is a name' },
-  aws_access_key_id: { positive: `id ${'AK' + 'IA'}${rnd(16, 'ABCDEFGHJKLMNPQRSTUVWXYZ234567')} ok`, negative: 'AKIA is how long-term key ids begin; AKIAshort' },
-  aws_secret_key: { positive: `aws_secret_access_key = ${rnd(40)}`, negative: 'aws_secret_access_key = (set it in ~/.aws/credentials)' },
-  github_token: { positive: `token ${'gh' + 'p_'}${rnd(36)} end`, negative: 'branch ghp_fix and the github_pat_ prefix' },
-  google_api_key: { positive: `key=${'AI' + 'za'}${rnd(35)}&q=1`, negative: 'AIza is the prefix of a Google API key' },
-  slack_token: { positive: `slack ${'xo' + 'xb'}-${rnd(12, '0123456789')}-${rnd(24)}`, negative: 'xoxb- tokens are for bots' },
-  jwt: { positive: `cookie eyJ${rnd(20)}.eyJ${rnd(30)}.${rnd(43)}`, negative: 'eyJhbGciOi is base64 for {"alg"' },
-  bearer_token: { positive: `Authorization: Bearer ${rnd(32)}`, negative: 'The Bearer responsibility lies with the caller' },
-  generic_secret: { positive: `db_password = "${rnd(24)}"`, negative: 'password = hunter2 and token_ceiling: 1000000' },
+/** For each kind: a near miss that must not be taken for one (the prefix named in prose, a name that starts like one, a value too short). */
+const NEAR_MISSES: Record<SecretKind, string> = {
+  known_value: `upstream said: invalid key gw${rnd(6)}-other`,
+  private_key: '-----BEGIN PUBLIC KEY-----\nMIIBIjAN\n-----END PUBLIC KEY-----',
+  anthropic_key: 'the sk-ant- prefix marks an Anthropic key',
+  openrouter_key: 'OpenRouter keys start sk-or-v1- and the model is openrouter/auto',
+  openai_key: 'pass a key such as sk-... from the dashboard; task-runner-2 is a name',
+  groq_key: 'gsk_ is the prefix of a Groq key; gsk_short',
+  huggingface_token: 'from huggingface_hub import hf_hub_download; hf_transfer_enabled_for_large_files',
+  replicate_token: 'r8_ tokens are shown once; r8_model_version',
+  xai_key: 'the model xai-grok-2-latest answered',
+  perplexity_key: 'ask pplx-70b-online or pplx-7b-chat',
+  fireworks_key: 'fw_version, fw_update_required and fw_BootloaderVersionString are firmware fields',
+  nvidia_key: 'NVIDIA keys start nvapi- and are shown once',
+  langsmith_key: 'set LANGSMITH_API_KEY to a key that starts lsv2_pt_',
+  elevenlabs_key: 'sk_ prefixes an ElevenLabs key; sk_test is not one',
+  google_api_key: 'AIza is the prefix of a Google API key',
+  google_oauth: 'ya29. marks an access token; GOCSPX- a client secret',
+  github_token: 'branch ghp_fix and the github_pat_ prefix',
+  gitlab_token: 'glpat- tokens expire; the glrt-runner label',
+  atlassian_token: 'ATBB and ATATT3 prefix Atlassian tokens; ATBBSHORT',
+  npm_token: 'npm_config_registry=https://registry.npmjs.org npm_lifecycle_event=test',
+  pypi_token: 'the token starts pypi-AgEIcHlwaS5vcmc and goes on',
+  rubygems_key: 'rubygems_version 3.4 and rubygems_api_key_file',
+  docker_hub_token: 'dckr_pat_ tokens replace passwords',
+  nuget_key: 'oy2 keys come from nuget.org; the word oy2a',
+  stripe_key: 'sk_live_ and rk_test_ prefixes; pk_live_51HqQZpLrL4f8oYf7Kx9pQ2r is publishable',
+  stripe_webhook_secret: 'whsec_ signs webhooks',
+  square_token: 'Square tokens start EAAA or sq0atp-; EAAAAAAAAAAAAAAA',
+  braintree_token: 'access_token$production$ then a merchant id',
+  shopify_token: 'shpat_ tokens for custom apps; shpat_1234',
+  aws_access_key_id: 'AKIA is how long-term key ids begin; AKIAshort',
+  aws_secret_key: 'aws_secret_access_key = (set it in ~/.aws/credentials)',
+  azure_storage_key: 'AccountKey=<your key>;EndpointSuffix=core.windows.net',
+  azure_client_secret: 'a secret like abc8Q~ is shown once; ~/.azure holds Q~ nothing',
+  digitalocean_token: 'dop_v1_ prefixes a personal token',
+  databricks_token: 'dapi tokens; the dapi2 module; dapi0123',
+  terraform_token: 'a token looks like NAME.atlasv1.SECRET',
+  pulumi_token: 'pul- tokens for the Pulumi service; pul-request-1',
+  sendgrid_key: 'SG.keys look like SG.x.y',
+  slack_token: 'xoxb- tokens are for bots',
+  slack_webhook: 'post to https://hooks.slack.com/services/ with your webhook',
+  jwt: 'eyJhbGciOi is base64 for {"alg"',
+  bearer_token: 'The Bearer responsibility lies with the caller',
+  generic_secret: 'password = hunter2 and token_ceiling: 1000000; KEYWORDS:\n    tokens.append(Token(word))',
 };
+
+/** For each kind: a text holding one. Every class but known_value takes the first sample of its kind that make_site's tests plant. */
+const POSITIVE = (kind: SecretKind): string => (kind === 'known_value' ? `upstream said: invalid key ${KNOWN}` : SAMPLES.find((s) => s.kind === kind)!.text);
 
 describe('the secret catalogue', () => {
   const catalogue = new SecretCatalogue([KNOWN]);
 
-  it('has a case for every kind it knows', () => {
-    expect(Object.keys(CASES).sort()).toEqual([...SECRET_KINDS].sort());
+  it('has a sample and a near miss for every kind it knows, and files every kind under one vendor group', () => {
+    expect(Object.keys(NEAR_MISSES).sort()).toEqual([...SECRET_KINDS].sort());
+    for (const kind of SECRET_KINDS) if (kind !== 'known_value') expect(SAMPLES.some((s) => s.kind === kind), kind).toBe(true);
+    expect(Object.values(SECRET_GROUPS).flat().sort()).toEqual([...SECRET_KINDS].sort());
   });
 
   for (const kind of SECRET_KINDS) {
     it(`finds and redacts a ${kind}, and leaves its near miss alone`, () => {
-      const { positive, negative } = CASES[kind];
+      const positive = POSITIVE(kind);
+      const negative = NEAR_MISSES[kind];
       const hits = catalogue.find(positive);
       expect(hits.map((h) => h.kind)).toEqual([kind]);
       const redacted = catalogue.redact(positive);
       expect(redacted).toContain(`[REDACTED ${kind}]`);
-      // No run of 8 characters of the secret survives redaction.
-      const secretStart = hits[0]!.index;
-      const secretPiece = positive.slice(secretStart, secretStart + 8);
-      expect(redacted).not.toContain(secretPiece);
+      // No 10 characters of the secret survive redaction.
+      const secret = kind === 'known_value' ? KNOWN : SAMPLES.find((s) => s.kind === kind)!.secret;
+      for (const piece of pieces(secret)) expect(redacted).not.toContain(piece);
       expect(catalogue.find(negative)).toEqual([]);
       expect(catalogue.redact(negative)).toBe(negative);
     });
@@ -50,34 +84,18 @@ describe('the secret catalogue', () => {
 
   it('finds every kind in text JSON-encoded once or twice, as a transcript line quotes a tool output (the quotes arrive escaped)', () => {
     for (const kind of SECRET_KINDS) {
-      const once = JSON.stringify({ content: CASES[kind].positive });
-      const twice = JSON.stringify({ arguments: JSON.stringify({ command: CASES[kind].positive }) });
+      const once = JSON.stringify({ content: POSITIVE(kind) });
+      const twice = JSON.stringify({ arguments: JSON.stringify({ command: POSITIVE(kind) }) });
       expect(catalogue.find(once).map((h) => h.kind), `${kind} once`).toEqual([kind]);
       expect(catalogue.find(twice).map((h) => h.kind), `${kind} twice`).toEqual([kind]);
       // Still no value: a redacted line keeps none of it.
       expect(catalogue.redact(twice)).toContain(`[REDACTED ${kind}]`);
-      expect(catalogue.find(JSON.stringify({ content: CASES[kind].negative }))).toEqual([]);
+      expect(catalogue.find(JSON.stringify({ content: NEAR_MISSES[kind] }))).toEqual([]);
     }
   });
 
-  it('knows each format the issue names in each of its variants', () => {
-    const variants: Array<[SecretKind, string]> = [
-      ['openai_key', `legacy ${SK}${rnd(48)}`],
-      ['openai_key', `project ${SK}proj-${rnd(60)}`],
-      ['openai_key', `service ${SK}svcacct-${rnd(40)}`],
-      ['anthropic_key', `${SK}ant-admin01-${rnd(40)}`],
-      ['aws_access_key_id', `temporary ${'AS' + 'IA'}${rnd(16, 'ABCDEFGHJKLMNPQRSTUVWXYZ234567')}`],
-      ['github_token', `${'gh' + 'o_'}${rnd(36)}`],
-      ['github_token', `${'gh' + 's_'}${rnd(36)}`],
-      ['github_token', `${'github' + '_pat_'}${rnd(22)}_${rnd(59)}`],
-      ['slack_token', `${'xo' + 'xp'}-${rnd(10, '0123456789')}-${rnd(10, '0123456789')}-${rnd(32)}`],
-      ['private_key', `-----BEGIN ${'OPENSSH '}PRIVATE KEY-----\nb3BlbnNzaC1rZXkt${rnd(40)}\n-----END OPENSSH PRIVATE KEY-----`],
-      ['private_key', `-----BEGIN ${'EC '}PRIVATE KEY-----\nMHcCAQEE${rnd(40)}`],
-      ['bearer_token', `"Authorization": "Bearer ${rnd(24)}"`],
-      ['generic_secret', `{"api_token": "${rnd(28)}"}`],
-      ['generic_secret', `SECRET_KEY='${rnd(40)}'`],
-    ];
-    for (const [kind, text] of variants) expect(catalogue.find(text).map((h) => h.kind), text.slice(0, 24)).toEqual([kind]);
+  it('knows every sample and every variant of each class, by its class', () => {
+    for (const sample of [...SAMPLES, ...VARIANTS]) expect(catalogue.find(sample.text).map((h) => h.kind), sample.name).toEqual([sample.kind]);
   });
 
   it('reports where, never what: kind, index, line and column only', () => {

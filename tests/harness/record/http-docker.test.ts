@@ -1,11 +1,17 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, REPO_ROOT, Report, loadFaultPlan, readSweepJournal, runRecord, runReplay, type RecordResult, type ReplayResult, type SimServer, type SweepEvent } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { providersFile, startServer } from './http-fixture.js';
 import { bufferIo } from './record-fixture.js';
+import { chromiumReady, launchChromium } from '../../../site/scripts/chromium.js';
+import { serveStatic } from '../../../site/scripts/static-server.js';
+import { checkCounts, checkKilledClaims, checkMergeFindings } from '../../site/checks/story.js';
+import { checkDownloads, checkHeadline } from '../../site/checks/headline.js';
 
 /**
  * The paid path end to end, once, in real Docker: `manifests/smoke-http.yaml` recorded through
@@ -17,6 +23,7 @@ import { bufferIo } from './record-fixture.js';
  */
 
 const HEAVY = 2_400_000;
+const HAS_CHROMIUM = await chromiumReady();
 const FAULTS = path.join(REPO_ROOT, 'tests/harness/sim/serve/faults-ci.yaml');
 
 let tmp: string;
@@ -103,6 +110,26 @@ describe.skipIf(!HAS_DOCKER)('the smoke sweep over HTTP, with faults, in real Do
     const md = await readFile(path.join(http.dir, 'report', 'report.md'), 'utf8');
     expect(md).toContain('## Decay merge by merge');
   });
+
+  // The results site of the paid path's own recording, not only of the committed example: the same browser checks (tests/site/checks).
+  it.skipIf(!HAS_CHROMIUM)('publishes the HTTP recording: each cell page lists the killed claims report.json derives, a gated merge shows its reviewer\'s findings, counts and headline as the report\'s, every download opens', async () => {
+    const dist = path.join(tmp, 'site');
+    await promisify(execFile)(path.join(REPO_ROOT, 'make_site.sh'), ['--out', dist, '--data', path.join(tmp, 'site-data'), http.dir], { cwd: tmp, env: { PATH: process.env.PATH, HOME: process.env.HOME }, maxBuffer: 64 * 1024 * 1024 });
+    const site = await serveStatic(dist, '/');
+    const browser = await launchChromium();
+    try {
+      const report = Report.parse(JSON.parse(await readFile(path.join(http.dir, 'report', 'report.json'), 'utf8')));
+      const o = { context: browser.context, baseUrl: site.url, run: path.basename(http.dir), report };
+      expect(await checkKilledClaims(o)).toBe(report.claims.filter((c) => !c.survived).length);
+      expect((await checkMergeFindings({ ...o, runDir: http.dir })).gated).toBeGreaterThan(0);
+      expect(await checkCounts(o)).toBe(4);
+      await checkHeadline(o);
+      await checkDownloads({ ...o, runDir: http.dir });
+    } finally {
+      await browser.close();
+      await site.close();
+    }
+  }, 600_000);
 
   it('replays: every cell reproduces from the transcripts, with no request reaching the server', () => {
     expect(replay.result.exit).toBe(EXIT.ok);

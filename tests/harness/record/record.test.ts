@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stableJson } from '../../../engine/index.js';
 import { loadManifest, REPO_ROOT, planInputFor, projectPlan, runRecord, type RecordResult, readSweepJournal, type SweepEvent } from '../../../harness/index.js';
+import { EngineEvent } from '../../../harness/run-files.js';
 import { SessionGauge } from '../../support/session-gauge.js';
 import { transcribedCalls } from './record-child.js';
 import { bufferIo, RECORD_MANIFEST, recordSim, simSeams } from './record-fixture.js';
@@ -28,6 +29,21 @@ async function finalOutcomes(dir: string): Promise<Record<string, string>> {
   for (const e of await journalOf(dir)) if (e.type === 'cell_finished') out[e.cellId] = stableJson(e.outcome);
   return out;
 }
+/** The run's event files (the pair's and each cell's), every line parsed as an EngineEvent. */
+async function eventFiles(dir: string): Promise<Record<string, EngineEvent[]>> {
+  const read = async (rel: string) => (await readFile(path.join(dir, rel), 'utf8')).split('\n').filter(Boolean).map((l) => EngineEvent.parse(JSON.parse(l)));
+  return {
+    pair: await read('pairs/cap1-rep1/events.jsonl'),
+    gated: await read('cells/cap1-rep1-gated/events.jsonl'),
+    ungated: await read('cells/cap1-rep1-ungated/events.jsonl'),
+  };
+}
+/** How many events of each (type, node, arm) a file holds: check outputs carry timings, so whole events differ between runs. */
+const eventKeys = (events: readonly EngineEvent[]) => {
+  const out: Record<string, number> = {};
+  for (const e of events) out[`${e.type} ${e.nodeId} ${e.arm ?? '-'}`] = (out[`${e.type} ${e.nodeId} ${e.arm ?? '-'}`] ?? 0) + 1;
+  return out;
+};
 const calls = async (file: string) => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
 /** Kill points, in the order a sweep reaches them; n counts the journal's events of that type across invocations. */
@@ -119,6 +135,33 @@ describe('harness record on the simulated population (cap 1)', () => {
     const started = events.filter((e) => e.type === 'session_started');
     expect(started.length).toBe(events.filter((e) => e.type === 'session_finished').length);
     expect(new Set(started.map((e) => (e as { sessionId: string }).sessionId)).size).toBe(started.length);
+  });
+
+  it('writes the engine\'s events: the shared build once in the pair\'s file, each arm\'s merges in its cell, no tool_call', async () => {
+    const files = await eventFiles(baseline.dir);
+    // The shared build carries no arm; each cell's file only its own arm.
+    expect(files.pair!.every((e) => e.arm === undefined)).toBe(true);
+    expect(files.gated!.every((e) => e.arm === 'gated')).toBe(true);
+    expect(files.ungated!.every((e) => e.arm === 'ungated')).toBe(true);
+    expect(files.pair!.flatMap((e) => (e.type === 'node_planned' ? [[e.nodeId, e.mode]] : [])).sort()).toEqual([['root', 'split'], ['root.1', 'execute'], ['root.2', 'execute']]);
+    expect([...new Set(files.pair!.filter((e) => e.type === 'verdict').map((e) => e.nodeId))].sort()).toEqual(['root.1', 'root.2']);
+    for (const arm of ['gated', 'ungated'] as const) {
+      const reviews = files[arm]!.filter((e) => e.type === 'merge_review');
+      expect(reviews.map((r) => [r.nodeId, r.kind]), arm).toEqual([['root', arm === 'gated' ? 'independent' : 'self']]);
+    }
+    // Bulky and already in the transcripts: not written.
+    expect(Object.values(files).flat().some((e) => e.type === 'tool_call')).toBe(false);
+    // Every session the journal started is charged in exactly one file: the build's in the pair's, a merge's in its arm's.
+    const started = (await journalOf(baseline.dir)).filter((e) => e.type === 'session_started') as Array<Extract<SweepEvent, { type: 'session_started' }>>;
+    const charged = (events: readonly EngineEvent[]) => new Set(events.flatMap((e) => (e.type === 'charge' ? [e.sessionId] : [])));
+    expect([...charged(files.pair!)].sort()).toEqual(started.filter((e) => e.cellIds.length === 2 && e.cellIds.includes('cap1-rep1-gated')).map((e) => e.sessionId).sort());
+    expect([...charged(files.gated!)].sort()).toEqual(started.filter((e) => e.cellIds.length === 1 && e.cellIds[0] === 'cap1-rep1-gated').map((e) => e.sessionId).sort());
+  });
+
+  it('rewrites a re-run pair\'s event files from the start: after six cuts and resumes, no event is written twice or lost', async () => {
+    const once = await eventFiles(baseline.dir);
+    const resumed = await eventFiles(chain.dir);
+    for (const file of ['pair', 'gated', 'ungated']) expect(eventKeys(resumed[file]!), file).toEqual(eventKeys(once[file]!));
   });
 
   it('opens exactly the sessions `harness plan` projects for a full tree (fixed branching, no early leaves), drift judges within the stated allowance', async () => {

@@ -4,7 +4,10 @@ import path from 'node:path';
 import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSite } from '../../../site/scripts/make-site.js';
+import { hasPage } from '../../../site/src/lib/session-pages.js';
+import { filesView, textView, transcriptsView } from '../../../site/src/lib/views.js';
 import { writeRunFixture } from '../../support/run-fixture.js';
+import { archiveFiles } from '../checks/transcripts.js';
 
 /**
  * Astro bundles its content store into the build, so the loader keeps there only small index
@@ -47,17 +50,31 @@ describe('the content loader', () => {
   it('stores one small index entry per run, cell and session, and each page\'s view beside the data', async () => {
     expect(stored.get('runs')!.size).toBe(1);
     expect(stored.get('cells')!.size).toBe(4);
-    expect(stored.get('sessions')!.size).toBeGreaterThan(40);
+    // Sessions with pages of their own (the judgements, session-pages.ts) have entries; the rest none.
+    const entries = [...stored.get('sessions')!.values()] as Array<{ slug: string; cell: string; view: string; pages: number }>;
+    expect(entries.length).toBeGreaterThan(10);
+    expect(entries.filter((e) => !hasPage(e.slug))).toEqual([]);
     const sizes = [...stored.values()].flatMap((s) => [...s.values()].map((e) => JSON.stringify(e).length));
-    // The run entry carries its chart list; nothing carries a report, a tree or a transcript.
-    expect(Math.max(...sizes)).toBeLessThan(3_000);
-    const bulky = [...stored.get('sessions')!.values()].find((e) => (e as { slug: string }).slug === 'root.1/worker/1' && (e as { cell: string }).cell === 'cap1-rep1-gated') as { view: string; pages: number };
-    expect(bulky.pages).toBeGreaterThan(1);
+    // The run entry carries its chart list and its headline strip (a few lines per level, for the
+    // index card); nothing carries a report, a tree or a transcript.
+    expect(Math.max(...sizes)).toBeLessThan(6_000);
+    expect(Math.max(...[...stored.get('cells')!.values(), ...stored.get('sessions')!.values()].map((e) => JSON.stringify(e).length))).toBeLessThan(3_000);
+    for (const e of entries) {
+      const view = JSON.parse(await readFile(path.join(data, e.view), 'utf8')) as { pages: unknown[][] };
+      expect(view.pages.length).toBe(e.pages);
+    }
     const transcript = path.join(data, 'runs', 'bulky-run', 'cells', 'cap1-rep1-gated', 'transcripts', 'root.1%2Fworker%2F1.jsonl');
     // Each of the 40 tool outputs is stored once (a request line keeps only what it added).
     expect((await stat(transcript)).size).toBeGreaterThan(40 * 4000);
-    const view = JSON.parse(await readFile(path.join(data, bulky.view), 'utf8')) as { pages: unknown[][] };
-    expect(view.pages.length).toBe(bulky.pages);
+    // The bulky worker has no page: its cell lists it with 0 pages, and the run's archive holds it byte for byte.
+    const gated = [...stored.get('cells')!.values()].find((c) => (c as { id: string }).id === 'cap1-rep1-gated') as { view: string };
+    const sessions = (JSON.parse(await readFile(path.join(data, gated.view), 'utf8')) as { sessions: Array<{ slug: string; pages: number }> }).sessions;
+    expect(sessions.find((x) => x.slug === 'root.1/worker/1')?.pages).toBe(0);
+    const archive = await archiveFiles(await readFile(path.join(data, transcriptsView('bulky-run'))));
+    expect(archive['cells/cap1-rep1-gated/transcripts/root.1%2Fworker%2F1.jsonl']).toBe(await readFile(transcript, 'utf8'));
+    const files = JSON.parse(await readFile(path.join(data, filesView('bulky-run')), 'utf8')) as { texts: string[]; transcripts: number };
+    expect(files.transcripts).toBe(Object.keys(archive).length);
+    for (const key of files.texts) expect((await stat(path.join(data, textView('bulky-run', key)))).size).toBeGreaterThan(0);
     const cell = [...stored.get('cells')!.values()][0] as { view: string };
     expect(JSON.parse(await readFile(path.join(data, cell.view), 'utf8'))).toMatchObject({ tree: { root: { id: 'root' } }, grade: { total: 42 } });
   });
