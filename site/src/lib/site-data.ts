@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, chartSpecs, pairOfCell, parseCellId, renderSvg, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
 import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
-import { hasPage } from './session-pages.js';
+import { getsPage, killedLeavesByPair } from './session-pages.js';
 import { TextStore, blockTexts, countSections, storeLongTexts } from './transcript-texts.js';
 import { type CellTree, type ClaimMark, type SessionLink } from './node-tree.js';
 import { cellStories, type CellRead, type SessionCounts } from './cell-story.js';
@@ -158,13 +158,14 @@ export async function readRun(dataDir: string, name: string, hooks: RunHooks = {
   const out: RunData = { run: { name, report, charts, linkedCells: await linkedCellsChart(report, new Set(cellIds)), cellPages: cellIds }, cells: [], sessions: [] };
   const sink = new TextStore(hooks.text);
   const read: CellRead[] = [];
-  for (const id of cellIds) read.push(await readCell(dataDir, name, id, report, { out, hooks, sink }));
+  const killed = killedLeavesByPair(report.claims, pairOfCell);
+  for (const id of cellIds) read.push(await readCell(dataDir, name, id, report, { out, hooks, sink, killedLeaves: killed.get(pairOfCell(id)) ?? new Set() }));
   // A cell's page links the sessions its partner's folder holds, so trees are drawn once every cell is read.
   out.cells.push(...cellStories(read, report));
   return out;
 }
 
-async function readCell(dataDir: string, run: string, id: string, report: Report, to: { out: RunData; hooks: RunHooks; sink: TextStore }): Promise<CellRead> {
+async function readCell(dataDir: string, run: string, id: string, report: Report, to: { out: RunData; hooks: RunHooks; sink: TextStore; killedLeaves: ReadonlySet<string> }): Promise<CellRead> {
   const paths = runPaths(path.join(dataDir, 'runs', run)).cell(id);
   const shown = `runs/${run}/cells/${id}`;
   const torn: string[] = [];
@@ -210,7 +211,7 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
   const counts = countSections(parsed.flatMap((r) => [...blockTexts(r.blocks)]));
   for (const { file, first, cut, blocks, totals } of parsed.splice(0)) {
     // A session without a page of its own (session-pages.ts) stores no texts: nothing would link them.
-    const pages = hasPage(first.sessionId) ? paginate(storeLongTexts(blocks, to.sink, counts)) : [];
+    const pages = getsPage(first.sessionId, first.nodeId, to.killedLeaves) ? paginate(storeLongTexts(blocks, to.sink, counts)) : [];
     const session: SessionView = {
       run, cell: id, slug: sessionSlug(first.sessionId), sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
       costUsd: costOf(first.sessionId), file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,

@@ -18,10 +18,11 @@ export const cellUrl = (run: string, cell: string): string => `${BASE}runs/${run
 export const sessionsUrl = (run: string, cell: string): string => `${cellUrl(run, cell)}sessions/`;
 /**
  * Where a session is read: its own page (page N of it) when it has one (session-pages.ts), else
- * its entry on the cell's sessions page, which links the raw transcripts.
+ * its entry on the cell's sessions page, which links the raw transcripts. `ownPage`: whether it
+ * has a page (a session link's `pages > 0`); default: by its role alone (session-pages.ts).
  */
-export const sessionUrl = (run: string, cell: string, slug: string, page = 1): string =>
-  hasPage(slug) ? `${sessionsUrl(run, cell)}${slug}/${page > 1 ? `${pageSegment(page)}/` : ''}` : `${sessionsUrl(run, cell)}#${sessionAnchor(slug)}`;
+export const sessionUrl = (run: string, cell: string, slug: string, page = 1, ownPage = hasPage(slug)): string =>
+  ownPage ? `${sessionsUrl(run, cell)}${slug}/${page > 1 ? `${pageSegment(page)}/` : ''}` : `${sessionsUrl(run, cell)}#${sessionAnchor(slug)}`;
 /** A long text of a run's transcripts, stored once (transcript-texts.ts). */
 export const textUrl = (run: string, key: string): string => `${BASE}runs/${run}/texts/${key}.txt`;
 /** A run's raw transcripts, one Brotli-compressed tar download (transcript-bundle.ts). */

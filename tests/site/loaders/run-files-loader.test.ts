@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSite } from '../../../site/scripts/make-site.js';
-import { hasPage } from '../../../site/src/lib/session-pages.js';
+import { hasPage, killedLeavesByPair } from '../../../site/src/lib/session-pages.js';
+import { pairOfCell } from '../../../harness/run-files.js';
 import { filesView, textView, transcriptsView } from '../../../site/src/lib/views.js';
 import { writeRunFixture } from '../../support/run-fixture.js';
 import { archiveFiles } from '../checks/transcripts.js';
@@ -53,7 +54,14 @@ describe('the content loader', () => {
     // Sessions with pages of their own (the judgements, session-pages.ts) have entries; the rest none.
     const entries = [...stored.get('sessions')!.values()] as Array<{ slug: string; cell: string; view: string; pages: number }>;
     expect(entries.length).toBeGreaterThan(10);
-    expect(entries.filter((e) => !hasPage(e.slug))).toEqual([]);
+    // ... and so do the sessions of the leaves whose claims were killed (either arm of the pair), the ones a killed claim is read from.
+    const report = JSON.parse(await readFile(path.join(data, 'runs', 'bulky-run', 'report', 'report.json'), 'utf8')) as { claims: Array<{ cellId: string; leaf: string; survived: boolean }> };
+    const killed = killedLeavesByPair(report.claims, pairOfCell);
+    const nodeOf = (slug: string) => slug.split('/').at(-3)!;
+    const killedLeaf = (e: { slug: string; cell: string }) => killed.get(pairOfCell(e.cell))?.has(nodeOf(e.slug)) ?? false;
+    expect(entries.filter((e) => !hasPage(e.slug) && !killedLeaf(e))).toEqual([]);
+    expect(killed.size, 'the fixture has killed claims').toBeGreaterThan(0);
+    expect(entries.filter((e) => !hasPage(e.slug) && killedLeaf(e)).length, 'a killed leaf\'s worker has a page').toBeGreaterThan(0);
     const sizes = [...stored.values()].flatMap((s) => [...s.values()].map((e) => JSON.stringify(e).length));
     // The run entry carries its chart list and its headline strip (a few lines per level, for the
     // index card); nothing carries a report, a tree or a transcript.
@@ -66,10 +74,15 @@ describe('the content loader', () => {
     const transcript = path.join(data, 'runs', 'bulky-run', 'cells', 'cap1-rep1-gated', 'transcripts', 'root.1%2Fworker%2F1.jsonl');
     // Each of the 40 tool outputs is stored once (a request line keeps only what it added).
     expect((await stat(transcript)).size).toBeGreaterThan(40 * 4000);
-    // The bulky worker has no page: its cell lists it with 0 pages, and the run's archive holds it byte for byte.
+    // The bulky worker's leaf had a claim killed, so it has a page; a worker of a leaf whose claims survived has none (0 pages);
+    // and the run's archive holds every transcript byte for byte.
     const gated = [...stored.get('cells')!.values()].find((c) => (c as { id: string }).id === 'cap1-rep1-gated') as { view: string };
     const sessions = (JSON.parse(await readFile(path.join(data, gated.view), 'utf8')) as { sessions: Array<{ slug: string; pages: number }> }).sessions;
-    expect(sessions.find((x) => x.slug === 'root.1/worker/1')?.pages).toBe(0);
+    expect(killedLeaf({ slug: 'root.1/worker/1', cell: 'cap1-rep1-gated' })).toBe(true);
+    expect(sessions.find((x) => x.slug === 'root.1/worker/1')!.pages).toBeGreaterThan(0);
+    const pageless = sessions.filter((x) => !hasPage(x.slug) && !killedLeaf({ slug: x.slug, cell: 'cap1-rep1-gated' }));
+    expect(pageless.length).toBeGreaterThan(0);
+    expect(pageless.map((x) => x.pages)).toEqual(pageless.map(() => 0));
     const archive = await archiveFiles(await readFile(path.join(data, transcriptsView('bulky-run'))));
     expect(archive['cells/cap1-rep1-gated/transcripts/root.1%2Fworker%2F1.jsonl']).toBe(await readFile(transcript, 'utf8'));
     const files = JSON.parse(await readFile(path.join(data, filesView('bulky-run')), 'utf8')) as { texts: string[]; transcripts: number };
