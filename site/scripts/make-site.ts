@@ -10,6 +10,7 @@ import { scanOutput } from './scan-output.js';
 import { formatOf } from './scan-views.js';
 import { printHits, refusalMessage, type ScanHit } from './scan-report.js';
 import { SecretScanner, knownKeys } from './secret-scan.js';
+import { watchSite } from './site-watch.js';
 
 /**
  * make_site.sh: stage the chosen runs through the allowlist, scan every staged file for
@@ -49,6 +50,8 @@ export interface MakeSiteOptions {
   data: string;
   /** Stage and scan only; no `astro build`. */
   stageOnly: boolean;
+  /** `--watch`: follow the one named run while it records, serving it on 127.0.0.1 at `port` (site-watch.ts). Default: build once. */
+  watch?: { port: number };
 }
 
 export interface Io {
@@ -56,7 +59,11 @@ export interface Io {
   err(line: string): void;
 }
 
+/** The watch's default port (Astro's own, so a reader's habit finds it). */
+const WATCH_PORT = 4321;
+
 const USAGE = `usage: ./make_site.sh [--base /path/] [--providers FILE]... [--out DIR] [--stage-only] [runs/NAME ...]
+       ./make_site.sh --watch [--port N] [--base /path/] [--providers FILE]... runs/NAME
 
 Builds the results site (default site/dist/) from the chosen runs (default: every run under
 runs/ that has a report). Only files on the allowlist are published: report/report.json,
@@ -69,13 +76,23 @@ Every one of them is scanned for secrets first; on a hit nothing is published.
   --out DIR          write the site here (default site/dist)
   --data DIR         stage the run files here (default site/data)
   --stage-only       stage and scan, do not build
+  --watch            follow runs/NAME while harness record writes it: rebuild its pages (from a
+                     report of the journal as it stands, the secret scan every time) 2 s after
+                     each change, and serve them on 127.0.0.1 with a meta refresh until Ctrl-C.
+                     Nothing is written into the run folder or site/dist; a refused rebuild
+                     keeps the last good site served
+  --port N           the watch's port on 127.0.0.1 (default ${WATCH_PORT}; 0 takes a free one)
 
-exit codes: 0 built, 1 a bug, 2 bad input (a flag, a run folder, a provider configuration),
-3 a secret was found (nothing published), 4 the site build failed (a run file does not match
-the harness's schemas; the message names it)`;
+exit codes: 0 built (or the watch stopped by Ctrl-C), 1 a bug, 2 bad input (a flag, a run
+folder, a provider configuration, a port in use), 3 a secret was found (nothing published),
+4 the site build failed (a run file does not match the harness's schemas; the message names it).
+Under --watch a secret or a failed build is printed and the last good site stays served.`;
 
 export function parseArgs(argv: readonly string[]): MakeSiteOptions | 'help' {
   const options: MakeSiteOptions = { runs: [], base: '/', providers: [], out: path.join(SITE, 'dist'), data: path.join(SITE, 'data'), stageOnly: false };
+  let watch = false;
+  let port: number | undefined;
+  const placed: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -89,13 +106,32 @@ export function parseArgs(argv: readonly string[]): MakeSiteOptions | 'help' {
       if (!/^\/(?:[A-Za-z0-9._~-]+\/)*$/.test(base)) throw new MakeSiteError(`--base ${JSON.stringify(base)}: give a path that starts and ends with "/", e.g. --base /results/`, EXIT.usage);
       options.base = base;
     } else if (arg === '--providers') options.providers.push(value());
-    else if (arg === '--out') options.out = path.resolve(value());
-    else if (arg === '--data') options.data = path.resolve(value());
-    else if (arg === '--stage-only') options.stageOnly = true;
+    else if (arg === '--out') {
+      options.out = path.resolve(value());
+      placed.push(arg);
+    } else if (arg === '--data') {
+      options.data = path.resolve(value());
+      placed.push(arg);
+    } else if (arg === '--stage-only') {
+      options.stageOnly = true;
+      placed.push(arg);
+    } else if (arg === '--watch') watch = true;
+    else if (arg === '--port') port = portOf(value());
     else if (arg.startsWith('-')) throw new MakeSiteError(`unknown option ${arg}; see ./make_site.sh --help`, EXIT.usage);
     else options.runs.push(arg);
   }
-  return options;
+  if (!watch) {
+    if (port !== undefined) throw new MakeSiteError('--port is for --watch; see ./make_site.sh --help', EXIT.usage);
+    return options;
+  }
+  // The watch builds into a scratch folder it removes on exit: a site with a refresh in every page is never published.
+  if (placed.length) throw new MakeSiteError(`--watch builds into a scratch folder of its own, so ${placed.join(' and ')} does not apply; build the site to publish without --watch`, EXIT.usage);
+  return { ...options, watch: { port: port ?? WATCH_PORT } };
+}
+
+function portOf(text: string): number {
+  if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) throw new MakeSiteError(`--port ${JSON.stringify(text.slice(0, 20))}: give a port from 0 to 65535 (0 takes a free one)`, EXIT.usage);
+  return Number(text);
 }
 
 interface StagedFile {
@@ -335,6 +371,7 @@ export async function makeSite(argv: readonly string[], io: Io, env: NodeJS.Proc
       io.out(USAGE);
       return EXIT.ok;
     }
+    if (options.watch) return await watchSite(options, options.watch, { stageRuns, buildSite }, io, env);
     await stageRuns(options, io, env);
     if (!options.stageOnly) await buildSite(options, io, env);
     return EXIT.ok;

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * A static file server on 127.0.0.1 for the browser tests and the README picture, behaving like a plain static host:
+ * A static file server on 127.0.0.1 for the browser tests, the README picture and `make_site.sh --watch`, behaving like a plain static host:
  * the site is served under `base`, a folder answers with its index.html, anything else 404s.
  * Every request is recorded, so a test can see what a page asked for.
  */
@@ -16,7 +16,24 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-export async function serveStatic(root: string, base = '/'): Promise<StaticServer> {
+export interface ServeOptions {
+  /** The port on 127.0.0.1. Default 0: any free one (the URL says which). */
+  port?: number;
+  /** The HTML body of a 404 (the watch's says the page may not be built yet). Default: a plain "not found". */
+  notFound?: string;
+}
+
+/** A port that was taken or refused; `code` is the listen error's (EADDRINUSE, EACCES). */
+export class ListenError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function serveStatic(root: string, base = '/', options: ServeOptions = {}): Promise<StaticServer> {
   const requests: string[] = [];
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -41,15 +58,23 @@ export async function serveStatic(root: string, base = '/'): Promise<StaticServe
       return res.end();
     }
     const body = await readFile(target).catch(() => undefined);
-    if (!body) return send(404, 'not found');
+    if (!body) return options.notFound === undefined ? send(404, 'not found') : send(404, options.notFound, TYPES['.html']);
     send(200, body, TYPES[path.extname(target)] ?? 'application/octet-stream');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new ListenError(`cannot listen on 127.0.0.1:${options.port ?? 0} (${error.code ?? error.message})`, error.code ?? 'unknown')));
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('the static server has no port');
   return {
     url: `http://127.0.0.1:${address.port}${base}`,
     requests,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // A browser's keep-alive connection would hold close() open until it times out.
+        server.closeAllConnections();
+      }),
   };
 }

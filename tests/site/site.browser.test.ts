@@ -11,6 +11,7 @@ import { writeRunFixture } from '../support/run-fixture.js';
 import { chromiumReady, launchChromium } from '../../site/scripts/chromium.js';
 import { serveStatic, type StaticServer } from '../../site/scripts/static-server.js';
 import { sweepPicture } from '../../site/scripts/sweep-picture.js';
+import { checkNoLiveRefresh } from './checks/live-refresh.js';
 import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedMarking, plantRuling } from './checks/headline.js';
 import { checkCounts, checkKilledClaims, checkMergeFindings, checkNarrowTables, readReport } from './checks/story.js';
 import { archiveFiles, auditTranscriptPage, storedTextLinks } from './checks/transcripts.js';
@@ -487,4 +488,8 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
       expect(found.tickLabels, run).toBeGreaterThan(found.charts * 2);
     }
   }, 600_000);
+
+  it('ships no meta refresh and no script: only the watch reloads its pages', async () => {
+    await checkNoLiveRefresh({ context: browser.context, baseUrl: server.url, run: 'fixture-run' });
+  });
 });
