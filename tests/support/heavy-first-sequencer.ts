@@ -14,6 +14,7 @@ const HEAVY = [
   'tests/harness/record/leftovers.test.ts',
   'tests/harness/record/http-record.test.ts',
   'tests/site/site.browser.test.ts',
+  'tests/site/site-watch.test.ts',
 ];
 
 export default class HeavyFirstSequencer extends BaseSequencer {
