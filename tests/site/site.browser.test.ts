@@ -351,14 +351,23 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.close();
   });
 
-  it('keeps a long transcript (70 tool outputs of 4,000 characters) of a session without a page as a download: listed on its cell\'s sessions page, byte for byte in the run\'s archive', async () => {
+  it('keeps a long transcript (70 tool outputs of 4,000 characters) whole: its killed leaf\'s worker has a page of its own, a session without one is listed on its cell\'s sessions page, and every transcript is byte for byte in the run\'s archive', async () => {
     expect((await stat(bulkyFile)).size).toBeGreaterThan(BULKY.rounds * BULKY.outputChars);
     const page = await browser.context.newPage();
     await page.goto(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/`);
+    // root.1's claims were killed in this pair (report.json's claims), so its worker is read on a page of its own.
+    expect(report.claims.some((c) => c.cellId.startsWith('cap1-rep1-') && c.leaf === 'root.1' && !c.survived)).toBe(true);
     await page.locator('#node-root\\.1 a', { hasText: 'worker 1' }).click();
-    await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/sessions/#session-root.1/worker/1`);
+    await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/`);
+    expect(await page.locator('main').textContent()).toContain('write_file');
+    // A session of a leaf whose claims survived, not a judgement: its row on the sessions page, whose raw link is the archive.
+    await page.goto(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/`);
+    const pageless = page.locator('li.node a[href*="/sessions/#session-"]').first();
+    expect(await pageless.count()).toBe(1);
+    const slug = decodeURIComponent((await pageless.getAttribute('href'))!.split('#session-')[1]!);
+    await pageless.click();
     const row = page.locator('tr:target');
-    expect(await row.locator('th').textContent()).toBe('root.1/worker/1');
+    expect(await row.locator('th').textContent()).toBe(slug);
     const raw = new URL((await row.locator('a', { hasText: 'raw' }).getAttribute('href'))!, page.url()).href;
     expect(raw).toBe(`${server.url}runs/fixture-run/transcripts.tar.br`);
     await page.close();
