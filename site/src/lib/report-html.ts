@@ -69,12 +69,24 @@ function figure(chart: LinkedChart, src: string): string {
   return `<figure class="chart" id="chart-${chart.name}"><figcaption><span class="chart-title">${escapeHtml(chart.title)}</span> ${notes} <span class="chart-note">Each figure links to the table row that prints its number${chart.name === 'cells' ? ' (a cell with a page, to its page)' : ''}; <a href="${src}">the chart as an SVG image</a>.</span></figcaption><div class="chart-frame" tabindex="0" role="region" aria-label="Chart: ${escapeHtml(chart.title)} (scrolls sideways)">${chart.svg}</div></figure>`;
 }
 
-const TABLE_WRAP = '<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways)">';
+const TABLE_WRAP = '<div class="table-wrap" tabindex="0" role="region" aria-label="Table ';
 
 export function reportHtml(html: string, options: ReportHtmlOptions): string {
   assertPlainReportHtml(html, options.shownAs);
   const charts = new Map(options.charts.map((c) => [c.name, c]));
-  let out = html.replace(/<table>/g, `${TABLE_WRAP}<table>`).replace(/<\/table>/g, '</table></div>');
+  // Each table's region is named by its number and the heading above it: landmarks need names of their own.
+  let tables = 0;
+  let heading = '';
+  let out = html
+    .replace(/<h[1-6][^>]*>([\s\S]*?)<\/h[1-6]>|<table>/g, (whole, text?: string) => {
+      if (text !== undefined) {
+        heading = cellText(text);
+        return whole;
+      }
+      tables += 1;
+      return `${TABLE_WRAP}${escapeHtml(`${tables}${heading ? `, ${heading}` : ''}`)} (scrolls sideways)"><table>`;
+    })
+    .replace(/<\/table>/g, '</table></div>');
   out = out.replace(/<td([^>]*)>(cap[1-9][0-9]*-rep[1-9][0-9]*-(?:gated|ungated))<\/td>/g, (whole, attrs: string, id: string) => (options.cellPages.has(id) ? `<td${attrs}><a href="cells/${id}/">${id}</a></td>` : whole));
   // Each chart image, and the last table before it (since the previous image): that table's rows get the ids the chart links to.
   const image = /<p><img src="(charts\/([A-Za-z0-9._-]+)\.svg)" alt="([^"]*)"\s*\/?><\/p>/g;
