@@ -50,3 +50,6 @@ export { callKey, latencyMs, type TryIdentity } from './sim/serve/fault-draws.js
 export { ServerStats } from './sim/serve/server-stats.js';
 export { ChatCompletionBody, requestFromWire, completionBody } from './sim/serve/wire-request.js';
 export { simPathOf } from './sim/population/sim-world.js';
+export { PairEventFiles } from './record/pair-events.js';
+export { textWidth } from './report/charts/text-width.js';
+export { titledMarks } from './report/render-svg.js';

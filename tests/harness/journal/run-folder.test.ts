@@ -28,11 +28,15 @@ describe('run folder layout', () => {
         "cells": "/r/cells",
         "journal": "/r/journal.jsonl",
         "manifest": "/r/manifest.yaml",
+        "pair": [Function],
+        "pairs": "/r/pairs",
         "report": "/r/report",
         "root": "/r",
         "summary": "/r/summary.json",
       }
     `);
+    // A pair's shared build events, read by both of its cells' pages.
+    expect(run.pair('cap1-rep1' as Parameters<typeof run.pair>[0])).toEqual({ root: '/r/pairs/cap1-rep1', events: '/r/pairs/cap1-rep1/events.jsonl' });
     expect({ ...cell, transcript: cell.transcript('root:planner:1') }).toMatchInlineSnapshot(`
       {
         "events": "/r/cells/cap1-rep1-gated/events.jsonl",

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENT_VERSION, EngineEvent } from '../../../engine/index.js';
-import { PairEventFiles } from '../../../harness/record/pair-events.js';
+import { PairEventFiles } from '../../../harness/testing.js';
 
 /**
  * The writer of a pair's event files in `harness record` (the sweep itself is tested in

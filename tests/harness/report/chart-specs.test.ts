@@ -3,9 +3,8 @@ import path from 'node:path';
 import * as vega from 'vega';
 import { describe, expect, it } from 'vitest';
 import { CHARTS, chartSpecs, renderSvg } from '../../../harness/index.js';
-import { textWidth } from '../../../harness/report/charts/text-width.js';
-import { titledMarks } from '../../../harness/report/render-svg.js';
-import { Report } from '../../../harness/report/report-schema.js';
+import { textWidth, titledMarks } from '../../../harness/testing.js';
+import { Report } from '../../../harness/index.js';
 
 /**
  * The chart specs as a reader meets them: every figure has a hit column with its sentence as

@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { EngineEvent, Report, runPaths } from '../../../harness/run-files.js';
+import { runFiles } from '../../../harness/index.js';
+
+const { EngineEvent, Report, runPaths } = runFiles;
+type Report = runFiles.Report;
 import { mergeAnchor } from '../../../site/src/lib/node-tree.js';
 
 /**

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ClaimRow, EVENT_VERSION, EngineEvent, NodeResult, type Report } from '../../../harness/run-files.js';
+import { runFiles } from '../../../harness/index.js';
+
+const { ClaimRow, EVENT_VERSION, EngineEvent, NodeResult } = runFiles;
+type ClaimRow = runFiles.ClaimRow;
+type EngineEvent = runFiles.EngineEvent;
+type NodeResult = runFiles.NodeResult;
+type Report = runFiles.Report;
 import { cellStories, type CellRead } from '../../../site/src/lib/cell-story.js';
 import { cellTree, mergeAnchor, nodeAnchor, nodeName, requirementAnchor, sessionLabel, type NodeView } from '../../../site/src/lib/node-tree.js';
 import type { SessionView } from '../../../site/src/lib/site-data.js';

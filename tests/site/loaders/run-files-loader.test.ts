@@ -5,7 +5,9 @@ import type { LoaderContext } from 'astro/loaders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSite } from '../../../site/scripts/make-site.js';
 import { hasPage, killedLeavesByPair } from '../../../site/src/lib/session-pages.js';
-import { pairOfCell } from '../../../harness/run-files.js';
+import { runFiles } from '../../../harness/index.js';
+
+const { pairOfCell } = runFiles;
 import { filesView, textView, transcriptsView } from '../../../site/src/lib/views.js';
 import { writeRunFixture } from '../../support/run-fixture.js';
 import { archiveFiles } from '../checks/transcripts.js';
