@@ -167,9 +167,10 @@ describe('make_site.sh --watch on a sweep being recorded', () => {
 
   it('Ctrl-C stops it: exit 0, the server closed, the scratch folder removed', async () => {
     expect(alive(watcher), `the watch is still running:\n${watcher!.err()}`).toBe(true);
-    // Twice in quick succession, as one key press can arrive (tsx's parent passes on what the child got already).
-    process.kill(-watcher!.child.pid!, 'SIGINT');
-    await new Promise((r) => setTimeout(r, 200));
+    // One Ctrl-C, as a terminal sends it: SIGINT to the whole process group, so the watch hears it
+    // twice (directly, and passed on by tsx's parent) and must take the two for one key press. A second
+    // signal sent by hand 200 ms later also reached tsx's parent, which on a loaded machine sometimes
+    // ended the child on its own (exit code not 0): that is tsx's behaviour, not the watch's.
     process.kill(-watcher!.child.pid!, 'SIGINT');
     expect(await watcher!.exit).toBe(0);
     await expect(fetch(url)).rejects.toThrow();
