@@ -165,14 +165,16 @@ describe('make_site.sh --watch on a sweep being recorded', () => {
     expect(await measuredOnSweepPage()).toBe(2);
   }, STEP);
 
-  it('Ctrl-C stops it: exit 0, the server closed, the scratch folder removed', async () => {
+  it('Ctrl-C stops it: the server closed, the scratch folder removed, exit 0 (or 130 as tsx relays it)', async () => {
     expect(alive(watcher), `the watch is still running:\n${watcher!.err()}`).toBe(true);
     // One Ctrl-C, as a terminal sends it: SIGINT to the whole process group, so the watch hears it
     // twice (directly, and passed on by tsx's parent) and must take the two for one key press. A second
     // signal sent by hand 200 ms later also reached tsx's parent, which on a loaded machine sometimes
     // ended the child on its own (exit code not 0): that is tsx's behaviour, not the watch's.
     process.kill(-watcher!.child.pid!, 'SIGINT');
-    expect(await watcher!.exit).toBe(0);
+    // 0 from the watch itself; 130 when tsx's parent reports the Ctrl-C it relayed (seen on a loaded
+    // machine). Either way the clean-up below must have run: a watch killed mid-way leaves its scratch.
+    expect([0, 130]).toContain(await watcher!.exit);
     await expect(fetch(url)).rejects.toThrow();
     await expect(stat(scratch)).rejects.toThrow(/ENOENT/);
   }, 30_000);
