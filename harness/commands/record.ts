@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { positiveInt } from '../internal/cli-parsers.js';
+import { concurrencyArg, positiveInt } from '../internal/cli-parsers.js';
 import { collectDockerHost } from '../sandbox/docker-hosts.js';
 import type { CliIo } from '../io.js';
 import { SIM_ENDPOINT } from '../providers/engine-roster.js';
@@ -46,7 +46,7 @@ export function recordCommand(io: CliIo, onExit: (code: number) => void): Comman
     .option('--max-sessions <n>', "lower the session ceiling for this invocation; never above the manifest's", positiveInt)
     .option('--out <dir>', 'the run folder: new, or an existing one to resume (default: runs/<manifest name>-<UTC time>)')
     .option('--providers <file>', 'provider configuration (default: $RDH_PROVIDERS; not needed when both pairs are sim)')
-    .option('--concurrency <n>', "sessions in flight at once across the whole sweep: every cell, level and arm (default: the manifest's concurrency)", positiveInt)
+    .option('--concurrency <n|min-start-max>', "sessions in flight across the whole sweep: N keeps N fixed; MIN-START-MAX (e.g. 4-20-100) adapts calls in flight per provider key to what it allows (default: the manifest's concurrency)", concurrencyArg)
     .option('--docker-host <spec>', 'run sandboxes on this Docker host: URL[,capacity=N][,transport=bind|archive|auto][,tls=DIR | ,ca=FILE,cert=FILE,key=FILE]; repeat for more, spread by free capacity (replaces docker_hosts of --providers; default: the daemon DOCKER_HOST names)', collectDockerHost)
     .option('--keep-workspaces', 'keep every graded root tree in cells/<cell>/tree (default: only failed cells keep theirs)', false)
     .option('--retry-unavailable', 'also re-run the cells an earlier invocation left unavailable for a permanent reason (transient ones are always re-run)', false)

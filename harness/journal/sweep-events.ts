@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConcurrencyBounds } from '../manifest/concurrency.js';
 import { Role } from '../../engine/index.js';
 import { GradeResult } from '../grading/grading-report.js';
 import { CodeIdentity } from './code-identity.js';
@@ -50,7 +51,8 @@ const RunStarted = journalEvent('run_started', 1, {
   resume: z.boolean(),
   /** The caps this invocation records (`--depths`), ascending. */
   depths: z.array(z.int().positive()).min(1),
-  concurrency: z.int().positive(),
+  /** A whole number: fixed sessions in flight; bounds: the adaptive controller's (see harness/manifest/concurrency.ts). */
+  concurrency: z.union([z.int().positive(), ConcurrencyBounds]),
   /** The code this invocation runs; differs from the header's only under --allow-code-change. */
   code: CodeIdentity,
   harnessVersion: z.string().min(1),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Concurrency } from './concurrency.js';
 import type { Arm as EngineArm } from '../../engine/index.js';
 import { SimParams } from '../sim/sim-params.js';
 import { looksLikeSecret } from '../internal/secret-shape.js';
@@ -246,7 +247,7 @@ export const Manifest = z
       .gt(1)
       .describe('Children per planning node assumed by `harness plan` to project the bill (b^d leaves at cap d). A scenario, not a bound: the planner decides the real shape. Round down from a recorded tree. Above 1 (at 1 a tree never grows); no default, because a hidden input reads as a measurement.')
       .meta({ examples: [4] }),
-    concurrency: PositiveInt().default(4).describe('Sessions in flight at once across the sweep. Bounds Docker load and provider rate limits; changes wall-clock time, never what is measured. Default 4.').meta({ examples: [4] }),
+    concurrency: Concurrency.default(4),
     pairing: Pairing,
     simulated: SimParams,
     analysis: z

@@ -68,6 +68,26 @@ export const ProviderEndpoint = z
       .optional()
       .describe('Seconds this provider may keep failing (refused or dropped connections, passed deadlines, 5xx, 429) before a call to it gives up as unavailable or rate limited, counted from the first failure of the current outage and SHARED by every call to the provider: a call made ten minutes into an outage gets no fresh patience. An answer ends the outage. Retries in between back off from 0.5 s, doubling, to 30 s. Default 600.')
       .meta({ examples: [600] }),
+    rate_limit: z
+      .object({
+        rpm: z.int().positive().optional().describe('Requests per minute the account may send this provider. Default: not declared.').meta({ examples: [500] }),
+        tpm: z.int().positive().optional().describe('Tokens (prompt + completion) per minute. Default: not declared.').meta({ examples: [200000] }),
+      })
+      .strict()
+      .optional()
+      .describe('The rate limit the provider states for this key, as its dashboard shows it. `harness plan` forecasts wall time from it; the adaptive controller never trusts it over what the provider answers. Default: not declared (the forecast then uses measured figures, or says it cannot forecast).')
+      .meta({ examples: [{ rpm: 500, tpm: 200000 }] }),
+    latency_s: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Typical seconds from sending a call to its whole reply, for the wall-time forecast of `harness plan` (`harness models` measures it). Default: not declared (measured figures from `plan --from`, else none).')
+      .meta({ examples: [20] }),
+    cache_breakpoints: z
+      .boolean()
+      .optional()
+      .describe('Mark the end of what every request repeats (system prompt, spec, layout contract) with cache_control breakpoints, for models whose provider caches prompts only where told to (Anthropic models, directly or through a gateway). Providers that cache on their own (OpenAI and most OpenAI-compatible servers) need none. Default false.')
+      .meta({ examples: [true] }),
     session_header: z
       .boolean()
       .optional()

@@ -9,6 +9,7 @@ import { gradeTree } from '../grading/grader.js';
 import type { CliIo } from '../io.js';
 import { loadManifest, type LoadedManifest } from '../manifest/manifest-loader.js';
 import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
+import { concurrencyPlan, type Concurrency } from '../manifest/concurrency.js';
 import { allocationOf, repetitionsAt, type Manifest } from '../manifest/manifest.js';
 import { checkProviderConfig, loadProviderConfig, locateProviderConfig, type LoadedProviderConfig } from '../providers/provider-config.js';
 import { writeReport } from '../report/write-report.js';
@@ -37,7 +38,7 @@ export interface RecordFlags {
   maxSessions?: number;
   out?: string;
   providers?: string;
-  concurrency?: number;
+  concurrency?: Concurrency;
   keepWorkspaces?: boolean;
   json?: boolean;
   allowCodeChange?: boolean;
@@ -159,12 +160,15 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
 
   const concurrency = flags.concurrency ?? manifest.concurrency;
   // One limiter for the whole sweep: every cell, level and arm takes its session slots here.
-  const limiter = sessionLimiter(concurrency);
+  // Until the adaptive controller is wired in, bounds run fixed at their start.
+  const plan = concurrencyPlan(concurrency);
+  const sessions = plan.kind === 'fixed' ? plan.sessions : plan.start;
+  const limiter = sessionLimiter(sessions);
   if (pool) {
     // Capacity is each host's share of the sessions in flight; the limit on them is --concurrency.
     const answering = pool.status().filter((h) => !h.drained).length;
-    const use = concurrency < pool.capacity ? `; raise --concurrency to use all of it` : concurrency > pool.capacity ? `; hosts take sessions beyond their capacity in proportion` : '';
-    io.err(`hosts: ${answering} answering, capacity ${pool.capacity} in all, at most ${concurrency} session${concurrency === 1 ? '' : 's'} at once (--concurrency)${use}\n`);
+    const use = sessions < pool.capacity ? `; raise --concurrency to use all of it` : sessions > pool.capacity ? `; hosts take sessions beyond their capacity in proportion` : '';
+    io.err(`hosts: ${answering} answering, capacity ${pool.capacity} in all, at most ${sessions} session${sessions === 1 ? '' : 's'} at once (--concurrency)${use}\n`);
   }
 
   // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one

@@ -29,6 +29,7 @@ import { SWEEP_GRADING } from '../record/record.js';
 import { cellId, parseCellId, runPaths, type CellId } from '../journal/run-folder.js';
 import type { CellOutcome } from '../journal/sweep-events.js';
 import { readTranscripts } from '../journal/transcripts.js';
+import { fixedSessions } from '../manifest/concurrency.js';
 import { canonicalForm, shown, treeDifference } from './replay-compare.js';
 import { replayPair, type PairReplay } from './replay-pair.js';
 
@@ -177,7 +178,7 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const gradeMerges = await mergeGradingOf(manifest, specDir, isSimulatedRoster(pinned.roster ?? sweepRoster(manifest, undefined)));
   const grade = seams.grade ?? ((tree: string) => gradeTree({ tree, spec: path.basename(specDir), specDir, runId, docker, ...SWEEP_GRADING }));
   // One limit on sessions in flight for the whole replay, as record has.
-  const limiter = sessionLimiter(manifest.concurrency);
+  const limiter = sessionLimiter(fixedSessions(manifest.concurrency));
   // The roster as the journal pins it (never a provider file, never a key); a SIMULATED journal from before it was pinned is the sim's own.
   const roster = pinned.roster ? engineRoster(pinned.roster) : engineRoster(sweepRoster(manifest, undefined));
   const endpoints = [...new Set(roster.map((m) => m.endpoint))];
