@@ -70,9 +70,9 @@ export const LimitsPlan = z
       .describe('What a full bucket holds, as a share of the minute\'s allowance (0.1 = six seconds\' worth): the burst admitted at once after an idle spell. At least one request. Default: 1, a whole minute, the most a provider lets through at once.')
       .meta({ examples: [0.1] }),
     headers: z
-      .boolean()
+      .union([z.boolean(), z.enum(['openai', 'anthropic'])])
       .optional()
-      .describe('Send x-ratelimit-{limit,remaining,reset}-{requests,tokens} on every chat reply, 429s included, as OpenAI does; false sends none, so a client must find the limit from 429s alone. Needs version 2. Default: true in version 2 (version 1 never sent them).')
+      .describe('Rate-limit headers on every chat reply, 429s included. true or `openai`: x-ratelimit-{limit,remaining,reset}-{requests,tokens}, resets as durations ("1s", "6m0s", "120ms"). `anthropic`: anthropic-ratelimit-{requests,tokens}-{limit,remaining,reset}, resets as RFC 3339 times. false: none, so a client must find the limit from 429s alone. Needs version 2. Default: true in version 2 (version 1 never sent them).')
       .meta({ examples: [true] }),
   })
   .strict()

@@ -80,8 +80,8 @@ export interface BucketRefusal {
 export class RateBuckets {
   private readonly requests: TokenBucket | null;
   private readonly tokens: TokenBucket | null;
-  /** Whether replies carry x-ratelimit-* headers: the plan's `limits.headers`, by default true in version 2 and false in version 1. */
-  readonly sendsHeaders: boolean;
+  /** Which rate-limit headers replies carry: the plan's `limits.headers` (true is OpenAI's), by default OpenAI's in version 2 and none in version 1. */
+  readonly headerStyle: 'openai' | 'anthropic' | null;
 
   constructor(plan: FaultPlan | undefined, nowMs: number) {
     const limits = plan?.limits;
@@ -90,7 +90,8 @@ export class RateBuckets {
     const tpm = limits?.tokens_per_minute;
     this.requests = rpm === undefined ? null : new TokenBucket(rpm, Math.max(1, Math.floor(rpm * burst)), nowMs);
     this.tokens = tpm === undefined ? null : new TokenBucket(tpm, Math.max(1, Math.floor(tpm * burst)), nowMs);
-    this.sendsHeaders = limits?.headers ?? plan?.version === 2;
+    const style = limits?.headers ?? plan?.version === 2;
+    this.headerStyle = style === true ? 'openai' : style === false ? null : style;
   }
 
   /**
@@ -112,15 +113,27 @@ export class RateBuckets {
     this.tokens?.take(used - reserved, nowMs);
   }
 
-  /** The OpenAI-style headers, for the limits the plan sets; none when headers are off. */
+  /**
+   * The rate-limit headers, for the limits the plan sets; none when headers are off. Both
+   * styles say the same three things per bucket: the per-minute limit, what is left (whole
+   * units), and when the bucket is full again (OpenAI: a duration from now; Anthropic: the time).
+   */
   headers(nowMs: number): Record<string, string> {
-    if (!this.sendsHeaders) return {};
+    if (!this.headerStyle) return {};
     const out: Record<string, string> = {};
     for (const [name, bucket] of [['requests', this.requests], ['tokens', this.tokens]] as const) {
       if (!bucket) continue;
-      out[`x-ratelimit-limit-${name}`] = String(bucket.perMinute);
-      out[`x-ratelimit-remaining-${name}`] = String(Math.max(0, Math.floor(bucket.current(nowMs))));
-      out[`x-ratelimit-reset-${name}`] = goDuration(bucket.resetMs(nowMs));
+      const [limit, remaining, resetMs] = [String(bucket.perMinute), String(Math.max(0, Math.floor(bucket.current(nowMs)))), bucket.resetMs(nowMs)];
+      if (this.headerStyle === 'openai') {
+        out[`x-ratelimit-limit-${name}`] = limit;
+        out[`x-ratelimit-remaining-${name}`] = remaining;
+        out[`x-ratelimit-reset-${name}`] = goDuration(resetMs);
+      } else {
+        out[`anthropic-ratelimit-${name}-limit`] = limit;
+        out[`anthropic-ratelimit-${name}-remaining`] = remaining;
+        // Whole seconds, as Anthropic writes them, rounded up so the bucket is full by then.
+        out[`anthropic-ratelimit-${name}-reset`] = new Date(Math.ceil((nowMs + resetMs) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+      }
     }
     return out;
   }

@@ -81,6 +81,26 @@ describe('per-minute limits as token buckets with a burst allowance', () => {
     }
   });
 
+  it('sends the Anthropic-style headers instead with limits.headers anthropic: resets as RFC 3339 times', async () => {
+    const now = Date.parse('2026-01-02T03:04:05Z');
+    const server = await serve(plan({ requests_per_minute: 60, tokens_per_minute: 100_000, burst: 0.05, headers: 'anthropic' }), { now: () => now });
+    try {
+      const reply = await send(server, 'a1');
+      expect(rateHeaders(reply.headers)).toEqual({});
+      const anthropic = Object.fromEntries([...reply.headers].filter(([name]) => name.startsWith('anthropic-ratelimit-')));
+      expect(anthropic).toMatchObject({
+        'anthropic-ratelimit-requests-limit': '60',
+        'anthropic-ratelimit-requests-remaining': '2',
+        'anthropic-ratelimit-requests-reset': '2026-01-02T03:04:06Z',
+        'anthropic-ratelimit-tokens-limit': '100000',
+        'anthropic-ratelimit-tokens-reset': '2026-01-02T03:04:06Z',
+      });
+      expect(Number(anthropic['anthropic-ratelimit-tokens-remaining'])).toBeLessThan(5000);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('sends no x-ratelimit header without limits, the default server as before', async () => {
     const server = await serve(FaultPlan.parse({ version: 2, seed: 1 }));
     try {
