@@ -56,6 +56,7 @@ export const ProviderProbe = z.strictObject({
 export type ProviderProbe = z.infer<typeof ProviderProbe>;
 
 export const ModelsReport = z.strictObject({
+  version: z.literal(1).describe('Format version of this record.'),
   providers: z.array(ProviderProbe),
   exit: z.int().describe('The exit code the command ends with (see modelsExit).'),
 });

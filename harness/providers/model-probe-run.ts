@@ -111,5 +111,5 @@ export async function probeProviders(providers: LoadedProviderConfig, options: P
   const keys = keysOf(providers, options.env ?? process.env);
   const secrets = new SecretCatalogue([...keys.values()]);
   const probed = await Promise.all([...keys].map(([name, key]) => probeProvider(providers, name, key, secrets, options)));
-  return { providers: probed, exit: modelsExit(probed) };
+  return { version: 1, providers: probed, exit: modelsExit(probed) };
 }
