@@ -13,7 +13,7 @@ import type { CacheFigures, ProbeResult } from './model-probe-record.js';
 
 /** The longest Retry-After the one retry of a 429 waits. */
 export const MAX_429_WAIT_MS = 10_000;
-/** The cell the probe's call header names; the simulated server answers it with its generic answerer. */
+/** The cell the probe's call header names; the simulated server answers it with its generic answerer (its own PROBE_CELL, chat-route.ts: the tests over HTTP fail if the two part). */
 export const PROBE_CELL = 'probe';
 
 export interface ProbeTarget {
@@ -190,7 +190,7 @@ async function probeJson(p: Prober, id: string, plain: boolean): Promise<ProbeRe
  * About 2,000 tokens that repeat exactly, so a provider that caches prompts by prefix serves the
  * second call from cache (OpenAI-style caches need 1,024 tokens and count in 128-token blocks).
  */
-export const CACHE_PREFIX = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of the repeated prefix: harness models sends this same text twice to see whether the provider caches it.`).join('\n');
+const CACHE_PREFIX = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of the repeated prefix: harness models sends this same text twice to see whether the provider caches it.`).join('\n');
 
 async function probeCaching(p: Prober, target: ProbeTarget, plain: boolean): Promise<{ caching: ProbeResult; cache: CacheFigures | null }> {
   const system = target.cacheBreakpoints ? [{ type: 'text', text: CACHE_PREFIX, cache_control: { type: 'ephemeral' } }] : CACHE_PREFIX;
