@@ -10,6 +10,7 @@ import { replayCommand } from './commands/replay.js';
 import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { simCommand } from './commands/sim.js';
+import { modelsCommand } from './commands/models.js';
 import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
 import { dropWritesToClosedPipes, processIo, type CliIo } from './io.js';
 import { REPO_ROOT } from './paths.js';
@@ -34,6 +35,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void = () => 
   program.addCommand(gradeCommand(io));
   program.addCommand(solveCommand(io));
   program.addCommand(simCommand(io));
+  program.addCommand(modelsCommand(io, setExit));
 
   // Commander's own errors (unknown flag, missing argument) become one-line usage errors.
   const configure = (cmd: Command): void => {

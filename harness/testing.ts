@@ -56,3 +56,4 @@ export { simPathOf } from './sim/population/sim-world.js';
 export { PairEventFiles } from './record/pair-events.js';
 export { textWidth } from './report/charts/text-width.js';
 export { titledMarks } from './report/render-svg.js';
+export { familyDisagreement, vendorOf } from './providers/model-probe-vendors.js';

@@ -164,6 +164,11 @@ function describe(issue: z.core.$ZodIssue, root: z.ZodType, input: unknown): Sch
   const parentIsMapping = path.length > 0 && typeof valueAt(input, path.slice(0, -1)) === 'object';
 
   if (issue.code === 'custom') return [at(issue.message)];
+  if (issue.code === 'invalid_union') {
+    // The branch written in the value's own type (a string read as bounds, say) says what is wrong; the others only that the type differs.
+    const branch = issue.errors.find((inner) => inner.length > 0 && !inner.every((i) => i.code === 'invalid_type' && i.path.length === 0));
+    if (branch) return branch.flatMap((inner) => describe({ ...inner, path: [...path, ...inner.path] } as z.core.$ZodIssue, root, input));
+  }
   if (issue.code === 'unrecognized_keys') {
     const known = Object.keys(defOf(fieldAt(root, path)?.core ?? root).shape ?? {});
     return issue.keys.map((key) => {

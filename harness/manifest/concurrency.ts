@@ -24,21 +24,23 @@ export type ConcurrencyBounds = z.infer<typeof ConcurrencyBounds>;
 
 const TEXT = /^(\d+)-(\d+)-(\d+)$/;
 
+/** "MIN-START-MAX", read as bounds. */
+const BoundsText = z
+  .string()
+  .regex(TEXT, 'is not MIN-START-MAX (three whole numbers, e.g. "4-20-100"), nor a whole number')
+  .transform((text, ctx) => {
+    const [, min, start, max] = TEXT.exec(text)!.map(Number);
+    const parsed = ConcurrencyBounds.safeParse({ min, start, max });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `${issue.path.join('.')} ${issue.message}` });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+
 /** A manifest's `concurrency`: a whole number (fixed sessions in flight), "MIN-START-MAX", or `{min, start, max}`. */
 export const Concurrency = z
-  .union([
-    Bound,
-    z.string().regex(TEXT, 'is not MIN-START-MAX (three whole numbers, e.g. "4-20-100"), nor a whole number').transform((text, ctx) => {
-      const [, min, start, max] = TEXT.exec(text)!.map(Number);
-      const parsed = ConcurrencyBounds.safeParse({ min, start, max });
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `${issue.path.join('.')} ${issue.message}` });
-        return z.NEVER;
-      }
-      return parsed.data;
-    }),
-    ConcurrencyBounds,
-  ])
+  .union([Bound, BoundsText, ConcurrencyBounds])
   .describe(
     'Sessions in flight across the sweep. A whole number keeps that many, fixed (the default, 4). Bounds (`{min, start, max}` or "MIN-START-MAX", e.g. "4-20-100") hand it to the adaptive rate controller: one per provider key, limiting calls in flight, paced by the rate-limit headers a provider sends, else additive increase and multiplicative decrease on 429s; sessions are admitted from the calls it allows and the measured share of a session spent waiting on the model, never beyond the Docker hosts\' capacity. Changes wall-clock time, never what is measured. Default 4.',
   )
@@ -60,7 +62,8 @@ export function concurrencyText(value: Concurrency): string {
 /** `--concurrency` value: the same forms as the manifest's, or a one-line error naming what was given and the fix. */
 export function parseConcurrencyFlag(value: string): Concurrency {
   const text = value.trim();
-  const parsed = Concurrency.safeParse(/^\d+$/.test(text) ? Number(text) : text);
+  // The branch the text is written in, so the error is that branch's, not "invalid input".
+  const parsed = /^\d+$/.test(text) ? Bound.safeParse(Number(text)) : BoundsText.safeParse(text);
   if (parsed.success) return parsed.data;
   throw new RangeError(`expected a whole number of at least 1 (fixed) or MIN-START-MAX bounds such as 4-20-100, got ${JSON.stringify(value)} (${parsed.error.issues[0]?.message ?? 'unreadable'}).`);
 }
