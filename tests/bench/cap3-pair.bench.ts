@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, loadManifest, readRecordedRun, runRecord, startSimServer } from '../../harness/index.js';
-import { sweepCells } from '../../harness/report/journal-cells.js';
 import { figure, type Figure } from './stats.js';
 
 /**
@@ -53,7 +52,8 @@ export async function recordCap3Pair(): Promise<Cap3PairFigures> {
     const result = await runRecord(CAP3_MANIFEST, { out, providers }, { out: () => undefined, err: () => undefined, isTty: false });
     const ms = performance.now() - started;
     const recorded = await readRecordedRun(out, out);
-    const measured = sweepCells(recorded.events, recorded.manifest).cells.flatMap((c) => (c.measurement ? [c.measurement] : []));
+    // One invocation, so each cell finished once: its measured result carries its merges and their grades.
+    const measured = recorded.events.flatMap((e) => (e.type === 'cell_finished' && e.outcome.status === 'measured' ? [e.outcome.result] : []));
     const merges = measured.flatMap((c) => c.merges);
     const survival = Object.fromEntries(result.summary.cells.flatMap((c) => (c.survival ? [[c.cell, c.survival]] : [])));
     const stats = server.stats();

@@ -2,12 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, readRecordedRun, runCli } from '../../../harness/index.js';
+import { REPO_ROOT, forecastWallTime, loadManifest, measuredLoads, readRecordedRun, runCallFigures, runCli, type PairLoad } from '../../../harness/index.js';
 import { bufferIo } from '../../../harness/testing.js';
-import { forecastWallTime, type PairLoad } from '../../../harness/plan/wall-time.js';
-import { measuredLoads } from '../../../harness/plan/wall-time-loads.js';
-import { runCallFigures } from '../../../harness/plan/run-call-figures.js';
-import { loadManifest } from '../../../harness/manifest/manifest-loader.js';
 
 /**
  * The wall-time forecast of `harness plan` (harness/plan/wall-time.ts): from declared limits and
