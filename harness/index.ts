@@ -37,6 +37,9 @@ export { learnCostModel, forecastCells, expectedTree, type NodeCost, type LearnO
 export { cellOrder, treeShape, roleOfSession, cellSessions, pairSessions, ownSessions, mergeGradings, sessionPriceUsd, sessionsByPair, applyCeiling, projectPlan, planInputFor, firstUncountable, type Cell, type TreeShape, COURT, SessionKind, SESSION_ROLES, type SessionsByKind, type CellSessions, type PairSessions, type BillBasis, type OwnSessions, type Price, type Pricing, type PlanInput, type GradeMergesSource, GRADING_SECONDS, type CapMergeGradings, type MergeGradings, type CapProjection, type CellFate, type CellProjection, type CeilingVerdict, type PlanProjection, isCountable, type UncountableFigure } from './plan/plan-arithmetic.js';
 export { planHypothesis, hypothesisLines, type PlanHypothesis, type ComparisonPower } from './plan/plan-hypothesis.js';
 export { buildPlanReport, renderPlanText, renderPlanJson, INPUT_PER_OUTPUT, PLAN_REPORT_VERSION, type PlanReport, type PlanReportOptions } from './plan/plan-report.js';
+export { forecastWallTime, sessionSeconds, ASSUMED_CALLS_PER_SESSION, WallTime, PairLoad, type WallTimeInput } from './plan/wall-time.js';
+export { declaredLoads, measuredLoads, RunCallFigures } from './plan/wall-time-loads.js';
+export { runCallFigures } from './plan/run-call-figures.js';
 export { clientsFromConfig, configuredKeys, rosterFromConfig, type ClientsOptions } from './providers/engine-roster.js';
 export { loadProviderConfig, locateProviderConfig, providerConfigPath, requireProviderConfig, checkProviderConfig, priceOf, apiKeyFor, ProviderEndpoint, ModelEntry, ProviderConfig, ProviderConfigInvalidError, type LoadedProviderConfig, PROVIDERS_ENV, type ProviderConfigLocation } from './providers/provider-config.js';
 export { pairOfRole, ModelPairName, EXECUTOR_ROLES, JUDGE_ROLES } from './providers/role-pairs.js';

@@ -9,6 +9,8 @@ import { positiveInt } from '../internal/cli-parsers.js';
 import { loadManifest } from '../manifest/manifest-loader.js';
 import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
 import type { CliIo } from '../io.js';
+import { runCallFigures } from '../plan/run-call-figures.js';
+import type { RunCallFigures } from '../plan/wall-time-loads.js';
 import { buildPlanReport, renderPlanJson, renderPlanText } from '../plan/plan-report.js';
 import { checkProviderConfig, loadProviderConfig, locateProviderConfig } from '../providers/provider-config.js';
 
@@ -30,13 +32,14 @@ function capList(value: string): number[] {
 }
 
 /** The measured cells of a recorded run, and whether it recorded the manifest at `manifestFile` (same bytes). */
-async function recordedCells(run: string, manifestFile: string): Promise<{ run: string; sameManifest: boolean; cells: CellMeasurement[] }> {
+async function recordedCells(run: string, manifestFile: string): Promise<{ run: string; sameManifest: boolean; cells: CellMeasurement[]; calls: RunCallFigures }> {
   const recorded = await readRecordedRun(run, run);
   const cells = sweepCells(recorded.events, recorded.manifest).cells.flatMap((c) => (c.measurement ? [c.measurement] : []));
   if (cells.length === 0) throw new UsageError(`${recorded.shownAs}: no cell was measured yet, so there is nothing to learn a forecast from; record some cells first (e.g. harness record --depths 1,2)`);
   const bytes = await readFile(manifestFile);
   const sameManifest = createHash('sha256').update(bytes).digest('hex') === recorded.header.pins.manifest.sha256;
-  return { run: recorded.shownAs, sameManifest, cells };
+  // Calls, tokens, latency and session time as measured, for the wall time of the cells left.
+  return { run: recorded.shownAs, sameManifest, cells, calls: await runCallFigures(run, recorded.events) };
 }
 
 /** `harness plan`: the matrix and the bill of a sweep, read from its manifest. Writes nothing. */

@@ -15,6 +15,10 @@ import { plantedText } from '../sim/sim-params.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
 import { EXECUTOR_ROLES, JUDGE_ROLES, type ModelPairName } from '../providers/role-pairs.js';
 import type { Role } from '../../engine/index.js';
+import { concurrencyPlan } from '../manifest/concurrency.js';
+import { forecastWallTime, type WallTime } from './wall-time.js';
+import { declaredLoads, measuredLoads, type RunCallFigures } from './wall-time-loads.js';
+import { wallTimeLines } from './wall-time-text.js';
 
 /**
  * Input tokens assumed per output token when pricing a session at its token ceiling. An
@@ -68,6 +72,8 @@ export interface PlanReport {
   hypothesis?: PlanHypothesis;
   /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. Absent without --from (a plan's JSON holds no null). */
   forecast?: LearnedForecast;
+  /** How long the sweep takes (wall-time.ts): the projection's, and under --from the cells left's, from measured figures. */
+  wallTime: { plan: WallTime; left?: WallTime };
 }
 
 export interface PlanReportOptions {
@@ -81,7 +87,18 @@ export interface PlanReportOptions {
    * A recorded run (`--from`): its folder as written, whether it recorded this same manifest,
    * and its measured cells. Default none: the declared scenario and the manifest's SD only.
    */
-  from?: { run: string; sameManifest: boolean; cells: readonly CellMeasurement[] };
+  from?: { run: string; sameManifest: boolean; cells: readonly CellMeasurement[]; calls?: RunCallFigures };
+}
+
+/** The wall-time forecasts: the projection's from what is declared, the cells left's from what the run measured. */
+function wallTimes(manifest: Manifest, providers: LoadedProviderConfig | undefined, projection: PlanProjection, left: { sessions: number; calls: RunCallFigures } | undefined): PlanReport['wallTime'] {
+  const config = providers?.config;
+  const common = { concurrency: concurrencyPlan(manifest.concurrency), ...(config?.docker_hosts ? { dockerCapacity: config.docker_hosts.reduce((n, h) => n + h.capacity, 0) } : {}) };
+  const plan = forecastWallTime({ ...common, loads: declaredLoads(manifest, config, projection.total.sessionsByPair), maxSessions: projection.ceiling.maxSessions });
+  if (!left) return { plan };
+  const measured = left.calls.executor.sessions + left.calls.reviewer.sessions > 0;
+  const unmeasured: WallTime = { status: 'unknown', why: 'the run records no finished session, so nothing was measured', basis: [] };
+  return { plan, left: measured ? forecastWallTime({ ...common, loads: measuredLoads(manifest, config, left.sessions, left.calls) }) : unmeasured };
 }
 
 /** A path as the report gives it: relative to `cwd`, never the machine's absolute layout. */
@@ -114,6 +131,8 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
   const other = projectPlan({ ...input, pairing: manifest.pairing === 'shared' ? 'independent' : 'shared' });
   const power = planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) });
   const hypothesis = planHypothesis(manifest, power.sd);
+  const forecast = options.from && options.from.cells.length > 0 ? learnedForecast(manifest, { caps: selected, ...options.from }) : undefined;
+  const left = forecast && options.from?.calls ? { sessions: forecast.total.forecast.sessions, calls: options.from.calls } : undefined;
   return {
     version: PLAN_REPORT_VERSION,
     manifest: { file: relativePath(cwd, loaded.file), name: manifest.name, digest: loaded.digest, spec: manifest.spec, specDir: relativePath(cwd, loaded.specDir) },
@@ -142,7 +161,8 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
         },
     power,
     ...(hypothesis ? { hypothesis } : {}),
-    ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
+    ...(forecast ? { forecast } : {}),
+    wallTime: wallTimes(manifest, options.providers, projection, left),
   };
 }
 
@@ -324,9 +344,11 @@ export function renderPlanText(report: PlanReport): string {
       ...pairPriceLines(report, pricing),
     );
   }
+  lines.push('', ...wallTimeLines(report.wallTime.plan, 'Wall time'));
   lines.push(...mergeGradingLines(projection));
   lines.push('', ...ceilingLines(report));
   if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
+  if (report.wallTime.left) lines.push('', ...wallTimeLines(report.wallTime.left, `Wall time of the cells left, from ${report.forecast?.run ?? 'the run'}`));
   lines.push('', ...powerLines(report.power));
   if (report.hypothesis) lines.push('', ...hypothesisLines(report.hypothesis));
   return `${lines.join('\n')}\n`;

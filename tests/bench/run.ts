@@ -31,6 +31,14 @@ if (only === 'site') {
   console.log(`${table(results.flatMap((r) => r.figures))}\n\n${results.flatMap((r) => r.lines).join('\n')}`);
   process.exit(0);
 }
+// `npm run bench -- scale` measures the sweep at full scale alone (issue 22): a synthetic 23,000-session
+// journal resumed, reported and built into a site, then one Docker cap-3 pair recorded over HTTP.
+if (only === 'scale') {
+  const { scaleBench } = await import('./scale.bench.js');
+  const r = await scaleBench();
+  console.log(`${table(r.figures)}\n\n${r.lines.join('\n')}`);
+  process.exit(0);
+}
 const figures: Figure[] = [];
 if (only !== 'grade') {
   figures.push(...(await journalBench()));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runFiles } from '../../harness/index.js';
@@ -107,4 +108,72 @@ export async function writeSweepFixture(dir: string, template: string, sessions:
     }
   }
   return { dir, cells: cellCount, sessions: written, bytes };
+}
+
+/**
+ * SYNTHETIC: the same sweep with its journal, so `harness record` can resume it and `harness
+ * report` read it. Whole copies of the template only (every cell of copy k is `rep{k}`), so each
+ * copy's journal is the template's, event for event: its events with their cell ids renamed,
+ * each measured result's repetition set to k, and the sequence renumbered. The manifest is the
+ * template's with `repetitions: default` raised to the copies, `max_sessions` above what they
+ * spend and the spec path absolute (it is written to `manifest.yaml` in the run folder, and the
+ * header pins its digest). Every cell is measured, so a resume spends nothing.
+ */
+export interface SweepJournalFixture extends SweepFixture {
+  /** The manifest to resume with: the header pins its bytes. */
+  manifest: string;
+  copies: number;
+  events: number;
+  journalBytes: number;
+}
+
+const CELL = /^cap(\d+)-rep1-(gated|ungated)$/;
+
+/** A journal event of the template as copy `copy` records it (cell ids, repetition, sequence number). */
+function copiedEvent(event: Record<string, unknown>, copy: number, seq: number): Record<string, unknown> {
+  const rename = (id: unknown) => (typeof id === 'string' && CELL.test(id) ? id.replace('-rep1-', `-rep${copy}-`) : id);
+  const out: Record<string, unknown> = { ...event, seq };
+  if ('cellId' in event) out.cellId = rename(event.cellId);
+  if (Array.isArray(event.cellIds)) out.cellIds = event.cellIds.map(rename);
+  const outcome = event.outcome as { status?: string; result?: Record<string, unknown> } | undefined;
+  if (event.type === 'cell_finished' && outcome?.status === 'measured' && outcome.result) out.outcome = { ...outcome, result: { ...outcome.result, repetition: copy } };
+  return out;
+}
+
+export async function writeSweepJournalFixture(dir: string, template: string, sessions: number, repo: string): Promise<SweepJournalFixture> {
+  const paths = runPaths(template);
+  const lines = (await readFile(paths.journal, 'utf8')).split('\n').filter((l) => l.trim());
+  const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  const perCopy = events.filter((e) => e.type === 'session_finished').length;
+  const copies = Math.max(1, Math.ceil(sessions / perCopy));
+  const made = await writeSweepFixture(dir, template, copies * perCopy);
+  // The cells' own event logs and the pairs' shared builds, copied as the site fixture leaves them out.
+  const cells = (await readdir(paths.cells)).filter((c) => parseCellId(c) !== null);
+  for (let copy = 1; copy <= copies; copy++) {
+    for (const cell of cells) {
+      const id = cellId({ ...parseCellId(cell)!, repetition: copy });
+      await cp(paths.cell(cell).events, runPaths(dir).cell(id).events).catch(() => undefined);
+    }
+    for (const pair of await readdir(path.join(template, 'pairs')).catch(() => [] as string[])) {
+      await cp(path.join(template, 'pairs', pair), path.join(dir, 'pairs', pair.replace(/-rep1$/, `-rep${copy}`)), { recursive: true });
+    }
+  }
+  const manifestText = (await readFile(path.join(template, 'manifest.yaml'), 'utf8'))
+    .replace(/^(repetitions:\s*\n\s+default:\s*)\d+/m, `$1${copies}`)
+    .replace(/^max_sessions:\s*\d+/m, `max_sessions: ${copies * perCopy * 2}`)
+    .replace(/^spec:\s*\S+/m, `spec: ${path.join(repo, 'spec/sqlcsv')}`);
+  const manifest = path.join(dir, 'manifest.yaml');
+  await writeFile(manifest, manifestText);
+  const header = structuredClone(events.find((e) => e.type === 'header')!) as { pins: { manifest: { sha256: string; bytes: number } } };
+  header.pins.manifest.sha256 = createHash('sha256').update(manifestText).digest('hex');
+  header.pins.manifest.bytes = Buffer.byteLength(manifestText);
+  const body = events.filter((e) => !['header', 'run_started', 'sweep_stopped'].includes(e.type as string));
+  const out: string[] = [JSON.stringify({ ...header, seq: 1 }), JSON.stringify({ ...events.find((e) => e.type === 'run_started')!, seq: 2 })];
+  let seq = 3;
+  for (let copy = 1; copy <= copies; copy++) for (const e of body) out.push(JSON.stringify(copiedEvent(e, copy, seq++)));
+  const stopped = events.find((e) => e.type === 'sweep_stopped')!;
+  out.push(JSON.stringify({ ...stopped, seq: seq++, detail: `${copies * cells.length} of ${copies * cells.length} cells measured` }));
+  const text = `${out.join('\n')}\n`;
+  await writeFile(runPaths(dir).journal, text);
+  return { ...made, manifest, copies, events: out.length, journalBytes: Buffer.byteLength(text) };
 }

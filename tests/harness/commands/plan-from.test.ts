@@ -39,6 +39,9 @@ describe('harness plan --from', () => {
         declared = the manifest's scenario; forecast = learned from the run (expected shape x measured sessions per node x
         measured spend per session; a pair's planning and leaves once under shared pairing). Both are estimates.
 
+      Wall time of the cells left, from <run>: cannot
+        forecast, the run records no finished session, so nothing was measured.
+
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
         SD of pair differences 0.057: measured in <run> (cap

@@ -62,6 +62,9 @@ describe('harness plan: the shipped manifests', () => {
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
+      Wall time: cannot forecast, nothing declared or measured bounds it (no rate_limit; no seconds a
+        session takes (plan --from a recorded run)).
+
       Merge gradings (grade_merges on, the default for a SIMULATED sweep): every assembled node's tree
         is graded by the oracle as the root's is, in each arm; no model calls, so no sessions, tokens
         or dollars.
@@ -127,6 +130,9 @@ describe('harness plan: the shipped manifests', () => {
                         so only the token bound always holds.
         priced        = $0: the simulated provider charges nothing.
 
+      Wall time: cannot forecast, nothing declared or measured bounds it (no rate_limit; no seconds a
+        session takes (plan --from a recorded run)).
+
       Merge gradings (grade_merges on, the default for a SIMULATED sweep): every assembled node's tree
         is graded by the oracle as the root's is, in each arm; no model calls, so no sessions, tokens
         or dollars.
@@ -189,6 +195,10 @@ describe('harness plan: the shipped manifests', () => {
                         so only the token bound always holds.
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
 
+      Wall time: cannot forecast, nothing declared or measured bounds it (no rate_limit; no seconds a
+        session takes (declare latency_s for models.executor-model (no provider configuration) and
+        models.reviewer-model (no provider configuration), or plan --from a recorded run)).
+
       Ceiling: max_sessions 8,000 (from the manifest), the number the run enforces.
         The projection of 23,204 sessions exceeds it by 15,204; 16 of 24 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
@@ -244,6 +254,10 @@ describe('harness plan: the shipped manifests', () => {
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
+
+      Wall time: cannot forecast, nothing declared or measured bounds it (no rate_limit; no seconds a
+        session takes (declare latency_s for models.executor-model (no provider configuration) and
+        models.reviewer-model (no provider configuration), or plan --from a recorded run)).
 
       Ceiling: max_sessions 100 (--max-sessions; the manifest says 8,000), the number the run enforces.
         The projection of 668 sessions exceeds it by 568; 2 of 8 cells fit.
@@ -307,6 +321,9 @@ describe('harness plan: the shipped manifests', () => {
                         reviewer reviewer-model $0/$0: 4,384 sessions as verifier (each leaf's re-run
                         and every meta-verifier), reviewer (the gated merge judge).
 
+      Wall time: cannot forecast, nothing declared or measured bounds it (no rate_limit; no seconds a
+        session takes (declare latency_s for gateway and local, or plan --from a recorded run)).
+
       Ceiling: max_sessions 2,000 (--max-sessions; the manifest says 8,000), the number the run enforces.
         The projection of 23,204 sessions exceeds it by 21,204; 10 of 24 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
@@ -354,7 +371,10 @@ describe('harness plan: the shipped manifests', () => {
                         executor executor-model $3/$15: 98 sessions as planner, worker, checker,
                         merger, self_reviewer (the ungated merge's self-review), drift_judge;
                         reviewer reviewer-model $1/$5: 24 sessions as verifier (each leaf's re-run and
-                        every meta-verifier), reviewer (the gated merge judge)."
+                        every meta-verifier), reviewer (the gated merge judge).
+
+      Wall time: cannot forecast, nothing declared or measured bounds it (no rate_limit; no seconds a
+        session takes (declare latency_s for gateway and local, or plan --from a recorded run))."
     `);
   });
 
@@ -616,6 +636,46 @@ describe('harness plan: the shipped manifests', () => {
           "token_ceiling": 200000,
         },
         "version": 1,
+        "wallTime": {
+          "plan": {
+            "basis": [
+              {
+                "callsPerSession": {
+                  "source": "assumed",
+                  "value": 6,
+                },
+                "pair": "executor",
+                "provider": {
+                  "id": "sim",
+                  "name": "sim (in process)",
+                },
+                "sessions": 99,
+                "tokensPerCall": {
+                  "source": "assumed",
+                  "value": 33333.333333,
+                },
+              },
+              {
+                "callsPerSession": {
+                  "source": "assumed",
+                  "value": 6,
+                },
+                "pair": "reviewer",
+                "provider": {
+                  "id": "sim",
+                  "name": "sim (in process)",
+                },
+                "sessions": 20,
+                "tokensPerCall": {
+                  "source": "assumed",
+                  "value": 33333.333333,
+                },
+              },
+            ],
+            "status": "unknown",
+            "why": "nothing declared or measured bounds it (no rate_limit; no seconds a session takes (plan --from a recorded run))",
+          },
+        },
       }
     `);
   });
@@ -730,6 +790,10 @@ describe('harness plan: other manifests', () => {
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = unknown: no provider configuration (pass --providers FILE or set RDH_PROVIDERS).
+
+      Wall time: cannot forecast, nothing declared or measured bounds it (no rate_limit; no seconds a
+        session takes (declare latency_s for models.executor-model (no provider configuration) and
+        models.reviewer-model (no provider configuration), or plan --from a recorded run)).
 
       Ceiling: max_sessions 1,000 (from the manifest), the number the run enforces.
         The projection of 2,106 sessions exceeds it by 1,106; 0 of 2 cells fit.
