@@ -6,7 +6,7 @@ import { z } from 'zod';
  * itself. The manifest and `--concurrency` share this one definition.
  */
 
-const Bound = z.int().positive();
+const Bound = z.int('must be a whole number').positive('must be a positive whole number');
 
 /** Adaptive bounds: calls in flight per provider key start at `start` and stay within [min, max]. */
 export const ConcurrencyBounds = z

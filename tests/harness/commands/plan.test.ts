@@ -988,7 +988,7 @@ describe('harness plan: refusals', () => {
       "harness: <tmp>/many.yaml:1: version: expected 1, got 3; e.g. version: 1
       <tmp>/many.yaml:5: depth_caps[0]: must be a positive whole number, got 0; e.g. depth_caps: [1, 2, 3, 4]
       <tmp>/many.yaml:12: arms[0]: expected one of gated, ungated, got "both"; e.g. arms: [gated, ungated]
-      <tmp>/many.yaml:31: concurrency: expected a whole number, got "many"; e.g. concurrency: 4
+      <tmp>/many.yaml:31: concurrency: "many" is not MIN-START-MAX (three whole numbers, e.g. "4-20-100"), nor a whole number; e.g. concurrency: 4
       "
     `);
   });

@@ -54,7 +54,7 @@ describe('concurrency: a fixed number, or bounds for the adaptive controller', (
     expect([...(await problemsOf('4-20')), ...(await problemsOf(0)), ...(await problemsOf({ min: 1, start: 2 }))]).toMatchInlineSnapshot(`
       [
         "concurrency: "4-20" is not MIN-START-MAX (three whole numbers, e.g. "4-20-100"), nor a whole number; e.g. concurrency: 4",
-        "concurrency: must be positive, got 0; e.g. concurrency: 4",
+        "concurrency: must be a positive whole number, got 0; e.g. concurrency: 4",
         "concurrency.max: missing; add it, e.g. concurrency: 4",
       ]
     `);
