@@ -48,11 +48,11 @@ export class TokenBucket {
 
   /** The provider's own account: `remaining` left of `limit`, full again in `resetMs`; `unseen` is still in flight. */
   sync(limit: number, remaining: number, resetMs: number | null, unseen: number, now: number): void {
-    this.capacity = limit;
-    // Both dialects document per-minute quotas; a reset that says it refills faster is believed.
-    const perMinute = limit / 60_000;
-    const toFull = resetMs !== null && resetMs > 0 && limit > remaining ? (limit - remaining) / resetMs : 0;
-    this.ratePerMs = Math.max(perMinute, toFull);
+    // Both dialects document per-minute quotas, replenished continuously: `limit` a minute. What
+    // a full bucket holds (the burst) may be less than a minute's worth: the reset says when it
+    // is full, so it holds what is left plus what refills by then.
+    this.ratePerMs = limit / 60_000;
+    this.capacity = resetMs === null ? limit : Math.max(1, Math.min(limit, remaining + resetMs * this.ratePerMs));
     this.level = Math.max(0, remaining - unseen);
     this.at = now;
   }

@@ -64,14 +64,14 @@ describe('the adaptive rate controller (AIMD, no headers)', () => {
     expect(control.status()).toMatchObject({ limit: 15, episodes: 1, rateLimited: 2 });
   });
 
-  it('after the first episode, adds one per `limit` successes', async () => {
+  it('after the first episode, adds one per 2 x `limit` successes', async () => {
     const clock = new VirtualClock();
     const control = createRateController({ provider: 'p', min: 2, start: 8, max: 100, clock });
     for (const p of await take(control, 8)) p.release(limited);
     expect(control.status().limit).toBe(6);
     const trace = limitTrace(control);
     await Promise.all([closedLoop({ clock, control, provider: new QuotaProvider(clock, {}), latencyMs: () => 100 }, 30, 3000), clock.runUntil(10_000, trace.step)]);
-    // 6 successes to 7, 7 to 8, ...: one at a time, never doubled again.
+    // 12 successes to 7, 14 to 8, ...: one at a time, never doubled again.
     expect(trace.seen.length).toBeGreaterThan(4);
     expect(trace.seen).toEqual(trace.seen.map((_, i) => 6 + i));
   });
