@@ -54,9 +54,9 @@ export interface AdaptiveSessionLimiterOptions {
   hostCapacity: number;
   /** Sessions admitted before anything is measured. Default: the controllers' limits summed (a duty cycle of 1), within [1, hostCapacity]. */
   initial?: number;
-  /** Times the measurement and sleeps between re-evaluations. Default: the system clock. */
+  /** Times the measurement (the same clock as the controllers'). Default: the system clock. */
   clock?: Clock;
-  /** How often the admission is re-evaluated while sessions are in flight, in ms. Default 1000. */
+  /** How often the admission is re-evaluated while sessions are in flight, in real ms (besides at every start and end). Default 1000. */
   sampleMs?: number;
   /** Time constant of the measurement's memory, in ms: older time weighs less, so the duty cycle follows the sweep's phases. Default 120 000. */
   memoryMs?: number;
@@ -94,7 +94,6 @@ export function adaptiveSessionLimiter(o: AdaptiveSessionLimiterOptions): Adapti
   let callArea = 0;
   let sessionArea = 0;
   let last = { at: clock.now().getTime(), calls: callsWanted(), sessions: 0 };
-  let sampling = false;
 
   const duty = (): number | null => (sessionArea >= trustAfterMs ? Math.min(1, Math.max(LEAST_DUTY, callArea / sessionArea)) : null);
   const sample = () => {
@@ -110,15 +109,19 @@ export function adaptiveSessionLimiter(o: AdaptiveSessionLimiterOptions): Adapti
     if (d !== null) queue.concurrency = clamp(callLimit() / d);
     else if (o.initial === undefined) queue.concurrency = clamp(callLimit());
   };
-  // Samples only while there is work, so an idle limiter holds no timer (and a process can exit).
-  const keepSampling = async () => {
-    if (sampling) return;
-    sampling = true;
-    while (running > 0 || queue.size > 0) {
-      await clock.sleep(sampleMs);
+  // Re-evaluated on a real timer, only while there is work, unref'd: an idle limiter holds no
+  // timer and never keeps a process alive. Not the Clock's sleep: a test clock whose sleeps
+  // return at once would spin here. The measurement itself reads the Clock.
+  let timer: ReturnType<typeof setInterval> | null = null;
+  const keepSampling = () => {
+    if (timer) return;
+    timer = setInterval(() => {
       sample();
-    }
-    sampling = false;
+      if (running > 0 || queue.size > 0 || !timer) return;
+      clearInterval(timer);
+      timer = null;
+    }, sampleMs);
+    timer.unref?.();
   };
 
   return {
@@ -127,7 +130,7 @@ export function adaptiveSessionLimiter(o: AdaptiveSessionLimiterOptions): Adapti
         // Each change closes the interval before it at the old counts, then records the new ones.
         running++;
         sample();
-        void keepSampling();
+        keepSampling();
         try {
           return await work();
         } finally {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { DockerSandboxProvider, ContainerShutdown, openDockerHostPool, type DockerHostPool, pruneSandboxes, assertDockerReachable, sessionLimiter, adaptiveSessionLimiter } from '../../engine/index.js';
+import { DockerSandboxProvider, ContainerShutdown, openDockerHostPool, type DockerHostPool, pruneSandboxes, assertDockerReachable, sessionLimiter, adaptiveSessionLimiter, type AdaptiveSessionLimiter, type RateControl } from '../../engine/index.js';
 import { specObjective } from '../cell/spec-objective.js';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { mergeGradingOf } from '../grading/deliverable.js';
@@ -55,6 +55,8 @@ export interface RecordFlags {
 
 /** What tests (and only tests) replace. */
 export interface RecordSeams {
+  /** Told the sweep's rate controllers and session limiter once built (adaptive bounds only), so a test can read their status. Default: nobody. */
+  onAdaptive?: (o: { rateControls: readonly RateControl[]; limiter: AdaptiveSessionLimiter }) => void;
   /** The models of a pair; default: the sim population, or the provider configuration's clients. */
   modelsFor?: (cap: number, repetition: number, base: PairModels) => PairModels | Promise<PairModels>;
   /** Where default run folders go. Default `<repo>/runs`. */
@@ -169,7 +171,9 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
   const adaptive = plan.kind === 'adaptive' && models.rateControls.length > 0;
   const hostCapacity = plan.kind === 'adaptive' ? (pool?.capacity ?? plan.max) : 0;
   const sessions = plan.kind === 'fixed' ? plan.sessions : plan.start;
-  const limiter = adaptive ? adaptiveSessionLimiter({ controls: models.rateControls, hostCapacity: Math.max(1, hostCapacity) }) : sessionLimiter(sessions);
+  const adaptiveLimiter = adaptive ? adaptiveSessionLimiter({ controls: models.rateControls, hostCapacity: Math.max(1, hostCapacity), ...(seams.clientClock ? { clock: seams.clientClock } : {}) }) : null;
+  const limiter = adaptiveLimiter ?? sessionLimiter(sessions);
+  if (adaptiveLimiter) seams.onAdaptive?.({ rateControls: models.rateControls, limiter: adaptiveLimiter });
   if (pool) {
     // Capacity is each host's share of the sessions in flight; the limit on them is --concurrency.
     const answering = pool.status().filter((h) => !h.drained).length;

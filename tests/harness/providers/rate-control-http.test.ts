@@ -33,8 +33,8 @@ async function drive(headers: boolean): Promise<{ control: RateControl; answered
   const ends: number[] = [];
   let calls = 0;
   // The controller's counts once the first minute (slow start, the burst) is over.
-  let warm: { attempts: number; rateLimited: number } | null = null;
-  const snapshot = setTimeout(() => (warm = control.status()), 60_000 / FACTOR);
+  const warm: { attempts: number; rateLimited: number } = { attempts: 0, rateLimited: 0 };
+  const snapshot = setTimeout(() => Object.assign(warm, control.status()), 60_000 / FACTOR);
   const worker = async () => {
     while (clock.elapsed() < MINUTES * 60_000) {
       const out = await client.complete(request(calls++));
@@ -45,7 +45,7 @@ async function drive(headers: boolean): Promise<{ control: RateControl; answered
   await Promise.all(Array.from({ length: 40 }, worker));
   clearTimeout(snapshot);
   const end = control.status();
-  const steadyShare = warm ? (end.rateLimited - warm.rateLimited) / (end.attempts - warm.attempts) : Number.NaN;
+  const steadyShare = (end.rateLimited - warm.rateLimited) / Math.max(1, end.attempts - warm.attempts);
   // After the first minute (the burst spent, the limit found): answered calls per minute of the rest.
   const steady = ends.filter((t) => t >= 60_000 && t < MINUTES * 60_000).length / (MINUTES - 1);
   return { control, answered: ends.length, steadyShare, steadyPerMinute: steady, calls };
