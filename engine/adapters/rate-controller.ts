@@ -14,6 +14,12 @@ import { TokenBucket } from './token-bucket.js';
  * - with them, also a token bucket per quota (requests, and the tokens each acquire
  *   estimates), synced from every reply, so calls go out at the quota's pace and rarely draw a
  *   429 at all; 429s still cut the limit as above.
+ * - without them, from the first episode on, also a learned pace (requests a minute): set at
+ *   `decrease` of the rate sent just before the episode, cut by `decrease` at each episode and
+ *   raised by one request a minute per success while calls wait for it. A limit on calls in
+ *   flight cannot pace a provider whose quota allows fewer calls than one latency holds (600 a
+ *   minute at 200 ms is 2 in flight: 2 or 3 is 50 % too many); a pace can. One request a
+ *   minute per success regrows a cut of a quarter in about 15 s whatever the quota.
  * 429s within one cool-down, or from attempts sent before the last cut, are one episode. The
  * cool-down is the controller's own and never the provider's Retry-After: Retry-After only
  * delays the retried call (the client sleeps it), and a horizon pushed forward by every
@@ -58,6 +64,8 @@ const COOL_DOWN = { floorMs: 1000, ceilingMs: 30_000, latencies: 2 } as const;
  * (tests/harness/providers/rate-control-http.test.ts).
  */
 const ADDITIVE_EVERY = 2;
+/** How far back the rate sent before an episode is measured. */
+const SEND_WINDOW_MS = 5000;
 /** Weight of the newest latency in the smoothed one. */
 const SMOOTHING = 0.2;
 
@@ -94,6 +102,10 @@ class RateController implements RateControl {
   private readonly queues = new Map<string, Waiter[]>();
   private next = 0;
   private requests: TokenBucket | null = null;
+  /** The learned pace (no headers), from the first episode on. */
+  private pace: TokenBucket | null = null;
+  /** When recent permits were granted, for the rate sent before an episode. */
+  private readonly sends: number[] = [];
   private tokens: TokenBucket | null = null;
   private wakeAt: number | null = null;
 
@@ -167,13 +179,15 @@ class RateController implements RateControl {
       if (!found) return;
       const waiter = found.queue[0]!;
       const now = this.clock.now().getTime();
-      const wait = Math.max(this.requests?.waitMs(1, now) ?? 0, this.tokens?.waitMs(waiter.tokens, now) ?? 0);
+      const wait = Math.max(this.requests?.waitMs(1, now) ?? 0, this.tokens?.waitMs(waiter.tokens, now) ?? 0, this.pace?.waitMs(1, now) ?? 0);
       if (wait > 0) return this.wakeIn(wait, now);
       this.account(now);
       found.queue.shift();
       this.waiting--;
       this.next = found.index + 1;
       this.requests?.spend(1, now);
+      this.pace?.spend(1, now);
+      this.noteSend(now);
       this.tokens?.spend(waiter.tokens, now);
       waiter.grant(this.grant(waiter, now));
     }
@@ -221,7 +235,7 @@ class RateController implements RateControl {
     const used = report.tokens !== undefined && Number.isFinite(report.tokens) ? Math.max(0, report.tokens) : waiter.tokens;
     if (!synced && this.tokens && report.outcome !== 'answered') this.tokens.refund(waiter.tokens, now);
     else if (!synced && this.tokens) this.tokens.refund(waiter.tokens - used, now);
-    if (report.outcome === 'answered') this.grow(saturated);
+    if (report.outcome === 'answered') this.grow(saturated, now);
     if (report.outcome === 'rate_limited') this.cut(sent, now);
     this.pump();
   }
@@ -230,6 +244,8 @@ class RateController implements RateControl {
   private sync(headers: Headers | undefined, now: number): boolean {
     if (this.fixed || this.o.headerPacing === false) return false;
     const reading = readRateLimitHeaders(headers, now);
+    // The provider's own account replaces a pace learned from 429s.
+    if (reading.requests || reading.tokens) this.pace = null;
     if (reading.requests) {
       this.requests ??= new TokenBucket(reading.requests.limit, reading.requests.limit / 60_000, now);
       this.requests.sync(reading.requests.limit, reading.requests.remaining, reading.requests.resetMs, this.inFlight, now);
@@ -241,8 +257,11 @@ class RateController implements RateControl {
     return reading.tokens !== undefined;
   }
 
-  private grow(saturated: boolean): void {
-    if (this.fixed || !saturated) return;
+  private grow(saturated: boolean, now: number): void {
+    if (this.fixed) return;
+    // One request a minute more per success, while calls wait for the pace.
+    if (this.pace && this.waiting > 0) this.repace(this.pace.rate + 1 / 60_000, now);
+    if (!saturated) return;
     if (++this.successes < (this.episodes > 0 ? ADDITIVE_EVERY : 1) * this.limit) return;
     this.successes = 0;
     this.limit = Math.min(this.o.max, this.episodes > 0 ? this.limit + 1 : this.limit * 2);
@@ -256,7 +275,34 @@ class RateController implements RateControl {
     this.episodeUntil = now + this.coolDownMs();
     this.grantedAtCut = this.granted;
     this.successes = 0;
-    if (!this.fixed) this.limit = Math.max(this.o.min, Math.floor(this.limit * this.decrease));
+    if (this.fixed) return;
+    this.limit = Math.max(this.o.min, Math.floor(this.limit * this.decrease));
+    if (this.requests || this.tokens || this.o.headerPacing === false) return;
+    // No headers: pace at `decrease` of what was being sent, or of the pace already learned.
+    // A pace below one call per cool-down says nothing a limit of `min` in flight does not (a
+    // provider refusing everything, say): it is dropped, and the next episode learns it anew.
+    const rate = (this.pace ? this.pace.rate : this.sentPerMs(now)) * this.decrease;
+    if (rate * this.coolDownMs() < 1) this.pace = null;
+    else this.repace(rate, now);
+  }
+
+  private noteSend(now: number): void {
+    this.sends.push(now);
+    while (this.sends.length && this.sends[0]! < now - SEND_WINDOW_MS) this.sends.shift();
+  }
+
+  /** Requests a ms sent over the last few seconds. */
+  private sentPerMs(now: number): number {
+    const recent = this.sends.filter((t) => t >= now - SEND_WINDOW_MS);
+    const since = Math.min(SEND_WINDOW_MS, Math.max(1, now - (recent[0] ?? now)));
+    return recent.length / since;
+  }
+
+  /** A pace of `ratePerMs`, holding at most a second's worth (at least one), so it never bursts far above itself. */
+  private repace(ratePerMs: number, now: number): void {
+    const capacity = Math.max(1, ratePerMs * 1000);
+    if (this.pace) this.pace.repace(ratePerMs, capacity, now);
+    else this.pace = new TokenBucket(capacity, ratePerMs, now);
   }
 
   private coolDownMs(): number {

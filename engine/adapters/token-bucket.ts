@@ -46,6 +46,18 @@ export class TokenBucket {
     if (n > 0) this.level = Math.min(this.capacity, this.level + n);
   }
 
+  /** A new pace (a learned one, not the provider's account): the level is kept, within the new capacity. */
+  repace(ratePerMs: number, capacity: number, now: number): void {
+    this.refill(now);
+    this.ratePerMs = ratePerMs;
+    this.capacity = capacity;
+    this.level = Math.min(this.level, capacity);
+  }
+
+  get rate(): number {
+    return this.ratePerMs;
+  }
+
   /** The provider's own account: `remaining` left of `limit`, full again in `resetMs`; `unseen` is still in flight. */
   sync(limit: number, remaining: number, resetMs: number | null, unseen: number, now: number): void {
     // Both dialects document per-minute quotas, replenished continuously: `limit` a minute. What

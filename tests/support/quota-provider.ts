@@ -14,6 +14,8 @@ export interface QuotaProviderOptions {
   headers?: boolean;
   /** What every 429 asks for, in seconds. Default: when the bucket has room again. */
   retryAfterS?: number;
+  /** What a full bucket holds, as a share of the minute's allowance. Default 1 (a whole minute). */
+  burst?: number;
   /** 429 everything until this many ms after the start, whatever the quotas. Default never. */
   refuseUntilMs?: number;
 }
@@ -21,19 +23,21 @@ export interface QuotaProviderOptions {
 class Bucket {
   level: number;
   private at: number;
-  constructor(readonly capacity: number, now: number) {
-    this.level = capacity;
+  readonly capacity: number;
+  constructor(readonly perMinute: number, burst: number, now: number) {
+    this.capacity = Math.max(1, Math.floor(perMinute * burst));
+    this.level = this.capacity;
     this.at = now;
   }
   refill(now: number): void {
-    this.level = Math.min(this.capacity, this.level + ((now - this.at) * this.capacity) / 60_000);
+    this.level = Math.min(this.capacity, this.level + ((now - this.at) * this.perMinute) / 60_000);
     this.at = now;
   }
   msUntil(n: number): number {
-    return Math.max(0, Math.ceil(((n - this.level) * 60_000) / this.capacity));
+    return Math.max(0, Math.ceil(((Math.min(n, this.capacity) - this.level) * 60_000) / this.perMinute));
   }
   resetMs(): number {
-    return Math.ceil(((this.capacity - this.level) * 60_000) / this.capacity);
+    return Math.ceil(((this.capacity - this.level) * 60_000) / this.perMinute);
   }
 }
 
@@ -46,8 +50,8 @@ export class QuotaProvider {
 
   constructor(private readonly clock: VirtualClock, private readonly o: QuotaProviderOptions) {
     const now = clock.elapsed();
-    this.requests = o.rpm ? new Bucket(o.rpm, now) : null;
-    this.tokens = o.tpm ? new Bucket(o.tpm, now) : null;
+    this.requests = o.rpm ? new Bucket(o.rpm, o.burst ?? 1, now) : null;
+    this.tokens = o.tpm ? new Bucket(o.tpm, o.burst ?? 1, now) : null;
   }
 
   /** Decides a request of `tokens` arriving now. */
@@ -65,7 +69,7 @@ export class QuotaProvider {
     if (this.o.headers !== false) {
       for (const [name, b] of [['requests', this.requests], ['tokens', this.tokens]] as const) {
         if (!b) continue;
-        headers.set(`x-ratelimit-limit-${name}`, String(b.capacity));
+        headers.set(`x-ratelimit-limit-${name}`, String(b.perMinute));
         headers.set(`x-ratelimit-remaining-${name}`, String(Math.max(0, Math.floor(b.level))));
         headers.set(`x-ratelimit-reset-${name}`, `${b.resetMs()}ms`);
       }
