@@ -23,7 +23,14 @@ export * from './ports/model-client.js';
 export { CALL_HEADER, CallIdentity, callIdentityOf, decodeCallHeader, encodeCallHeader } from './ports/call-identity.js';
 export { AttemptOutcome, type AttemptOutcomeType } from './ports/attempt-outcome.js';
 export * from './ports/sandbox.js';
-export { sessionLimiter, type SessionLimiter } from './ports/session-limiter.js';
+export {
+  adaptiveSessionLimiter,
+  sessionLimiter,
+  type AdaptiveSessionLimiter,
+  type AdaptiveSessionLimiterOptions,
+  type AdaptiveSessionStatus,
+  type SessionLimiter,
+} from './ports/session-limiter.js';
 export type { AttemptReport, CallPermit, RateControl, RateControlStatus } from './ports/rate-control.js';
 export { systemClock, type Clock } from './ports/clock.js';
 export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type EngineEventType } from './ports/events.js';
@@ -33,6 +40,8 @@ export { DEFAULT_PATIENCE_MS, OpenAIModelClient, type OpenAIModelClientOptions }
 export { ProviderPatience } from './adapters/provider-patience.js';
 export { BACKOFF, backoffMs, type ServerWaits } from './adapters/retry-policy.js';
 export { isLoopbackUrl } from './adapters/loopback-url.js';
+export { createRateController, fixedRateControl, type RateControllerOptions } from './adapters/rate-controller.js';
+export { durationMs, readRateLimitHeaders, type QuotaReading, type RateLimitReading } from './adapters/rate-limit-headers.js';
 // The wire parser alone, so a test can read a reply it fetched itself exactly as the adapter would.
 export { parseCompletion } from './adapters/openai-wire.js';
 export { clearLeftovers, type LeftoverOptions } from './adapters/leftover-processes.js';

@@ -40,7 +40,7 @@ export { buildPlanReport, renderPlanText, renderPlanJson, INPUT_PER_OUTPUT, PLAN
 export { forecastWallTime, sessionSeconds, ASSUMED_CALLS_PER_SESSION, WallTime, PairLoad, type WallTimeInput } from './plan/wall-time.js';
 export { declaredLoads, measuredLoads, RunCallFigures } from './plan/wall-time-loads.js';
 export { runCallFigures } from './plan/run-call-figures.js';
-export { clientsFromConfig, configuredKeys, rosterFromConfig, type ClientsOptions } from './providers/engine-roster.js';
+export { clientsFromConfig, configuredKeys, providerClients, rosterFromConfig, type ClientsOptions, type ProviderClients } from './providers/engine-roster.js';
 export { loadProviderConfig, locateProviderConfig, providerConfigPath, requireProviderConfig, checkProviderConfig, priceOf, apiKeyFor, ProviderEndpoint, ModelEntry, ProviderConfig, ProviderConfigInvalidError, type LoadedProviderConfig, PROVIDERS_ENV, type ProviderConfigLocation } from './providers/provider-config.js';
 export { pairOfRole, ModelPairName, EXECUTOR_ROLES, JUDGE_ROLES } from './providers/role-pairs.js';
 export { SIMULATED_TAG } from './providers/sweep-roster.js';
