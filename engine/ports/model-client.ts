@@ -10,9 +10,17 @@ import { conservativeTokens, type Unreceived, type Usage } from '../base/usage.j
 export const ToolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 export type ToolCall = z.infer<typeof ToolCall>;
 
+/**
+ * Characters of `content`, from its start, that repeat across sessions (a role's prompt, the
+ * objective, the layout contract: see request-layout.ts). An adapter for a provider that needs
+ * explicit cache breakpoints puts one there; every other adapter ignores it. Absent: no part of
+ * the message is known to repeat.
+ */
+const CacheBreak = z.number().int().nonnegative().optional();
+
 export const ChatMessage = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string() }),
-  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('system'), content: z.string(), cacheBreak: CacheBreak }),
+  z.object({ role: z.literal('user'), content: z.string(), cacheBreak: CacheBreak }),
   z.object({ role: z.literal('assistant'), content: z.string().nullable(), toolCalls: z.array(ToolCall).optional() }),
   z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
 ]);

@@ -73,6 +73,7 @@ export function clientsFromConfig(providers: LoadedProviderConfig, env: Readonly
           serverWaits,
           ...(endpoint.session_header !== undefined ? { sessionHeader: endpoint.session_header } : {}),
           ...(endpoint.call_deadline_s !== undefined ? { callDeadlineMs: endpoint.call_deadline_s * 1000 } : {}),
+          ...(endpoint.cache_breakpoints ? { cacheBreakpoints: true } : {}),
           ...(options.clock ? { clock: options.clock } : {}),
         }),
       ];
