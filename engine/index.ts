@@ -53,7 +53,9 @@ export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabel
 export { pruneSandboxes, type PruneOptions, type PruneResult } from './adapters/sandbox-prune.js';
 export { processAlive } from './adapters/process-alive.js';
 export { JsonlFile, JsonlDirectory, type JsonlDirectoryOptions, type JsonlFileOptions } from './adapters/jsonl-file.js';
-export { DEFAULT_REQUEST_LAYOUT, RequestLayout, openingMessages } from './runtime/request-layout.js';
+export { DEFAULT_REQUEST_LAYOUT, openingMessages } from './runtime/request-layout.js';
+export { MAX_BREAKPOINTS, contentWithBreakpoints } from './adapters/cache-breakpoints.js';
+export { briefSections, goalSections, type BriefSections } from './runtime/brief.js';
 export { TranscribingModelClient, TranscriptGapError, TranscriptLine, TranscriptRecorder, TranscriptVersion, TRANSCRIPT_VERSION, requestLayoutOf, requestShape, sessionRequests, type TranscriptRequest } from './adapters/transcript.js';
 
 // runtime

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { SECRET_SHAPES, type SecretCatalogue } from '../base/secrets.js';
 import { Unreceived, Usage } from '../base/usage.js';
 import type { Clock } from '../ports/clock.js';
-import { ChatMessage, Role, ToolCall, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
-import type { RequestLayout } from '../runtime/request-layout.js';
+import { ChatMessage, Role, ToolCall, type ModelClient, type ModelRequest, type ModelResponse, type RequestLayout } from '../ports/model-client.js';
 import type { JsonlDirectory } from './jsonl-file.js';
 
 /**

@@ -26,6 +26,23 @@ export const ChatMessage = z.discriminatedUnion('role', [
 ]);
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
+/**
+ * Where each part of a session's opening request goes. Providers cache the longest prefix a
+ * request shares with an earlier one, so what repeats must come first:
+ * - `shared-first` (transcript format 4): the system message is the role's prompt and then the
+ *   objective (the same for every session of the role in a sweep); the first user message opens
+ *   with the layout contract (the same under one root's plan), and only then the `## Task` line,
+ *   the goal and what is particular to the node. Two sessions of one role share the system
+ *   message whole, and the contract too when they serve one tree. Each message carries
+ *   `cacheBreak` where its repeated part ends, for providers that need explicit breakpoints.
+ * - `task-first` (transcript format 3 and earlier): the request as it was: the `## Task` line,
+ *   then goal, objective, contract and particulars in one user message, no breakpoints. Kept
+ *   only so a run recorded in it replays under its own layout (requestLayoutOf, transcript.ts).
+ * The messages are built in runtime/request-layout.ts.
+ */
+export const RequestLayout = z.enum(['task-first', 'shared-first']);
+export type RequestLayout = z.infer<typeof RequestLayout>;
+
 export interface ToolSpec {
   name: string;
   description: string;

@@ -16,7 +16,7 @@ export interface BriefSections {
 }
 
 /** The task as every role sees it: the goal, the shared objective, the contract and what this piece owns. */
-export function briefSections(ctx: EngineContext, task: Task): BriefSections {
+export function briefSections(ctx: Pick<EngineContext, 'objective'>, task: Task): BriefSections {
   const particulars: string[] = [];
   if (task.claims.length) particulars.push(`## Acceptance criteria this piece claims\n${task.claims.map((c) => `- ${c}`).join('\n')}`);
   // The root claims the objective's criteria themselves: list them once.

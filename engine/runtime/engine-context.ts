@@ -3,7 +3,7 @@ import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/events.js';
 import type { ModelRouter } from './model-router.js';
 import type { SandboxProvider } from '../ports/sandbox.js';
-import type { RequestLayout } from './request-layout.js';
+import type { RequestLayout } from '../ports/model-client.js';
 
 /** What every stage of a node shares across one `solve`. Built by `solve`; stages read it. */
 export interface EngineContext {

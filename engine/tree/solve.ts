@@ -6,7 +6,7 @@ import type { Usage } from '../base/usage.js';
 import { sessionLimiter, type SessionLimiter } from '../ports/session-limiter.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { EngineEvent, EventSink } from '../ports/events.js';
-import type { ModelClient } from '../ports/model-client.js';
+import type { ModelClient, RequestLayout } from '../ports/model-client.js';
 import type { SandboxProvider } from '../ports/sandbox.js';
 import { Accounting, NodeAccount, type PARENT_RESERVE, type SessionCeilings, type TreeAllocation } from '../runtime/accounting.js';
 import type { Task } from '../runtime/engine-context.js';
@@ -16,7 +16,7 @@ import { assembleNode } from './assemble.js';
 import { buildNode, type BuiltNode } from './build.js';
 import { flatten, type NodeResult } from './node-result.js';
 import { DEFAULT_ATOMICITY, type AtomicityLimits } from './plan-rules.js';
-import { DEFAULT_REQUEST_LAYOUT, type RequestLayout } from '../runtime/request-layout.js';
+import { DEFAULT_REQUEST_LAYOUT } from '../runtime/request-layout.js';
 import type { TreeContext } from './tree-context.js';
 
 export interface SolveOptions {
