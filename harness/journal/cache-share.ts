@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { Role } from '../../engine/index.js';
+import type { CacheShare } from './cache-share-schema.js';
 import type { SweepEvent } from './sweep-events.js';
 import { readTranscripts } from './transcripts.js';
 
@@ -13,21 +13,6 @@ import { readTranscripts } from './transcripts.js';
  *   of the request layout. A later call in a tool loop repeats its own history, so it is cached
  *   whatever the layout; only a first call can be cached by what it shares with OTHER sessions.
  */
-
-const Count = z.int().nonnegative();
-
-export const CacheShare = z.strictObject({
-  role: Role,
-  /** Sessions counted (each once; on the first-call reading, those whose first call was answered). */
-  sessions: Count,
-  /** Input tokens of the calls counted, cached ones included. */
-  input: Count,
-  /** The part of `input` the provider said it served from its cache. */
-  cached: Count,
-  /** cached / input; null when no input was counted (never NaN). */
-  share: z.number().min(0).max(1).nullable(),
-});
-export type CacheShare = z.infer<typeof CacheShare>;
 
 type Tally = Map<Role, { sessions: number; input: number; cached: number }>;
 

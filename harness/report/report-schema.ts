@@ -4,7 +4,7 @@ import { CostModel, Forecast } from '../plan/forecast.js';
 import { SimParams } from '../sim/sim-params.js';
 import { Interval } from '../stats/interval.js';
 import { Spend } from '../journal/cell-measurement.js';
-import { CacheShare } from '../journal/cache-share.js';
+import { CacheShare } from '../journal/cache-share-schema.js';
 import { Hypothesis } from '../manifest/hypothesis.js';
 import { MergeDecay } from './merge-decay-schema.js';
 import { ClaimRow } from './claim-schema.js';
