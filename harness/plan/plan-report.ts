@@ -8,6 +8,8 @@ import { isSimulatedSweep } from '../providers/sweep-roster.js';
 import { COURT, firstUncountable, planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
 import { learnedForecast, type LearnedForecast } from './plan-learned.js';
 import { learnedLines, powerLines } from './plan-learned-text.js';
+import { cacheLines } from './plan-cache.js';
+import type { CacheShare } from '../journal/cache-share-schema.js';
 import { planPower, type PlanPower } from './plan-power.js';
 import { hypothesisLines, planHypothesis, type PlanHypothesis } from './plan-hypothesis.js';
 import type { CellMeasurement } from '../journal/cell-measurement.js';
@@ -68,6 +70,8 @@ export interface PlanReport {
   hypothesis?: PlanHypothesis;
   /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. Absent without --from (a plan's JSON holds no null). */
   forecast?: LearnedForecast;
+  /** `--from runs/NAME`: the share of input served from the prompt cache there, per role (plan-cache.ts). Absent without --from. */
+  cache?: { run: string; byRole: CacheShare[] };
 }
 
 export interface PlanReportOptions {
@@ -81,7 +85,7 @@ export interface PlanReportOptions {
    * A recorded run (`--from`): its folder as written, whether it recorded this same manifest,
    * and its measured cells. Default none: the declared scenario and the manifest's SD only.
    */
-  from?: { run: string; sameManifest: boolean; cells: readonly CellMeasurement[] };
+  from?: { run: string; sameManifest: boolean; cells: readonly CellMeasurement[]; cache?: readonly CacheShare[] };
 }
 
 /** A path as the report gives it: relative to `cwd`, never the machine's absolute layout. */
@@ -143,6 +147,7 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     power,
     ...(hypothesis ? { hypothesis } : {}),
     ...(options.from && options.from.cells.length > 0 ? { forecast: learnedForecast(manifest, { caps: selected, ...options.from }) } : {}),
+    ...(options.from?.cache ? { cache: { run: options.from.run, byRole: [...options.from.cache] } } : {}),
   };
 }
 
@@ -327,6 +332,7 @@ export function renderPlanText(report: PlanReport): string {
   lines.push(...mergeGradingLines(projection));
   lines.push('', ...ceilingLines(report));
   if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
+  if (report.cache) lines.push('', ...cacheLines(report.cache.run, report.cache.byRole));
   lines.push('', ...powerLines(report.power));
   if (report.hypothesis) lines.push('', ...hypothesisLines(report.hypothesis));
   return `${lines.join('\n')}\n`;
