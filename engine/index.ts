@@ -62,7 +62,10 @@ export { SANDBOX_LABELS, assertDockerReachable, describeDockerHost, sandboxLabel
 export { pruneSandboxes, type PruneOptions, type PruneResult } from './adapters/sandbox-prune.js';
 export { processAlive } from './adapters/process-alive.js';
 export { JsonlFile, JsonlDirectory, type JsonlDirectoryOptions, type JsonlFileOptions } from './adapters/jsonl-file.js';
-export { TranscribingModelClient, TranscriptGapError, TranscriptLine, TranscriptRecorder, TRANSCRIPT_VERSION, requestShape, sessionRequests, type TranscriptRequest } from './adapters/transcript.js';
+export { DEFAULT_REQUEST_LAYOUT, openingMessages } from './runtime/request-layout.js';
+export { MAX_BREAKPOINTS, contentWithBreakpoints } from './adapters/cache-breakpoints.js';
+export { briefSections, goalSections, type BriefSections } from './runtime/brief.js';
+export { TranscribingModelClient, TranscriptGapError, TranscriptLine, TranscriptRecorder, TranscriptVersion, TRANSCRIPT_VERSION, requestLayoutOf, requestShape, sessionRequests, type TranscriptRequest } from './adapters/transcript.js';
 
 // runtime
 export { ModelRouter, CONTRIBUTING_ROLES, UNBOUNDED_OUTPUT_TOKENS, type RouterOptions, type RouteRequest, type RoutedResponse } from './runtime/model-router.js';

@@ -7,6 +7,7 @@ import type { AttemptReport, RateControl } from '../ports/rate-control.js';
 import { CALL_HEADER, callIdentityOf, encodeCallHeader } from '../ports/call-identity.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import { worstCaseUsage, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
+import { contentWithBreakpoints } from './cache-breakpoints.js';
 import { isLoopbackUrl } from './loopback-url.js';
 import { DeadlinePassed, classifyFailure, parseCompletion, type Failure } from './openai-wire.js';
 import { ProviderPatience } from './provider-patience.js';
@@ -74,15 +75,22 @@ export interface OpenAIModelClientOptions {
   random?: () => number;
   /** Redacts secrets from every error. Default: the shape catalogue plus `apiKey` itself. */
   secrets?: SecretCatalogue;
+  /**
+   * Send explicit prompt-cache breakpoints (`cache_control`) where a message's repeated part
+   * ends (see cache-breakpoints.ts), for providers that cache only where told to. Default false:
+   * messages go as plain strings.
+   */
+  cacheBreakpoints?: boolean;
 }
 
 type OpenAIMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
-function toOpenAI(m: ChatMessage): OpenAIMessage {
+/** One message on the wire; `content` is its text, or its text parts when it carries a cache breakpoint. */
+function toOpenAI(m: ChatMessage, content: ReturnType<typeof contentWithBreakpoints>[number]): OpenAIMessage {
   switch (m.role) {
     case 'system':
     case 'user':
-      return { role: m.role, content: m.content };
+      return { role: m.role, content: content ?? m.content };
     case 'assistant':
       return {
         role: 'assistant',
@@ -122,6 +130,7 @@ export class OpenAIModelClient implements ModelClient {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly secrets: SecretCatalogue;
+  private readonly cacheBreakpoints: boolean;
 
   constructor(options: OpenAIModelClientOptions) {
     this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0 });
@@ -137,6 +146,7 @@ export class OpenAIModelClient implements ModelClient {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.secrets = (options.secrets ?? new SecretCatalogue()).with([options.apiKey]);
+    this.cacheBreakpoints = options.cacheBreakpoints ?? false;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
@@ -215,9 +225,10 @@ export class OpenAIModelClient implements ModelClient {
   }
 
   private body(request: ModelRequest): OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming {
+    const contents = this.cacheBreakpoints ? contentWithBreakpoints(request.messages) : request.messages.map((m) => m.content);
     return {
       model: request.model,
-      messages: request.messages.map(toOpenAI),
+      messages: request.messages.map((m, i) => toOpenAI(m, contents[i] ?? null)),
       temperature: request.temperature ?? 0,
       ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
       ...(request.tools?.length

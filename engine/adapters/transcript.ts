@@ -3,14 +3,33 @@ import { z } from 'zod';
 import { SECRET_SHAPES, type SecretCatalogue } from '../base/secrets.js';
 import { Unreceived, Usage } from '../base/usage.js';
 import type { Clock } from '../ports/clock.js';
-import { ChatMessage, Role, ToolCall, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
+import { ChatMessage, Role, ToolCall, type ModelClient, type ModelRequest, type ModelResponse, type RequestLayout } from '../ports/model-client.js';
 import type { JsonlDirectory } from './jsonl-file.js';
 
-/** 3: a request line stores only the messages added since the session's previous call. */
-export const TRANSCRIPT_VERSION = 3;
+/**
+ * The transcript format written now. A replay answers the engine's requests from a transcript
+ * and refuses any request the record does not hold, so the version also names the request
+ * layout the engine used (request-layout.ts): a run replays only when rebuilt in its own.
+ * - 3: a request line stores only the messages added since the session's previous call; the
+ *   requests are laid out `task-first`.
+ * - 4: the same lines; the requests are laid out `shared-first` (what repeats across sessions
+ *   first, for prompt caching) and their system and first user messages carry `cacheBreak`.
+ */
+export const TRANSCRIPT_VERSION = 4;
+
+/** The versions this code reads: their lines have one shape, their requests each their own layout. */
+export const TranscriptVersion = z.union([z.literal(3), z.literal(TRANSCRIPT_VERSION)]);
+export type TranscriptVersion = z.infer<typeof TranscriptVersion>;
+
+const LAYOUT_OF: Record<TranscriptVersion, RequestLayout> = { 3: 'task-first', 4: 'shared-first' };
+
+/** The request layout the engine used when it wrote transcripts of this version. */
+export function requestLayoutOf(version: TranscriptVersion): RequestLayout {
+  return LAYOUT_OF[version];
+}
 
 const common = {
-  version: z.literal(TRANSCRIPT_VERSION),
+  version: TranscriptVersion,
   ts: z.string(),
   sessionId: z.string(),
   nodeId: z.string(),

@@ -4,9 +4,9 @@ import type { Check } from '../base/check.js';
 import { StructuredOutputError } from '../base/errors.js';
 import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
-import { brief } from '../runtime/brief.js';
+import { briefSections } from '../runtime/brief.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
-import { promptFor } from '../runtime/prompts.js';
+import { openingMessages } from '../runtime/request-layout.js';
 import { ChecksReply, MAX_CHECKS, MIN_CHECKS } from '../runtime/replies.js';
 import { askStructured } from '../runtime/structured.js';
 import { falsify } from './checks.js';
@@ -48,10 +48,11 @@ let emptyCounter = 0;
  */
 export async function establishChecks(ctx: EngineContext, task: Task, o: EstablishOptions): Promise<EstablishedChecks> {
   const ask = async (request: string, previous: Check[] | null) => {
-    const messages: ChatMessage[] = [
-      { role: 'system', content: promptFor('checker') },
-      { role: 'user', content: `## Task: ${o.reason === 'seam' ? 'write integration checks for the seams' : previous ? 'rewrite checks' : 'write checks'}\n\n${brief(ctx, task)}${o.extra ? `\n\n${o.extra}` : ''}\n\n${request}` },
-    ];
+    const messages: ChatMessage[] = openingMessages(ctx.requestLayout, {
+      role: 'checker', brief: briefSections(ctx, task),
+      head: `## Task: ${o.reason === 'seam' ? 'write integration checks for the seams' : previous ? 'rewrite checks' : 'write checks'}\n\n`,
+      tail: `${o.extra ? `\n\n${o.extra}` : ''}\n\n${request}`,
+    });
     try {
       const { value } = await askStructured(ctx.router, 'checker', ChecksReply, { sessionId: o.session('checker'), messages });
       o.record.assume(value.assumptions);

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../ports/model-client.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
-import { promptFor } from '../runtime/prompts.js';
+import { goalSections } from '../runtime/brief.js';
+import { openingMessages } from '../runtime/request-layout.js';
 import { DriftReply } from '../runtime/replies.js';
 import { askStructured } from '../runtime/structured.js';
 import type { DriftOpinion } from '../runtime/tool-loop.js';
@@ -8,10 +9,9 @@ import type { DriftOpinion } from '../runtime/tool-loop.js';
 /** The small drift judge a tool loop consults on a monitor trigger: is this work still about the goal? */
 export function driftJudgeFor(ctx: EngineContext, task: Task, session: (r: string) => string) {
   return async (recent: string[], trigger: string): Promise<DriftOpinion> => {
-    const messages: ChatMessage[] = [
-      { role: 'system', content: promptFor('drift_judge') },
-      { role: 'user', content: `## Goal\n${task.goal}\n\n## Trigger\n${trigger}\n\n## Recent actions\n${recent.join('\n')}` },
-    ];
+    const messages: ChatMessage[] = openingMessages(ctx.requestLayout, {
+      role: 'drift_judge', brief: goalSections(task), tail: `\n\n## Trigger\n${trigger}\n\n## Recent actions\n${recent.join('\n')}`,
+    });
     return (await askStructured(ctx.router, 'drift_judge', DriftReply, { sessionId: session('drift_judge'), messages })).value;
   };
 }

@@ -2,10 +2,10 @@ import type { Arm } from '../base/arm.js';
 import type { Check, CheckResult } from '../base/check.js';
 import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
-import { brief } from '../runtime/brief.js';
+import { briefSections } from '../runtime/brief.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
 import { isUnplaced } from '../runtime/model-family.js';
-import { promptFor } from '../runtime/prompts.js';
+import { openingMessages } from '../runtime/request-layout.js';
 import { ReviewReply } from '../runtime/replies.js';
 import { REVIEW_TOOLS } from '../runtime/tools.js';
 import { inScaffolding } from '../runtime/workspace.js';
@@ -60,15 +60,12 @@ export async function reviewMerge(ctx: EngineContext, task: Task, o: MergeReview
     const results = await runChecks(sandbox, o.checks);
     ctx.events.emit({ type: 'checks_run', ...stamp(ctx.clock, task.id), by: role, results });
     const listing = await sandbox.listFiles();
-    const messages: ChatMessage[] = [
-      { role: 'system', content: promptFor(role) },
-      {
-        role: 'user',
-        content: `## Task: review merge attempt ${o.attempt}\n\n${brief(ctx, task)}\n\n${o.children}\n\n## Seam checks, as just re-run for you\n${results
-          .map((r, i) => `- ${r.passed ? 'PASS' : 'FAIL'} ${r.id}: \`${o.checks[i]?.command}\`${r.passed ? '' : `\n  output: ${r.output.slice(-600)}`}`)
-          .join('\n') || '(none)'}\n\n## Files\n${listing.filter((f) => !inScaffolding(f)).join('\n') || '(none)'}\n\nInspect what you need, then return {"accept": ..., "findings": [...]}.`,
-      },
-    ];
+    const messages: ChatMessage[] = openingMessages(ctx.requestLayout, {
+      role, brief: briefSections(ctx, task), head: `## Task: review merge attempt ${o.attempt}\n\n`,
+      tail: `\n\n${o.children}\n\n## Seam checks, as just re-run for you\n${results
+        .map((r, i) => `- ${r.passed ? 'PASS' : 'FAIL'} ${r.id}: \`${o.checks[i]?.command}\`${r.passed ? '' : `\n  output: ${r.output.slice(-600)}`}`)
+        .join('\n') || '(none)'}\n\n## Files\n${listing.filter((f) => !inScaffolding(f)).join('\n') || '(none)'}\n\nInspect what you need, then return {"accept": ..., "findings": [...]}.`,
+    });
     // A self-review stays with the family that merged; a gated review may never go to a contributor.
     const families = o.arm === 'gated' ? { excludeFamilies: o.contributors } : { onlyFamilies: o.mergerFamily ? [o.mergerFamily] : [] };
     const answer = await askJudge(ctx, task, {

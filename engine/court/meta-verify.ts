@@ -2,9 +2,9 @@ import type { Check } from '../base/check.js';
 import { NoEligibleModelError } from '../base/errors.js';
 import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
-import { brief } from '../runtime/brief.js';
+import { briefSections } from '../runtime/brief.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
-import { promptFor } from '../runtime/prompts.js';
+import { openingMessages } from '../runtime/request-layout.js';
 import { AdequacyReply } from '../runtime/replies.js';
 import { askStructured } from '../runtime/structured.js';
 import { establishChecks } from './check-stage.js';
@@ -18,13 +18,10 @@ type Adequacy = { independent: true; adequate: boolean; reason: string; missing:
  * can say", never a silent yes.
  */
 async function metaVerify(ctx: EngineContext, task: Task, checks: Check[], listing: string[], session: (r: string) => string): Promise<Adequacy> {
-  const messages: ChatMessage[] = [
-    { role: 'system', content: promptFor('verifier') },
-    {
-      role: 'user',
-      content: `## Task: are the checks adequate?\n\n${brief(ctx, task)}\n\n## Checks\n${JSON.stringify(checks, null, 2)}\n\n## Files in the workspace\n${listing.join('\n') || '(none)'}\n\nReturn {"adequate": ..., "reason": ..., "missing": [...]}.`,
-    },
-  ];
+  const messages: ChatMessage[] = openingMessages(ctx.requestLayout, {
+    role: 'verifier', brief: briefSections(ctx, task), head: '## Task: are the checks adequate?\n\n',
+    tail: `\n\n## Checks\n${JSON.stringify(checks, null, 2)}\n\n## Files in the workspace\n${listing.join('\n') || '(none)'}\n\nReturn {"adequate": ..., "reason": ..., "missing": [...]}.`,
+  });
   try {
     const { value, response } = await askStructured(ctx.router, 'verifier', AdequacyReply, {
       sessionId: session('verifier'), messages, excludeFamilies: [...ctx.accounting.current().contributorFamilies],

@@ -1,9 +1,9 @@
 import type { Check, CheckResult } from '../base/check.js';
 import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
-import { brief } from '../runtime/brief.js';
+import { briefSections } from '../runtime/brief.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
-import { promptFor } from '../runtime/prompts.js';
+import { openingMessages } from '../runtime/request-layout.js';
 import { OpinionReply } from '../runtime/replies.js';
 import { READ_ONLY_TOOLS } from '../runtime/tools.js';
 import { runChecks } from './checks.js';
@@ -42,15 +42,12 @@ export async function verifyWork(
     const listing = await sandbox.listFiles();
     const exclude = contributors(ctx);
     const sessionId = session('verifier');
-    const messages: ChatMessage[] = [
-      { role: 'system', content: promptFor('verifier') },
-      {
-        role: 'user',
-        content: `## Task: is the work done?\n\n${brief(ctx, task)}\n\n## Checks, as just re-run for you\n${results
-          .map((r, i) => `- ${r.passed ? 'PASS' : 'FAIL'} ${r.id}: \`${checks[i]?.command}\`${r.passed ? '' : `\n  output: ${r.output.slice(-600)}`}`)
-          .join('\n')}\n\n## Files\n${listing.join('\n') || '(none)'}\n\nInspect what you need, then return {"verdict": ..., "findings": [...]}.`,
-      },
-    ];
+    const messages: ChatMessage[] = openingMessages(ctx.requestLayout, {
+      role: 'verifier', brief: briefSections(ctx, task), head: '## Task: is the work done?\n\n',
+      tail: `\n\n## Checks, as just re-run for you\n${results
+        .map((r, i) => `- ${r.passed ? 'PASS' : 'FAIL'} ${r.id}: \`${checks[i]?.command}\`${r.passed ? '' : `\n  output: ${r.output.slice(-600)}`}`)
+        .join('\n')}\n\n## Files\n${listing.join('\n') || '(none)'}\n\nInspect what you need, then return {"verdict": ..., "findings": [...]}.`,
+    });
     const answer = await askJudge(ctx, task, {
       role: 'verifier', sessionId, messages, tools: READ_ONLY_TOOLS, sandbox, checks, schema: OpinionReply, excludeFamilies: exclude,
       askAgain: 'Give your final answer now as the JSON object {"verdict": ..., "findings": [...]}.',

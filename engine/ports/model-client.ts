@@ -10,13 +10,38 @@ import { conservativeTokens, type Unreceived, type Usage } from '../base/usage.j
 export const ToolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 export type ToolCall = z.infer<typeof ToolCall>;
 
+/**
+ * Characters of `content`, from its start, that repeat across sessions (a role's prompt, the
+ * objective, the layout contract: see request-layout.ts). An adapter for a provider that needs
+ * explicit cache breakpoints puts one there; every other adapter ignores it. Absent: no part of
+ * the message is known to repeat.
+ */
+const CacheBreak = z.number().int().nonnegative().optional();
+
 export const ChatMessage = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string() }),
-  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('system'), content: z.string(), cacheBreak: CacheBreak }),
+  z.object({ role: z.literal('user'), content: z.string(), cacheBreak: CacheBreak }),
   z.object({ role: z.literal('assistant'), content: z.string().nullable(), toolCalls: z.array(ToolCall).optional() }),
   z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
 ]);
 export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/**
+ * Where each part of a session's opening request goes. Providers cache the longest prefix a
+ * request shares with an earlier one, so what repeats must come first:
+ * - `shared-first` (transcript format 4): the system message is the role's prompt and then the
+ *   objective (the same for every session of the role in a sweep); the first user message opens
+ *   with the layout contract (the same under one root's plan), and only then the `## Task` line,
+ *   the goal and what is particular to the node. Two sessions of one role share the system
+ *   message whole, and the contract too when they serve one tree. Each message carries
+ *   `cacheBreak` where its repeated part ends, for providers that need explicit breakpoints.
+ * - `task-first` (transcript format 3 and earlier): the request as it was: the `## Task` line,
+ *   then goal, objective, contract and particulars in one user message, no breakpoints. Kept
+ *   only so a run recorded in it replays under its own layout (requestLayoutOf, transcript.ts).
+ * The messages are built in runtime/request-layout.ts.
+ */
+export const RequestLayout = z.enum(['task-first', 'shared-first']);
+export type RequestLayout = z.infer<typeof RequestLayout>;
 
 export interface ToolSpec {
   name: string;

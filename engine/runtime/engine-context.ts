@@ -3,6 +3,7 @@ import type { Clock } from '../ports/clock.js';
 import type { EventSink } from '../ports/events.js';
 import type { ModelRouter } from './model-router.js';
 import type { SandboxProvider } from '../ports/sandbox.js';
+import type { RequestLayout } from '../ports/model-client.js';
 
 /** What every stage of a node shares across one `solve`. Built by `solve`; stages read it. */
 export interface EngineContext {
@@ -22,6 +23,8 @@ export interface EngineContext {
   maxTurns: number;
   /** The whole objective: its text (e.g. a spec) and its acceptance criteria, handed to every node. */
   objective: { context: string | null; criteria: string[] };
+  /** Where each part of a session's opening request goes (request-layout.ts). */
+  requestLayout: RequestLayout;
 }
 
 /** What a node is asked to do. */

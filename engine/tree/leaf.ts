@@ -9,9 +9,9 @@ import { Monitor } from '../court/monitor.js';
 import type { NodeRecord } from '../court/node-record.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import { WORKER_CAP } from '../runtime/accounting.js';
-import { brief } from '../runtime/brief.js';
+import { briefSections } from '../runtime/brief.js';
 import type { EngineContext, Task } from '../runtime/engine-context.js';
-import { promptFor } from '../runtime/prompts.js';
+import { openingMessages } from '../runtime/request-layout.js';
 import { runToolLoop } from '../runtime/tool-loop.js';
 import { WORK_TOOLS } from '../runtime/tools.js';
 import { prepareWorkspace } from '../runtime/workspace.js';
@@ -40,13 +40,10 @@ export async function runLeaf(ctx: EngineContext, task: Task, record: NodeRecord
 
     return await repairRounds(ctx, task, record, async (index, findings) => {
       const monitor = new Monitor(record.checks.map((c) => c.command).join('\n'));
-      const messages: ChatMessage[] = [
-        { role: 'system', content: promptFor('worker') },
-        {
-          role: 'user',
-          content: `${brief(ctx, task)}\n\n## Checks (the definition of done)\n${record.checks.map((c) => `- ${c.id}: ${c.description}\n  \`${c.command}\``).join('\n')}${findingsNote(index, findings, 'attempt')}`,
-        },
-      ];
+      const messages: ChatMessage[] = openingMessages(ctx.requestLayout, {
+        role: 'worker', brief: briefSections(ctx, task),
+        tail: `\n\n## Checks (the definition of done)\n${record.checks.map((c) => `- ${c.id}: ${c.description}\n  \`${c.command}\``).join('\n')}${findingsNote(index, findings, 'attempt')}`,
+      });
       const work = await ctx.accounting.withPhaseCap('work', WORKER_CAP, () =>
         runToolLoop({
           router: ctx.router, role: 'worker', sessionId: session('worker'), nodeId: task.id, messages, tools: WORK_TOOLS,

@@ -16,7 +16,8 @@ import { stamp } from '../ports/events.js';
 import type { ChatMessage } from '../ports/model-client.js';
 import { WORKER_CAP, type NodeAccount } from '../runtime/accounting.js';
 import type { Task } from '../runtime/engine-context.js';
-import { promptFor } from '../runtime/prompts.js';
+import { goalSections } from '../runtime/brief.js';
+import { openingMessages } from '../runtime/request-layout.js';
 import type { PlanReply } from '../runtime/replies.js';
 import { runToolLoop } from '../runtime/tool-loop.js';
 import { WORK_TOOLS } from '../runtime/tools.js';
@@ -75,10 +76,9 @@ export async function runMerge(
       attempt: (index, findings) =>
         ctx.accounting.inAttempt(index, async (): Promise<RepairRound<Round>> => {
           record.attempts = index;
-          const messages: ChatMessage[] = [
-            { role: 'system', content: promptFor('merger') },
-            { role: 'user', content: `## Goal\n${task.goal}\n\n## Layout and interfaces\n${layout}\n\n${extra}${findingsNote(index, findings, 'assembly')}` },
-          ];
+          const messages: ChatMessage[] = openingMessages(ctx.requestLayout, {
+            role: 'merger', brief: goalSections(task, `## Layout and interfaces\n${layout}`), tail: `\n\n${extra}${findingsNote(index, findings, 'assembly')}`,
+          });
           // Before seam checks exist, the layout is what a write should be about.
           const monitor = new Monitor(seamReady ? record.checks.map((c) => c.command).join('\n') : `${layout}\n${summary}`);
           const mergerSession = session('merger');

@@ -1,10 +1,10 @@
 import { ContractMissingError } from '../base/errors.js';
 import type { NodeRecord } from '../court/node-record.js';
 import type { ChatMessage } from '../ports/model-client.js';
-import { brief } from '../runtime/brief.js';
+import { briefSections } from '../runtime/brief.js';
 import type { Task } from '../runtime/engine-context.js';
-import { promptFor } from '../runtime/prompts.js';
 import { PlanReply } from '../runtime/replies.js';
+import { openingMessages } from '../runtime/request-layout.js';
 import { askStructured } from '../runtime/structured.js';
 import type { TreeContext } from './tree-context.js';
 
@@ -20,10 +20,10 @@ function missingContract(task: Task, plan: PlanReply): boolean {
  */
 export async function planNode(ctx: TreeContext, task: Task, record: NodeRecord, session: (r: string) => string): Promise<PlanReply> {
   const sessionId = session('planner');
-  const messages: ChatMessage[] = [
-    { role: 'system', content: promptFor('planner') },
-    { role: 'user', content: `## Task: plan\n\nYou are at depth ${task.depth}${task.depth === 0 ? ' (the root: you own the layout and interfaces)' : ''}.\n\n${brief(ctx, task)}` },
-  ];
+  const messages: ChatMessage[] = openingMessages(ctx.requestLayout, {
+    role: 'planner', brief: briefSections(ctx, task),
+    head: `## Task: plan\n\nYou are at depth ${task.depth}${task.depth === 0 ? ' (the root: you own the layout and interfaces)' : ''}.\n\n`,
+  });
   const first = await askStructured(ctx.router, 'planner', PlanReply, { sessionId, messages });
   if (!missingContract(task, first.value)) {
     record.assume(first.value.assumptions);

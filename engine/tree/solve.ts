@@ -6,7 +6,7 @@ import type { Usage } from '../base/usage.js';
 import { sessionLimiter, type SessionLimiter } from '../ports/session-limiter.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { EngineEvent, EventSink } from '../ports/events.js';
-import type { ModelClient } from '../ports/model-client.js';
+import type { ModelClient, RequestLayout } from '../ports/model-client.js';
 import type { SandboxProvider } from '../ports/sandbox.js';
 import { Accounting, NodeAccount, type PARENT_RESERVE, type SessionCeilings, type TreeAllocation } from '../runtime/accounting.js';
 import type { Task } from '../runtime/engine-context.js';
@@ -16,6 +16,7 @@ import { assembleNode } from './assemble.js';
 import { buildNode, type BuiltNode } from './build.js';
 import { flatten, type NodeResult } from './node-result.js';
 import { DEFAULT_ATOMICITY, type AtomicityLimits } from './plan-rules.js';
+import { DEFAULT_REQUEST_LAYOUT } from '../runtime/request-layout.js';
 import type { TreeContext } from './tree-context.js';
 
 export interface SolveOptions {
@@ -55,6 +56,11 @@ export interface SolveOptions {
   clock?: Clock;
   /** Objective text (e.g. a spec) and its acceptance criteria, handed to every node. Default none. */
   objective?: { context: string | null; criteria: string[] };
+  /**
+   * Where each part of a session's opening request goes. Default {@link DEFAULT_REQUEST_LAYOUT}
+   * (what repeats first); a replay passes the layout its transcripts were recorded in.
+   */
+  requestLayout?: RequestLayout;
   /** Default {@link DEFAULT_ATOMICITY}. */
   atomicity?: AtomicityLimits;
   /** Model cooldown after repeated failures. Default 60 000 ms. */
@@ -163,6 +169,7 @@ export async function build(options: BuildOptions): Promise<BuiltTree> {
     maxTurns: options.maxTurns ?? 30,
     atomicity: options.atomicity ?? DEFAULT_ATOMICITY,
     objective: options.objective ?? { context: null, criteria: [] },
+    requestLayout: options.requestLayout ?? DEFAULT_REQUEST_LAYOUT,
     allocation: typeof options.budget === 'number' ? null : options.budget,
   };
   await mkdir(ctx.workRoot, { recursive: true });

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { cacheShareByRole } from '../journal/cache-share.js';
+import type { CacheShare } from '../journal/cache-share-schema.js';
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { UsageError } from '../exit-codes.js';
@@ -32,14 +34,14 @@ function capList(value: string): number[] {
 }
 
 /** The measured cells of a recorded run, and whether it recorded the manifest at `manifestFile` (same bytes). */
-async function recordedCells(run: string, manifestFile: string): Promise<{ run: string; sameManifest: boolean; cells: CellMeasurement[]; calls: RunCallFigures }> {
+async function recordedCells(run: string, manifestFile: string): Promise<{ run: string; sameManifest: boolean; cells: CellMeasurement[]; calls: RunCallFigures; cache: CacheShare[] }> {
   const recorded = await readRecordedRun(run, run);
   const cells = sweepCells(recorded.events, recorded.manifest).cells.flatMap((c) => (c.measurement ? [c.measurement] : []));
   if (cells.length === 0) throw new UsageError(`${recorded.shownAs}: no cell was measured yet, so there is nothing to learn a forecast from; record some cells first (e.g. harness record --depths 1,2)`);
   const bytes = await readFile(manifestFile);
   const sameManifest = createHash('sha256').update(bytes).digest('hex') === recorded.header.pins.manifest.sha256;
   // Calls, tokens, latency and session time as measured, for the wall time of the cells left.
-  return { run: recorded.shownAs, sameManifest, cells, calls: await runCallFigures(run, recorded.events) };
+  return { run: recorded.shownAs, sameManifest, cells, calls: await runCallFigures(run, recorded.events), cache: cacheShareByRole(recorded.events) };
 }
 
 /** `harness plan`: the matrix and the bill of a sweep, read from its manifest. Writes nothing. */

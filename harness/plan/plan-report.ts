@@ -8,6 +8,8 @@ import { isSimulatedSweep } from '../providers/sweep-roster.js';
 import { COURT, firstUncountable, planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
 import { learnedForecast, type LearnedForecast } from './plan-learned.js';
 import { learnedLines, powerLines } from './plan-learned-text.js';
+import { cacheLines } from './plan-cache.js';
+import type { CacheShare } from '../journal/cache-share-schema.js';
 import { planPower, type PlanPower } from './plan-power.js';
 import { hypothesisLines, planHypothesis, type PlanHypothesis } from './plan-hypothesis.js';
 import type { CellMeasurement } from '../journal/cell-measurement.js';
@@ -74,6 +76,8 @@ export interface PlanReport {
   forecast?: LearnedForecast;
   /** How long the sweep takes (wall-time.ts): the projection's, and under --from the cells left's, from measured figures. */
   wallTime: { plan: WallTime; left?: WallTime };
+  /** `--from runs/NAME`: the share of input served from the prompt cache there, per role (plan-cache.ts). Absent without --from. */
+  cache?: { run: string; byRole: CacheShare[] };
 }
 
 export interface PlanReportOptions {
@@ -87,7 +91,7 @@ export interface PlanReportOptions {
    * A recorded run (`--from`): its folder as written, whether it recorded this same manifest,
    * and its measured cells. Default none: the declared scenario and the manifest's SD only.
    */
-  from?: { run: string; sameManifest: boolean; cells: readonly CellMeasurement[]; calls?: RunCallFigures };
+  from?: { run: string; sameManifest: boolean; cells: readonly CellMeasurement[]; calls?: RunCallFigures; cache?: readonly CacheShare[] };
 }
 
 /** The wall-time forecasts: the projection's from what is declared, the cells left's from what the run measured. */
@@ -163,6 +167,7 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
     ...(hypothesis ? { hypothesis } : {}),
     ...(forecast ? { forecast } : {}),
     wallTime: wallTimes(manifest, options.providers, projection, left),
+    ...(options.from?.cache ? { cache: { run: options.from.run, byRole: [...options.from.cache] } } : {}),
   };
 }
 
@@ -349,6 +354,7 @@ export function renderPlanText(report: PlanReport): string {
   lines.push('', ...ceilingLines(report));
   if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
   if (report.wallTime.left) lines.push('', ...wallTimeLines(report.wallTime.left, `Wall time of the cells left, from ${report.forecast?.run ?? 'the run'}`));
+  if (report.cache) lines.push('', ...cacheLines(report.cache.run, report.cache.byRole));
   lines.push('', ...powerLines(report.power));
   if (report.hypothesis) lines.push('', ...hypothesisLines(report.hypothesis));
   return `${lines.join('\n')}\n`;

@@ -95,6 +95,7 @@ export function providerClients(providers: LoadedProviderConfig, env: Readonly<R
           serverWaits,
           ...(endpoint.session_header !== undefined ? { sessionHeader: endpoint.session_header } : {}),
           ...(endpoint.call_deadline_s !== undefined ? { callDeadlineMs: endpoint.call_deadline_s * 1000 } : {}),
+          ...(endpoint.cache_breakpoints ? { cacheBreakpoints: true } : {}),
           ...(options.clock ? { clock: options.clock } : {}),
           ...(control ? { rateControl: control } : {}),
         }),

@@ -15,6 +15,7 @@ import {
   type SessionLimiter,
   type ModelClient,
   type NodeResult,
+  type RequestLayout,
 } from '../../engine/index.js';
 import { runPair, type PairHooks } from '../cell/pair-run.js';
 import type { GradeResult } from '../grading/grading-report.js';
@@ -92,6 +93,8 @@ export interface RecordSweepOptions {
   retryUnavailable?: boolean;
   /** Told of each such re-run, before it starts. Default: nothing. */
   onHostLost?(cellIds: CellId[], detail: string): void;
+  /** The engine's request layout. Default: the engine's (shared-first). */
+  requestLayout?: RequestLayout;
 }
 
 export interface SweepOutcome {
@@ -168,6 +171,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
         runId: o.runId, limiter: o.limiter, secrets: o.secrets, cooldownMs: 1000, events: eventFiles.sink,
         sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
         objective: { context: o.objective.context, criteria: o.objective.criteria },
+        ...(o.requestLayout ? { requestLayout: o.requestLayout } : {}),
       };
       const finishCell = async (id: CellId, outcome: CellOutcome) => {
         // Its arm's events are on disk before the journal says it finished: a resume keeps the file of a finished cell.

@@ -69,6 +69,8 @@ export interface RecordSeams {
   clientClock?: import('../../engine/index.js').Clock;
   /** Skips the one-token completion per pair (the sim needs none). */
   skipWarmup?: boolean;
+  /** The engine's request layout (the caching test measures the old one beside the new). Default: the engine's. */
+  requestLayout?: import('../../engine/index.js').RequestLayout;
   /** Called with each durable journal event (tests kill the sweep at a chosen event). */
   onEvent?: (event: SweepEvent) => void;
   /** Grading override (tests make one cell ungradable). */
@@ -233,6 +235,7 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
         return seams.modelsFor ? seams.modelsFor(cap, repetition, base) : base;
       },
       grade: (tree, cell) => (seams.grade ? seams.grade(tree, cell, baseGrade) : baseGrade(tree)),
+      ...(seams.requestLayout ? { requestLayout: seams.requestLayout } : {}),
       // A lost host is drained by the pool, so each re-run lands on the hosts left; one per host bounds it.
       hostRetries: pool ? hosts.length : 0,
       onHostLost: (ids, detail) => io.err(`harness: ${detail.replace(/\.$/, '')}; re-running ${ids.join(', ')} on the hosts left (completed model calls are answered from the transcripts)\n`),

@@ -7,6 +7,7 @@ import {
   type ModelRequest,
   type ModelResponse,
   type NodeResult,
+  type RequestLayout,
 } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import type { CellMeasurement } from '../journal/cell-measurement.js';
@@ -80,6 +81,8 @@ export interface ReplayPairOptions {
   grade(tree: string): Promise<GradeResult>;
   /** Grade every merged subtree too, as the recording did (`grade_merges`). Default: only roots. */
   gradeMerges?: { entryPoints: readonly string[] };
+  /** The layout the pair's requests were recorded in (see replay-layout.ts). Default: the engine's own. */
+  requestLayout?: RequestLayout;
 }
 
 /** The inner client of the strict record: never reached (strict mode throws first), and refusing if it were. */
@@ -132,6 +135,7 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
     sandboxes: o.sandboxes, workRoot: o.workRoot, runId: o.runId, limiter: o.limiter, secrets: [], cooldownMs: 1000,
     sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
     objective: { context: o.objective.context, criteria: o.objective.criteria },
+    ...(o.requestLayout ? { requestLayout: o.requestLayout } : {}),
   };
 
   const arms: Partial<Record<Arm, ReplayedArm>> = {};

@@ -31,6 +31,7 @@ import type { CellOutcome } from '../journal/sweep-events.js';
 import { readTranscripts } from '../journal/transcripts.js';
 import { fixedSessions } from '../manifest/concurrency.js';
 import { canonicalForm, shown, treeDifference } from './replay-compare.js';
+import { recordedLayout } from './replay-layout.js';
 import { replayPair, type PairReplay } from './replay-pair.js';
 
 /**
@@ -207,11 +208,13 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
       const ids = manifest.arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition }));
       if (!flags.json) io.err(`replaying ${arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition })).join(', ')}…\n`);
       const recorded = await readTranscripts(ids.map((id) => paths.cell(id).transcripts));
+      // The layout the pair was recorded in (its transcripts' format version), so the engine asks what the record holds.
+      const requestLayout = recordedLayout(recorded, run.shownAs);
       const workRoot = path.join(scratch, 'cells', ids[0]!, 'work');
       await mkdir(workRoot, { recursive: true });
       const replayed = await replayPair({
         manifest, cap: pair.cap, repetition: pair.repetition, arms, recorded, roster, endpoints, sandboxes, objective,
-        budget, workRoot, runId, limiter, grade, ...(gradeMerges ? { gradeMerges } : {}),
+        budget, workRoot, runId, limiter, grade, ...(gradeMerges ? { gradeMerges } : {}), ...(requestLayout ? { requestLayout } : {}),
       });
       calls.served += replayed.calls.served;
       calls.live += replayed.calls.live;

@@ -8,6 +8,8 @@ import type { SweepEvent, SweepEventOf } from '../journal/sweep-events.js';
 import { caveatsOf, unpairedCells } from './caveats.js';
 import { CHARTS } from './chart-list.js';
 import { costSection } from './cost-panel.js';
+import { cacheShareByRole } from '../journal/cache-share.js';
+import type { CacheShare } from '../journal/cache-share-schema.js';
 import { independenceAudit } from './independence-audit.js';
 import { sweepCells, type CellState } from './journal-cells.js';
 import { plantedTruth, type PlantedTruth } from './planted-truth.js';
@@ -39,6 +41,8 @@ export interface ReportInput {
   noTruthBecause?: string;
   /** Confidence of every interval. Default 0.95. */
   confidence?: number;
+  /** The cached share of each session's first call, per role, read from the transcripts (cache-share.ts). Default: not read (shown as such). */
+  firstCallCache?: CacheShare[];
 }
 
 
@@ -150,7 +154,7 @@ export function buildReport(input: ReportInput): Report {
     interrupted: byStatus('interrupted').map((c) => c.id),
   };
   const independence = independenceAudit(measured);
-  const cost = costSection(measured, sweep.unmeasuredSpend, manifest);
+  const cost = { ...costSection(measured, sweep.unmeasuredSpend, manifest), cache: { byRole: cacheShareByRole(events), firstCall: input.firstCallCache ?? null } };
   const simulatedText = params ? plantedText(params) : pinned === 'unreadable' ? "planted parameters unreadable: the journal's pin does not parse" : null;
   const pair = (p: SweepEventOf<'header'>['pins']['executor']) => ({ provider: p.provider, model: p.model, realModel: p.realModel, family: p.realFamily ?? p.declaredFamily, rung: p.rung });
   const code = header.pins.code;

@@ -183,7 +183,26 @@ function cost(r: Report): string[] {
     '',
     `All measured cells: ${spendText(r.cost.actual)}. Cells without a measurement: ${spendText(r.cost.unmeasured)}.`,
     '',
+    ...cacheLines(r),
     '![Cost](charts/cost.svg)',
+    '',
+  ];
+}
+
+/** The prompt cache's share per role: over every call, and over each session's first call (what the request layout decides). */
+function cacheLines(r: Report): string[] {
+  const cache = r.cost.cache;
+  if (!cache || cache.byRole.length === 0) return [];
+  const share = (s: { share: number | null } | undefined) => (s?.share === null || s === undefined ? '–' : percent(s.share));
+  const rows = cache.byRole.map((row) => {
+    const first = cache.firstCall?.find((f) => f.role === row.role);
+    return [row.role, count(row.sessions), tokens(row.input), tokens(row.cached), share(row), first ? `${share(first)} of ${tokens(first.input)}` : '–'];
+  });
+  return [
+    "Served from the provider's prompt cache, per role: over every call, and over each session's first call (a later call in a tool loop repeats its own history; only a first call is cached by what it shares with other sessions).",
+    '',
+    ...markdownTable(['role', 'sessions', 'tokens in', 'cached', 'cached share', 'first calls: cached share'], rows, ['l', 'r', 'r', 'r', 'r', 'r']),
+    ...(cache.firstCall === null ? ['', 'First calls: the transcripts were not read.'] : []),
     '',
   ];
 }

@@ -4,6 +4,7 @@ import { CostModel, Forecast } from '../plan/forecast.js';
 import { SimParams } from '../sim/sim-params.js';
 import { Interval } from '../stats/interval.js';
 import { Spend } from '../journal/cell-measurement.js';
+import { CacheShare } from '../journal/cache-share-schema.js';
 import { Hypothesis } from '../manifest/hypothesis.js';
 import { MergeDecay } from './merge-decay-schema.js';
 import { ClaimRow } from './claim-schema.js';
@@ -269,7 +270,17 @@ export const Report = z.object({
     capCurve: z.array(CapRow),
   }),
   depth: z.array(DepthBin),
-  cost: z.object({ caps: z.array(CostRow), actual: Spend, unmeasured: Spend }),
+  cost: z.object({
+    caps: z.array(CostRow),
+    actual: Spend,
+    unmeasured: Spend,
+    /**
+     * The share of input served from the provider's prompt cache, per role: over every call of
+     * every finished session (the journal), and over each session's first call (the
+     * transcripts; null when they were not read). Absent: a report written before it was shown.
+     */
+    cache: z.object({ byRole: z.array(CacheShare), firstCall: z.array(CacheShare).nullable() }).optional(),
+  }),
   independence: IndependenceAudit,
   charts: z.array(ChartEntry),
   /** The manifest's `hypothesis:` ruled on; absent when there is none. */

@@ -7,6 +7,7 @@ import { REPO_ROOT } from '../paths.js';
 import { isSimulatedRun } from '../providers/sweep-roster.js';
 import { runPaths } from '../journal/run-folder.js';
 import { buildReport } from './build-report.js';
+import { firstCallCacheShare } from '../journal/cache-share.js';
 import { chartSpecs } from './chart-list.js';
 import { readRecordedRun, type RecordedRun } from './read-run.js';
 import { renderMarkdown } from './report-markdown.js';
@@ -75,7 +76,7 @@ export async function writeReport(runDir: string, options: WriteReportOptions = 
   const shownAs = options.shownAs ?? runDir;
   const run = await readRecordedRun(runDir, shownAs);
   const truth = await defectsFor(run, options.simCorpusDir ?? CORPUS_DIR);
-  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth });
+  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth, firstCallCache: await firstCallCacheShare(runDir) });
   const files: Array<[string, string]> = [
     ['report.json', reportJson(report)],
     ['report.md', renderMarkdown(report)],

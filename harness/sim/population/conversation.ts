@@ -18,10 +18,11 @@ export function lastUser(req: ModelRequest): string {
   return user && 'content' in user ? user.content : '';
 }
 
-/** The `## Task: ...` line of the first user message. */
+/** The `## Task: ...` line of the first user message: its first line (task-first layout), or the first line after the layout contract (shared-first); see request-layout.ts. */
 export function taskLine(req: ModelRequest): string {
   const user = req.messages.find((m) => m.role === 'user');
-  return /## Task: ([^\n]+)/.exec(user && 'content' in user ? user.content : '')?.[1] ?? '';
+  // Anchored at a line start: the contract before it is a planner's text, which may quote the words mid-line.
+  return /^## Task: ([^\n]+)/m.exec(user && 'content' in user ? user.content : '')?.[1] ?? '';
 }
 
 export function answer(value: unknown): SimReply {

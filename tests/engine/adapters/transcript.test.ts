@@ -9,6 +9,8 @@ import {
   TranscriptGapError,
   TranscriptLine,
   TranscriptRecorder,
+  TRANSCRIPT_VERSION,
+  requestLayoutOf,
   sessionRequests,
   systemClock,
   type ChatMessage,
@@ -147,5 +149,20 @@ describe('TranscribingModelClient', () => {
     const lines = await read(dir, 's');
     expect(() => sessionRequests(lines.filter((l) => !(l.type === 'request' && l.call === 0)))).toThrow(TranscriptGapError);
     expect(() => sessionRequests([...lines, ...lines.filter((l) => l.call === 1).map((l) => ({ ...l, call: 3 }))])).toThrow(TranscriptGapError);
+  });
+});
+
+describe('transcript format versions', () => {
+  it('writes format 4, reads format 3 as well, and names the request layout each was recorded in', async () => {
+    const { dir, recorder: tx } = await recorder();
+    await tx.wrap(new ScriptedModel({ worker: () => ({ content: 'ok' }) })).complete(ask('v/worker/1', [{ role: 'system', content: 'p', cacheBreak: 1 }, { role: 'user', content: 'u' }]));
+    const [request] = await read(dir, 'v/worker/1');
+    expect(request).toMatchObject({ type: 'request', version: TRANSCRIPT_VERSION, added: [{ role: 'system', content: 'p', cacheBreak: 1 }, { role: 'user', content: 'u' }] });
+    expect(TRANSCRIPT_VERSION).toBe(4);
+    const v3 = { ...request!, version: 3 };
+    expect(TranscriptLine.parse(v3).version).toBe(3);
+    expect(TranscriptLine.safeParse({ ...request!, version: 5 }).success).toBe(false);
+    expect(TranscriptLine.safeParse({ ...request!, version: 2 }).success).toBe(false);
+    expect([requestLayoutOf(3), requestLayoutOf(4)]).toEqual(['task-first', 'shared-first']);
   });
 });

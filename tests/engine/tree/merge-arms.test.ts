@@ -47,7 +47,7 @@ describe('the two arms at a merge (fake sandbox)', () => {
     // At the merge, no other family judges the merge: no reviewer and no verifier's opinion. The
     // only other family asked is the meta-verifier, once, and it judges the seam checks, not the merge.
     expect(atRoot(model, 'reviewer')).toEqual([]);
-    expect(atRoot(model, 'verifier').map((r) => [r.sessionId, r.model, userText(r).split('\n')[0]])).toEqual([['ungated/root/verifier/1', 'beta-m', '## Task: are the checks adequate?']]);
+    expect(atRoot(model, 'verifier').map((r) => [r.sessionId, r.model, /^## Task: .*$/m.exec(userText(r))?.[0]])).toEqual([['ungated/root/verifier/1', 'beta-m', '## Task: are the checks adequate?']]);
     expect(events.events.filter((e) => e.nodeId === 'root' && e.type === 'verifier_opinion')).toEqual([]);
     expect(events.ofType('meta_verified').filter((e) => e.nodeId === 'root').map((e) => [e.arm, e.adequate, e.model])).toEqual([['ungated', true, 'beta-m']]);
     expect(events.ofType('merge_review').every((e) => e.kind === 'self' && !e.independent && !e.verdictUsed && e.family === 'alpha')).toBe(true);

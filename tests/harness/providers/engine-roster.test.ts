@@ -74,3 +74,18 @@ describe('clientsFromConfig', () => {
     expect(solveClock.slept).toEqual([]);
   });
 });
+
+describe('clientsFromConfig: cache_breakpoints', () => {
+  it('sends cache_control breakpoints for a provider that says cache_breakpoints: true, and plain strings otherwise', async () => {
+    const baseURL = await local(() => ({ body: completion({ content: 'ok' }) }));
+    const marked: ModelRequest = { ...request, messages: [{ role: 'system', content: 'role prompt and spec', cacheBreak: 20 }, { role: 'user', content: 'task' }] };
+    const on = clientsFromConfig(await providersFile({ a: { base_url: baseURL, api_key_env: 'A_KEY', cache_breakpoints: true } }), ENV);
+    const off = clientsFromConfig(await providersFile({ a: { base_url: baseURL, api_key_env: 'A_KEY' } }), ENV);
+    await on.a!.complete(marked);
+    await off.a!.complete(marked);
+    expect(server!.requests.map((r) => (r.body.messages as Array<{ content: unknown }>)[0]!.content)).toEqual([
+      [{ type: 'text', text: 'role prompt and spec', cache_control: { type: 'ephemeral' } }],
+      'role prompt and spec',
+    ]);
+  });
+});
