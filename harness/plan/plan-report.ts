@@ -354,7 +354,8 @@ export function renderPlanText(report: PlanReport): string {
   lines.push('', ...ceilingLines(report));
   if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
   if (report.wallTime.left) lines.push('', ...wallTimeLines(report.wallTime.left, `Wall time of the cells left, from ${report.forecast?.run ?? 'the run'}`));
-  if (report.cache) lines.push('', ...cacheLines(report.cache.run, report.cache.byRole));
+  const cache = report.cache ? cacheLines(report.cache.run, report.cache.byRole) : [];
+  if (cache.length) lines.push('', ...cache);
   lines.push('', ...powerLines(report.power));
   if (report.hypothesis) lines.push('', ...hypothesisLines(report.hypothesis));
   return `${lines.join('\n')}\n`;
