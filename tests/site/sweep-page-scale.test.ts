@@ -4,11 +4,10 @@ import path from 'node:path';
 import { createMarkdownProcessor } from '@astrojs/markdown-remark';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderMarkdown, runFiles } from '../../harness/index.js';
-import { writeReport } from '../../harness/report/write-report.js';
 import { linkedCharts } from '../../site/src/lib/linked-charts.js';
 import { moveLongTables } from '../../site/src/lib/long-tables.js';
 import { reportHtml } from '../../site/src/lib/report-html.js';
-import { writeSweepJournalFixture } from '../support/sweep-fixture.js';
+import { writeWideReport } from './wide-report.js';
 
 /**
  * The sweep page must not grow with the cells (issue 22: at most 500 KB at 528 cells). Two
@@ -24,13 +23,9 @@ const EXAMPLE = path.join(REPO, 'runs', 'example-sim');
 const tmp = await mkdtemp(path.join(tmpdir(), 'rdh-page-scale-'));
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-async function pageBody(copies: number): Promise<{ cells: number; bytes: number; moved: number }> {
+async function pageBody(copies: number): Promise<{ cells: number; bytes: number; before: number; moved: number }> {
   const dir = path.join(tmp, `copies-${copies}`, 'runs', 'sweep');
-  // The fixture makes whole copies of the example's journal: as many as these sessions need.
-  const perCopy = (await readFile(path.join(EXAMPLE, 'journal.jsonl'), 'utf8')).split('\n').filter((l) => l.includes('"type":"session_finished"')).length;
-  const made = await writeSweepJournalFixture(dir, EXAMPLE, copies * perCopy, REPO);
-  expect(made.copies).toBe(copies);
-  await writeReport(dir, { shownAs: 'sweep' });
+  await writeWideReport(dir, EXAMPLE, REPO, copies);
   const report = runFiles.Report.parse(JSON.parse(await readFile(path.join(dir, 'report', 'report.json'), 'utf8')));
   const cellPages = new Set(report.cells.map((c) => c.id));
   const markdown = await createMarkdownProcessor({ syntaxHighlight: false, smartypants: false });

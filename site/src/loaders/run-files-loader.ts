@@ -36,6 +36,8 @@ export interface RunEntry {
   reportFile: string;
   /** The report's long tables, each moved to a page of its own (long-tables.ts). */
   tables: Array<{ slug: string; title: string }>;
+  /** How many cells have a page: a run with none gets no cells page. */
+  cellPageCount: number;
 }
 export interface CellEntry {
   run: string;
@@ -108,6 +110,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
       name, sweep: r.sweep, simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view,
       headline: headline(r), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
       tables: moved.map((t) => ({ slug: t.slug, title: t.title })),
+      cellPageCount: run.cellPages.length,
     });
     for (const cell of cells) {
       const file = cellView(name, cell.id);
