@@ -15,7 +15,14 @@ export interface CellGroup {
   cells: string[];
 }
 
-/** Cell ids by cap, caps in order, each cap's cells in the order given. */
+/** By repetition as a number (rep2 before rep10), then arm; an id that names no cell last, as given. */
+function byRepetition(a: string, b: string): number {
+  const [x, y] = [parseCellId(a), parseCellId(b)];
+  if (!x || !y) return Number(!x) - Number(!y);
+  return x.repetition - y.repetition || x.arm.localeCompare(y.arm);
+}
+
+/** Cell ids by cap, caps in order, each cap's cells by repetition then arm. */
 export function cellGroups(cells: readonly string[]): CellGroup[] {
   const byCap = new Map<number, string[]>();
   for (const id of cells) {
@@ -26,7 +33,7 @@ export function cellGroups(cells: readonly string[]): CellGroup[] {
   }
   return [...byCap.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([cap, ids]) => ({ label: cap < 0 ? 'other cells' : `cap ${cap}`, anchor: cap < 0 ? 'cells-other' : `cells-cap${cap}`, cells: ids }));
+    .map(([cap, ids]) => ({ label: cap < 0 ? 'other cells' : `cap ${cap}`, anchor: cap < 0 ? 'cells-other' : `cells-cap${cap}`, cells: ids.sort(byRepetition) }));
 }
 
 /** Whether the sweep page lists every cell itself. */

@@ -64,10 +64,10 @@ describe('moveLongTables', () => {
 });
 
 describe('cellGroups', () => {
-  it('groups cell ids by cap in cap order, and lists every cell on the sweep page only while they are few', () => {
-    const ids = ['cap2-rep1-gated', 'cap1-rep1-gated', 'cap10-rep1-gated', 'cap1-rep2-ungated'];
+  it('groups cell ids by cap in cap order, each by repetition as a number, and lists every cell on the sweep page only while they are few', () => {
+    const ids = ['cap2-rep1-gated', 'cap1-rep10-gated', 'cap1-rep1-ungated', 'cap10-rep1-gated', 'cap1-rep2-ungated', 'cap1-rep1-gated'];
     expect(cellGroups(ids)).toEqual([
-      { label: 'cap 1', anchor: 'cells-cap1', cells: ['cap1-rep1-gated', 'cap1-rep2-ungated'] },
+      { label: 'cap 1', anchor: 'cells-cap1', cells: ['cap1-rep1-gated', 'cap1-rep1-ungated', 'cap1-rep2-ungated', 'cap1-rep10-gated'] },
       { label: 'cap 2', anchor: 'cells-cap2', cells: ['cap2-rep1-gated'] },
       { label: 'cap 10', anchor: 'cells-cap10', cells: ['cap10-rep1-gated'] },
     ]);
