@@ -16,6 +16,8 @@ import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedM
 import { checkCounts, checkKilledClaims, checkMergeFindings, checkNarrowTables, readReport } from './checks/story.js';
 import { archiveFiles, auditTranscriptPage, storedTextLinks } from './checks/transcripts.js';
 import { checkCharts } from './checks/charts.js';
+import { checkMovedTables } from './checks/sweep-page.js';
+import { writeWideReport } from './wide-report.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
@@ -107,7 +109,12 @@ beforeAll(async () => {
   await cp(path.join(REPO, 'tests', 'harness', 'report', '__snapshots__', 'golden'), path.join(golden, 'report'), { recursive: true, filter: (f) => !f.endsWith('.vl.json') && !f.endsWith('.md') });
   const runs = [runA, path.join(tmp, 'runs', 'fixture-copy'), golden];
   const example = path.join(REPO, 'runs', 'example-sim');
-  if (await stat(path.join(example, 'report', 'report.json')).then(() => true, () => false)) runs.push(example);
+  if (await stat(path.join(example, 'report', 'report.json')).then(() => true, () => false)) {
+    runs.push(example);
+    // A report of 28 cells (7 copies of the example's 4), report/ only: its long tables move to pages of their own (checks/sweep-page.ts).
+    await writeWideReport(path.join(tmp, 'wide-source'), example, REPO, 7, path.join(tmp, 'runs', 'wide'));
+    runs.push(path.join(tmp, 'runs', 'wide'));
+  }
   dist = path.join(tmp, 'dist');
   await promisify(execFile)(path.join(REPO, 'make_site.sh'), ['--base', BASE, '--out', dist, '--data', path.join(tmp, 'data'), ...runs], {
     cwd: tmp,
@@ -423,7 +430,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
     const pages = ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/verifier/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/', 'runs/golden/'];
     // The committed example's sweep and cell pages (a cell page of a recorded run, not the fixture's).
-    if (visits.has(`${server.url}runs/example-sim/`)) pages.push('runs/example-sim/', 'runs/example-sim/cells/cap2-rep1-ungated/');
+    if (visits.has(`${server.url}runs/example-sim/`)) pages.push('runs/example-sim/', 'runs/example-sim/cells/cap2-rep1-ungated/', 'runs/example-sim/cells/', 'runs/wide/', 'runs/wide/tables/table-cells/');
     const dark = await launchChromium({ colorScheme: 'dark' });
     try {
       const found: string[] = [];
@@ -501,4 +508,12 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
   it('ships no meta refresh and no script: only the watch reloads its pages', async () => {
     await checkNoLiveRefresh({ context: browser.context, baseUrl: server.url, run: 'fixture-run' });
   });
+
+  it('moves a long table and its chart off the sweep page, dropping nothing (checks/sweep-page.ts): the 28-cell report\'s tables, sweep page and moved pages together, are report.md\'s', async () => {
+    expect(visits.size, 'the crawl ran first').toBeGreaterThan(0);
+    if (!visits.has(`${server.url}runs/wide/`)) return; // no committed example to copy
+    const check = { context: browser.context, baseUrl: server.url };
+    expect(await checkMovedTables({ ...check, run: 'wide', reportMd: await readFile(path.join(tmp, 'wide-source', 'report', 'report.md'), 'utf8') })).toBeGreaterThanOrEqual(2);
+    expect(await checkMovedTables({ ...check, run: 'fixture-run', reportMd: await readFile(path.join(tmp, 'runs', 'fixture-run', 'report', 'report.md'), 'utf8') })).toBe(0);
+  }, 300_000);
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { renderMarkdown, type Report, type Spend } from '../../../harness/run-files.js';
 import { dataDir } from '../lib/data-dir.js';
 import { reportHtml } from '../lib/report-html.js';
+import { moveLongTables, type MovedTable } from '../lib/long-tables.js';
 import { stagedSpecs, type SpecFile } from '../lib/chart-specs.js';
 import { headline, isSimulated, type Headline } from '../lib/headline.js';
 import { readRun, stagedRuns, type ChartView } from '../lib/site-data.js';
@@ -33,6 +34,10 @@ export interface RunEntry {
   specs: SpecFile[];
   /** The staged report.json, relative to the data folder: published byte for byte. */
   reportFile: string;
+  /** The report's long tables, each moved to a page of its own (long-tables.ts). */
+  tables: Array<{ slug: string; title: string }>;
+  /** How many cells have a page: a run with none gets no cells page. */
+  cellPageCount: number;
 }
 export interface CellEntry {
   run: string;
@@ -51,6 +56,8 @@ export interface RunPage {
   report: Report;
   reportHtml: string;
   cellPages: string[];
+  /** The long tables moved off the page (long-tables.ts), each served by tables/[table].astro. */
+  moved: MovedTable[];
 }
 
 type Collection = 'runs' | 'cells' | 'sessions';
@@ -90,17 +97,20 @@ async function prepare(context: LoaderContext): Promise<Index> {
     await Promise.all(writes);
     await writeView(dir, filesView(name), files);
     const rendered = await context.renderMarkdown(renderMarkdown(run.report));
-    const html = reportHtml(rendered.html ?? '', {
+    const full = reportHtml(rendered.html ?? '', {
       cellPages: new Set(run.cellPages),
       charts: run.linkedCharts,
       shownAs: `runs/${run.name}/report/report.json`,
     });
+    const { html, moved } = moveLongTables(full);
     const view = runView(name);
-    await writeView(dir, view, { name, report: run.report, reportHtml: html, cellPages: run.cellPages } satisfies RunPage);
+    await writeView(dir, view, { name, report: run.report, reportHtml: html, cellPages: run.cellPages, moved } satisfies RunPage);
     const r = run.report;
     index.runs.push({
       name, sweep: r.sweep, simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view,
       headline: headline(r), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
+      tables: moved.map((t) => ({ slug: t.slug, title: t.title })),
+      cellPageCount: run.cellPages.length,
     });
     for (const cell of cells) {
       const file = cellView(name, cell.id);
