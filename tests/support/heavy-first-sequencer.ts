@@ -15,6 +15,7 @@ const HEAVY = [
   'tests/harness/record/http-record.test.ts',
   'tests/site/site.browser.test.ts',
   'tests/site/site-watch.test.ts',
+  'tests/harness/record/cache-layout.test.ts',
 ];
 
 export default class HeavyFirstSequencer extends BaseSequencer {
