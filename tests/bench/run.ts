@@ -11,6 +11,7 @@ import { workspaceTransportBench } from './workspace-transport.bench.js';
 import { siteBench, sweepSiteBench } from './site.bench.js';
 import { simBench } from './sim.bench.js';
 import { table, type Figure } from './stats.js';
+import { throughputBench } from './throughput.bench.js';
 
 // `npm run bench -- grade` measures grading against the floor only, skipping the sandbox figures.
 const only = process.argv[2];
@@ -29,6 +30,11 @@ if (only === 'replay') {
 if (only === 'site') {
   const results = [await siteBench(), await sweepSiteBench()];
   console.log(`${table(results.flatMap((r) => r.figures))}\n\n${results.flatMap((r) => r.lines).join('\n')}`);
+  process.exit(0);
+}
+// `npm run bench -- throughput` measures how close sweeps run to the provider's limits (no Docker), alone.
+if (only === 'throughput') {
+  console.log((await throughputBench()).lines.join('\n'));
   process.exit(0);
 }
 const figures: Figure[] = [];
