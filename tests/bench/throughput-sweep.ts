@@ -22,11 +22,11 @@ export interface SweepShape {
 }
 
 export interface SweepRun {
-  /** Shown in the table. */
-  name: string;
   concurrency: Concurrency;
   faults: FaultPlan;
   shape: SweepShape;
+  /** Answers in the sweep's first seconds are warm-up too (a per-minute limit binds only once a minute has been used). Default 0. */
+  warmUpS?: number;
 }
 
 /** What one answered call came to, from its transcript's response line. */
@@ -64,7 +64,7 @@ export interface SweepFigures {
   wallSeconds: number;
 }
 
-/** The steady window leaves out the first calls (every controller starts somewhere) and the last (the sweep drains). */
+/** The steady window leaves out the first calls (every controller starts somewhere; with `warmUpS`, also the first seconds) and the last (the sweep drains). */
 export const WARM_UP_SHARE = 0.15;
 export const TAIL_SHARE = 0.1;
 /** The least a window may hold for its figure to count (the issue's "at least 1,000 calls"). */
@@ -160,7 +160,8 @@ export async function throughputSweep(run: SweepRun): Promise<SweepFigures> {
     poll();
     const stats = server.stats();
     const { answers, twice } = await answersOf(out);
-    const from = Math.floor(answers.length * WARM_UP_SHARE);
+    const warmUntil = (answers[0]?.atMs ?? 0) + (run.warmUpS ?? 0) * 1000;
+    const from = Math.max(Math.floor(answers.length * WARM_UP_SHARE), answers.findIndex((x) => x.atMs >= warmUntil));
     const to = Math.ceil(answers.length * (1 - TAIL_SHARE));
     const window = answers.slice(from, to);
     const first = window[0]?.atMs ?? 0;
