@@ -66,8 +66,9 @@ export { predictCell } from './sim/population/predict.js';
 export { Deliverable, deliverableOf, mergeGradingOf } from './grading/deliverable.js';
 export { SimPopulation } from './sim/population/sim-population.js';
 export { simSetup, DEFAULT_SIM_PAIRS, type SimSetup, type SimSetupOptions } from './sim/population/sim-setup.js';
-export { FaultPlan, FaultWindow, LatencyPlan, LimitsPlan, RateLimitPlan, FaultPlanInvalidError, loadFaultPlan, type LoadedFaultPlan } from './sim/serve/fault-plan.js';
+export { FaultPlan, FaultWindow, LatencyPlan, LimitsPlan, RateLimitPlan, CachingPlan, CapabilitiesPlan, FaultPlanInvalidError, loadFaultPlan, type LoadedFaultPlan } from './sim/serve/fault-plan.js';
 export { SimRequestRefusedError, SimServerListenError } from './sim/serve/serve-errors.js';
+export { PREFLIGHT_CELL, PROBE_CELL } from './sim/serve/chat-route.js';
 export { startSimServer, DEFAULT_SIM_PORT, SIM_SERVER_HOST, type SimServer, type SimServerOptions } from './sim/serve/sim-server.js';
 /** The run-file schemas, the one module the results site imports (see run-files.ts). */
 export * as runFiles from './run-files.js';

@@ -48,6 +48,9 @@ export { comparisonDifference, comparisonPValue, comparisonTallies } from './sta
 export { holmLevels } from './stats/holm.js';
 export { callKey, latencyMs, type TryIdentity } from './sim/serve/fault-draws.js';
 export { ServerStats } from './sim/serve/server-stats.js';
+export { goDuration } from './sim/serve/rate-buckets.js';
+export { CACHE_DEFAULTS, PromptCache } from './sim/serve/prompt-cache.js';
+export { promptText, promptTokens } from './sim/serve/prompt-text.js';
 export { ChatCompletionBody, requestFromWire, completionBody } from './sim/serve/wire-request.js';
 export { simPathOf } from './sim/population/sim-world.js';
 export { PairEventFiles } from './record/pair-events.js';

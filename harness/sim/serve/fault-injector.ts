@@ -1,9 +1,10 @@
 import type { FaultPlan, FaultWindow } from './fault-plan.js';
 import { latencyMs, uniform, type TryIdentity } from './fault-draws.js';
+import { RateBuckets } from './rate-buckets.js';
 
 /** What the server does with one well-formed request, once the fault plan has had its say. */
 export type FaultDecision =
-  | { kind: 'answer'; latencyMs: number }
+  | { kind: 'answer'; latencyMs: number; reservedTokens: number }
   | { kind: 'http_error'; status: number; latencyMs: number }
   | { kind: 'rate_limited'; why: 'drawn' | 'requests_per_minute' | 'tokens_per_minute'; retryAfterS: number; latencyMs: number };
 
@@ -16,23 +17,22 @@ interface WindowState {
   startedAtMs: number | null;
 }
 
-const MINUTE_MS = 60_000;
-
 /**
  * The fault plan applied request by request: which window is open, whether a per-minute limit
- * is full, and the seeded draws (see fault-draws.ts). It keeps the plan's clock and counts but
+ * bucket is empty (rate-buckets.ts), and the seeded draws (see fault-draws.ts). It keeps the plan's clock and counts but
  * owns no socket: the server asks it what to do and carries it out, outages included.
  */
 export class FaultInjector {
   private readonly windows: WindowState[];
-  /** Answered requests of the last minute: when, and the tokens they used. */
-  private answered: Array<{ atMs: number; tokens: number }> = [];
+  /** The per-minute limits, whose state also gives the x-ratelimit-* headers. */
+  private readonly buckets: RateBuckets;
 
   constructor(
     private readonly plan: FaultPlan | undefined,
     private readonly startedAtMs: number,
   ) {
     this.windows = (plan?.windows ?? []).map((window, index) => ({ window, index, startedAfter: null, startedAtMs: null }));
+    this.buckets = new RateBuckets(plan, startedAtMs);
   }
 
   /** Outage windows started by time, with their delay from the server's start: the server sets a timer for each. */
@@ -78,45 +78,31 @@ export class FaultInjector {
     return null;
   }
 
-  /** Seconds until the sliding minute frees room, when a per-minute limit is full; null when it is not. */
-  private limitWait(nowMs: number): { why: 'requests_per_minute' | 'tokens_per_minute'; retryAfterS: number } | null {
-    this.answered = this.answered.filter((a) => a.atMs > nowMs - MINUTE_MS);
-    const limits = this.plan?.limits;
-    const rpm = limits?.requests_per_minute;
-    if (rpm !== undefined && this.answered.length >= rpm) {
-      // Room for one more once enough of the oldest answers leave the minute.
-      return { why: 'requests_per_minute', retryAfterS: secondsUntil(this.answered[this.answered.length - rpm]!.atMs + MINUTE_MS, nowMs) };
-    }
-    const tpm = limits?.tokens_per_minute;
-    let used = this.answered.reduce((sum, a) => sum + a.tokens, 0);
-    if (tpm === undefined || used < tpm) return null;
-    for (const a of this.answered) {
-      used -= a.tokens;
-      if (used < tpm) return { why: 'tokens_per_minute', retryAfterS: secondsUntil(a.atMs + MINUTE_MS, nowMs) };
-    }
-    return null;
-  }
-
-  /** What to do with request `n`, a try of a call the server has seen `t.seen` times before. */
-  decide(n: number, t: TryIdentity, nowMs: number): FaultDecision {
+  /**
+   * What to do with request `n`, a try of a call the server has seen `t.seen` times before,
+   * whose prompt the server estimates at `estimate` tokens. An answer has been admitted by the
+   * limits and holds its reservation: report what it used with noteAnswered.
+   */
+  decide(n: number, t: TryIdentity, nowMs: number, estimate: number): FaultDecision {
     const seed = this.plan?.seed ?? 0;
     const delay = latencyMs(this.plan?.latency, seed, t);
     const status = this.burstStatus(n, nowMs);
     if (status !== null) return { kind: 'http_error', status, latencyMs: delay };
-    const full = this.limitWait(nowMs);
-    if (full) return { kind: 'rate_limited', ...full, latencyMs: delay };
+    // A drawn 429 comes first: a busy provider refuses whatever the client's own rate, and the refusal takes nothing from its buckets.
     const rate = this.plan?.rate_limit;
     if (rate && uniform(seed, 'rate_limit', t) < rate.share) return { kind: 'rate_limited', why: 'drawn', retryAfterS: rate.retry_after_s, latencyMs: delay };
-    return { kind: 'answer', latencyMs: delay };
+    const full = this.buckets.admit(estimate, nowMs);
+    if (full) return { kind: 'rate_limited', ...full, latencyMs: delay };
+    return { kind: 'answer', latencyMs: delay, reservedTokens: estimate };
   }
 
-  /** An answered request, for the per-minute limits: its tokens are prompt plus completion. */
-  noteAnswered(tokens: number, nowMs: number): void {
-    this.answered.push({ atMs: nowMs, tokens });
+  /** An answered request: its reservation is replaced by the tokens it used, prompt plus completion. */
+  noteAnswered(decision: { reservedTokens: number }, tokens: number, nowMs: number): void {
+    this.buckets.settle(decision.reservedTokens, tokens, nowMs);
   }
-}
 
-/** Seconds from `nowMs` to `atMs`, at millisecond precision, never negative. */
-function secondsUntil(atMs: number, nowMs: number): number {
-  return Math.max(0, Math.ceil(atMs - nowMs)) / 1000;
+  /** The x-ratelimit-* headers every chat reply carries (none when the plan has no limits or turns them off). */
+  rateHeaders(nowMs: number): Record<string, string> {
+    return this.buckets.headers(nowMs);
+  }
 }

@@ -11,10 +11,13 @@ import { ProblemListError } from '../../internal/problem-list-error.js';
  * the seed and the call's identity (see fault-draws.ts), so a sweep sees the same faults
  * however its requests interleave.
  *
- * Room to grow, on purpose: a later format adds `limits.headers` (x-ratelimit-* headers on
- * every reply, as hosted providers send them) and a top-level `caching` section (a share of the
- * prompt reported as cached_tokens) beside these sections; neither exists yet, so both are
- * refused as unknown fields today rather than silently ignored.
+ * Version 2 (this one) is a provider model as well as a fault list: `limits` are token buckets
+ * with a burst allowance and OpenAI-style x-ratelimit-* headers on every reply (switchable
+ * off), `caching` reports a longest-common-prefix share of the prompt as cached_tokens, and
+ * `capabilities` switches off tools or JSON mode. Version 1 files still load: their `limits`
+ * (then a sliding minute) are read as buckets holding a whole minute's allowance, which keeps
+ * the sustained rate and the first minute the same, and they get no headers, as before; the new
+ * sections need `version: 2`, so a version-1 file means what it meant when written.
  */
 
 const Seconds = (what: string) => z.number().nonnegative().describe(what);
@@ -57,13 +60,46 @@ export type RateLimitPlan = z.infer<typeof RateLimitPlan>;
 
 export const LimitsPlan = z
   .object({
-    requests_per_minute: z.int().positive().optional().describe('Requests answered in any sliding minute before the next is answered 429. Default: no limit.').meta({ examples: [60] }),
-    tokens_per_minute: z.int().positive().optional().describe('Tokens (prompt + completion of answered requests) in any sliding minute before the next request is answered 429. Default: no limit.').meta({ examples: [200000] }),
+    requests_per_minute: z.int().positive().optional().describe('Requests admitted per minute, sustained: a bucket refilled continuously at this rate. A request finding it empty is answered 429. Default: no limit.').meta({ examples: [600] }),
+    tokens_per_minute: z.int().positive().optional().describe('Tokens (prompt + completion, as the server counts them) admitted per minute, sustained: a second bucket like the first. Default: no limit.').meta({ examples: [200000] }),
+    burst: z
+      .number()
+      .positive()
+      .max(1)
+      .optional()
+      .describe('What a full bucket holds, as a share of the minute\'s allowance (0.1 = six seconds\' worth): the burst admitted at once after an idle spell. At least one request. Default: 1, a whole minute, the most a provider lets through at once.')
+      .meta({ examples: [0.1] }),
+    headers: z
+      .boolean()
+      .optional()
+      .describe('Send x-ratelimit-{limit,remaining,reset}-{requests,tokens} on every chat reply, 429s included, as OpenAI does; false sends none, so a client must find the limit from 429s alone. Needs version 2. Default: true in version 2 (version 1 never sent them).')
+      .meta({ examples: [true] }),
   })
   .strict()
-  .describe('Per-minute quotas answered with 429s as hosted providers do; Retry-After says when the sliding minute frees room. Only answered requests count. Default: none.')
-  .meta({ examples: [{ requests_per_minute: 60, tokens_per_minute: 200000 }] });
+  .describe('Per-minute quotas as hosted providers enforce them: token buckets, refilled continuously, answered 429 with Retry-After (the time until the bucket holds the request) once empty. A request reserves its prompt tokens (characters / 4 of what it sends) when admitted, then is charged what it was answered with (its prompt and completion tokens) once answered: see rate-buckets.ts. Default: none.')
+  .meta({ examples: [{ requests_per_minute: 600, tokens_per_minute: 200000, burst: 0.1, headers: true }] });
 export type LimitsPlan = z.infer<typeof LimitsPlan>;
+
+export const CachingPlan = z
+  .object({
+    min_tokens: z.int().positive().optional().describe('Shortest cached prefix reported: below it cached_tokens is 0. Default: 1024, as OpenAI.').meta({ examples: [1024] }),
+    block_tokens: z.int().positive().optional().describe('Prefixes are cached and reported in whole blocks of this many tokens. Default: 128, as OpenAI.').meta({ examples: [128] }),
+    max_blocks: z.int().positive().optional().describe('Blocks the store keeps, least recently used dropped first (32 bytes of hash each). Default: 65536.').meta({ examples: [65536] }),
+  })
+  .strict()
+  .describe('Prompt caching by longest common prefix: once a request was answered, its prompt prefix (tools, then messages, serialized; 4 characters a token) is kept, and a later request to the same model sharing it is told usage.prompt_tokens_details.cached_tokens. With caching on, prompt_tokens is also counted as characters / 4 of the prompt, as a tokenizer would. Needs version 2. Default: off, no cached tokens ever, and usage equals the in-process population\'s.')
+  .meta({ examples: [{ min_tokens: 1024, block_tokens: 128 }] });
+export type CachingPlan = z.infer<typeof CachingPlan>;
+
+export const CapabilitiesPlan = z
+  .object({
+    tools: z.boolean().optional().describe('false: a request offering tools is answered 400, as vLLM without tool parsing or Ollama with a model lacking tools do. Default: true.').meta({ examples: [false] }),
+    json_mode: z.boolean().optional().describe('false: a request asking response_format json_object or json_schema is answered 400, as OpenAI answers it for a model without JSON mode. Default: true.').meta({ examples: [false] }),
+  })
+  .strict()
+  .describe('What the served models support, for testing a capability probe (harness models). Needs version 2. Default: everything.')
+  .meta({ examples: [{ tools: false, json_mode: false }] });
+export type CapabilitiesPlan = z.infer<typeof CapabilitiesPlan>;
 
 export const FaultWindow = z
   .object({
@@ -92,11 +128,13 @@ export type FaultWindow = z.infer<typeof FaultWindow>;
 
 export const FaultPlan = z
   .object({
-    version: z.literal(1).describe('Format version. Always 1. No default.').meta({ examples: [1] }),
+    version: z.union([z.literal(1), z.literal(2)]).describe('Format version: 2 (1 still loads; see the top of fault-plan.ts for what it means). No default.').meta({ examples: [2] }),
     seed: z.int().nonnegative().describe('Seed of every random choice (which tries get a 429, each delay). The same seed and the same calls give the same faults, in any arrival order. No default.').meta({ examples: [7] }),
     latency: LatencyPlan.optional(),
     rate_limit: RateLimitPlan.optional(),
     limits: LimitsPlan.optional(),
+    caching: CachingPlan.optional(),
+    capabilities: CapabilitiesPlan.optional(),
     windows: z
       .array(FaultWindow)
       .default([])
@@ -104,7 +142,12 @@ export const FaultPlan = z
       .meta({ examples: [[{ fault: 'outage', after_requests: 20, for_s: 5 }]] }),
   })
   .strict()
-  .meta({ title: 'recursion-depth harness fault plan', description: 'What harness sim serve does to its clients: 429s, latency, outages, 5xx bursts, per-minute limits.' });
+  .superRefine((p, ctx) => {
+    if (p.version !== 1) return;
+    const newer = [p.limits?.burst !== undefined && 'limits.burst', p.limits?.headers !== undefined && 'limits.headers', p.caching && 'caching', p.capabilities && 'capabilities'].filter((f): f is string => typeof f === 'string');
+    for (const field of newer) ctx.addIssue({ code: 'custom', path: field.split('.'), message: `is a version 2 field; set version: 2 (see manifests/faults.example.yaml)` });
+  })
+  .meta({ title: 'recursion-depth harness fault plan', description: 'What harness sim serve does to its clients: 429s, latency, outages, 5xx bursts, per-minute limits with rate-limit headers, prompt caching, capabilities.' });
 export type FaultPlan = z.infer<typeof FaultPlan>;
 
 /** The fault plan cannot be used as written. One line per problem, each naming the field and the fix. */

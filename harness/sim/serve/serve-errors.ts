@@ -12,6 +12,8 @@ export class SimRequestRefusedError extends RdhError {
     message: string,
     /** The OpenAI error code, e.g. model_not_found. */
     readonly wireCode: string | null = null,
+    /** The request field at fault, e.g. tools. */
+    readonly param: string | null = null,
   ) {
     super(message);
   }

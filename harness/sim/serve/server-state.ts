@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultInjector } from './fault-injector.js';
+import type { CapabilitiesPlan } from './fault-plan.js';
+import type { PromptCache } from './prompt-cache.js';
 import type { OutageControl } from './outage-control.js';
 import type { ServedPopulations } from './served-populations.js';
 import type { StatsCounter } from './server-stats.js';
@@ -14,6 +16,10 @@ export interface ServerState {
   readonly log: (line: string) => void;
   readonly now: () => number;
   readonly outages: OutageControl;
+  /** The prompt cache of the plan's `caching:` section; null when caching is off. */
+  readonly cache: PromptCache | null;
+  /** The plan's `capabilities:`; undefined serves everything. */
+  readonly capabilities: CapabilitiesPlan | undefined;
 }
 
 /** Sends a JSON body; during an outage the connection is closed after it, so the next try must reconnect. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Usage } from '../../../engine/index.js';
 
 const Count = z.int().nonnegative();
 
@@ -12,7 +13,9 @@ export const ServerStats = z.strictObject({
   received: Count,
   /** Answered 200 with a completion. */
   answered: Count,
-  /** Answered 429, by why: drawn by `rate_limit`, or a full per-minute limit. */
+  /** Tokens of the answered requests as their replies reported them: prompt (cached included), of it served from the prompt cache, and completion. */
+  tokens: z.strictObject({ prompt: Count, cached: Count, completion: Count }),
+  /** Answered 429, by why: drawn by `rate_limit`, or an empty per-minute bucket. */
   rateLimited: z.strictObject({ drawn: Count, requestsPerMinute: Count, tokensPerMinute: Count }),
   /** Answered with the 5xx of an http_error window. */
   serverErrors: Count,
@@ -36,6 +39,7 @@ export class StatsCounter {
   private readonly stats: ServerStats = {
     received: 0,
     answered: 0,
+    tokens: { prompt: 0, cached: 0, completion: 0 },
     rateLimited: { drawn: 0, requestsPerMinute: 0, tokensPerMinute: 0 },
     serverErrors: 0,
     badRequests: 0,
@@ -82,6 +86,14 @@ export class StatsCounter {
       case 'internal_error':
         s.internalErrors++;
     }
+  }
+
+  /** Adds an answered request's usage to the token totals. */
+  tokens(usage: Usage): void {
+    const t = this.stats.tokens;
+    t.prompt += usage.inputTokens;
+    t.cached += usage.cachedTokens;
+    t.completion += usage.outputTokens;
   }
 
   outageEntered(): void {

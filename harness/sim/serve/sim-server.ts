@@ -3,6 +3,7 @@ import type { LoadedManifest } from '../../manifest/manifest-loader.js';
 import type { FaultPlan } from './fault-plan.js';
 import { FaultInjector } from './fault-injector.js';
 import { OutageControl } from './outage-control.js';
+import { PromptCache } from './prompt-cache.js';
 import { answerChat } from './chat-route.js';
 import { sendJson, type ServerState } from './server-state.js';
 import { ServedPopulations } from './served-populations.js';
@@ -71,7 +72,8 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
   const http = createServer();
   const listener = new SwitchableListener(http, SIM_SERVER_HOST);
   const outages = new OutageControl(listener, counter, log, now);
-  const state: ServerState = { populations, injector, counter, listener, log, now, outages };
+  const cache = options.faults?.caching ? new PromptCache(options.faults.caching) : null;
+  const state: ServerState = { populations, injector, counter, listener, log, now, outages, cache, capabilities: options.faults?.capabilities };
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     Promise.resolve()
       .then(() => route(state, req, res))

@@ -15,13 +15,27 @@ const WireToolCall = z.object({
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
 
+/**
+ * A text part of a message's content, as clients that mark cache breakpoints send it
+ * (`cache_control: {type: 'ephemeral'}`, Anthropic-style, also passed through by gateways).
+ * Only text parts: the engine sends no images.
+ */
+const WireTextPart = z.object({
+  type: z.literal('text', 'content parts must be {type: "text", text}: only text is served'),
+  text: z.string(),
+  cache_control: z.object({ type: z.literal('ephemeral') }).optional(),
+});
+
+/** Content as a string, or as text parts joined back into one string (see joinContent). */
+const WireContent = z.union([z.string(), z.array(WireTextPart).min(1, 'content parts must hold at least one part')]);
+
 const WireMessage = z.discriminatedUnion(
   'role',
   [
-    z.object({ role: z.literal('system'), content: z.string() }),
-    z.object({ role: z.literal('user'), content: z.string() }),
-    z.object({ role: z.literal('assistant'), content: z.string().nullable().optional(), tool_calls: z.array(WireToolCall).optional() }),
-    z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string() }),
+    z.object({ role: z.literal('system'), content: WireContent }),
+    z.object({ role: z.literal('user'), content: WireContent }),
+    z.object({ role: z.literal('assistant'), content: WireContent.nullable().optional(), tool_calls: z.array(WireToolCall).optional() }),
+    z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: WireContent }),
   ],
   { error: 'a message needs role system, user, assistant or tool' },
 );
@@ -50,19 +64,28 @@ export function bodyProblems(error: z.ZodError): string {
   return `the request body is not a chat completion request: ${shown.join('; ')}${error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : ''}`;
 }
 
+/**
+ * One string for content sent either way: parts are joined with nothing between them, the
+ * inverse of a client cutting a message's text at its cache breakpoints; the breakpoints
+ * themselves are dropped, since they change no token of the prompt (see prompt-cache.ts).
+ */
+export function joinContent(content: z.infer<typeof WireContent>): string {
+  return typeof content === 'string' ? content : content.map((part) => part.text).join('');
+}
+
 function fromWire(m: ChatCompletionBody['messages'][number]): ChatMessage {
   switch (m.role) {
     case 'system':
     case 'user':
-      return { role: m.role, content: m.content };
+      return { role: m.role, content: joinContent(m.content) };
     case 'assistant':
       return {
         role: 'assistant',
-        content: m.content ?? null,
+        content: m.content === undefined || m.content === null ? null : joinContent(m.content),
         ...(m.tool_calls?.length ? { toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) } : {}),
       };
     case 'tool':
-      return { role: 'tool', toolCallId: m.tool_call_id, content: m.content };
+      return { role: 'tool', toolCallId: m.tool_call_id, content: joinContent(m.content) };
   }
 }
 

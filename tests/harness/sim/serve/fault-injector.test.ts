@@ -73,7 +73,7 @@ describe('the fault plan over HTTP', () => {
     }
   });
 
-  it('answers 429 once requests_per_minute is reached in the sliding minute, with the wait until it frees room', async () => {
+  it('reads a version-1 requests_per_minute as a bucket holding the whole minute, refilled continuously, with the wait until it holds one more', async () => {
     let now = 1_000_000;
     const server = await serve(plan({ limits: { requests_per_minute: 3 } }), { now: () => now });
     try {
@@ -83,17 +83,21 @@ describe('the fault plan over HTTP', () => {
         now += 1000;
       }
       expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 429, 429]);
-      // The first answer (at 1 000 000) leaves the minute at 1 060 000; the fifth try came at 1 004 000.
-      expect(replies[4]!.headers.get('retry-after')).toBe('56');
-      now += 56_000;
+      // Three taken by 1 002 000, refilled at one per 20 s: 0.2 by the fifth try at 1 004 000, one whole request 16 s later.
+      expect(replies[4]!.headers.get('retry-after')).toBe('16');
+      // Version 1 never sent rate-limit headers; it still does not.
+      expect([...replies[4]!.headers.keys()].filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
+      now += 16_000 - 1000 - 1;
+      expect((await post(server, plannerCall('early').body, plannerCall('early').identity)).status).toBe(429);
+      now += 1;
       expect((await post(server, plannerCall('late').body, plannerCall('late').identity)).status).toBe(200);
-      expect(server.stats().rateLimited.requestsPerMinute).toBe(2);
+      expect(server.stats().rateLimited.requestsPerMinute).toBe(3);
     } finally {
       await server.stop();
     }
   });
 
-  it('answers 429 once tokens_per_minute is used up by answered requests', async () => {
+  it('charges an answered request the tokens its reply reports, and refuses the next until the refill pays the debt back', async () => {
     let now = 5_000_000;
     const server = await serve(plan({ limits: { tokens_per_minute: 1000 } }), { now: () => now });
     try {
@@ -102,10 +106,14 @@ describe('the fault plan over HTTP', () => {
       expect(used).toBeGreaterThan(1000);
       const second = await post(server, plannerCall('b').body, plannerCall('b').identity);
       expect([first.status, second.status]).toEqual([200, 429]);
-      expect(second.headers.get('retry-after')).toBe('60');
-      now += 60_001;
+      // The bucket is used - 1000 tokens in debt, plus the next prompt's reservation, refilled at 1000 a minute.
+      const waitMs = Number(second.headers.get('retry-after-ms'));
+      expect(waitMs).toBeGreaterThan(((used - 1000) * 60_000) / 1000);
+      now += waitMs - 1;
+      expect((await post(server, plannerCall('b').body, plannerCall('b').identity)).status).toBe(429);
+      now += 1;
       expect((await post(server, plannerCall('b').body, plannerCall('b').identity)).status).toBe(200);
-      expect(server.stats().rateLimited.tokensPerMinute).toBe(1);
+      expect(server.stats().rateLimited.tokensPerMinute).toBe(2);
     } finally {
       await server.stop();
     }

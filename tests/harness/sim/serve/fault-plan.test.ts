@@ -20,7 +20,7 @@ async function problems(text: string): Promise<string[]> {
 describe('the fault plan', () => {
   it('loads the committed example and the scaled-down plan the tests use', async () => {
     const example = await loadFaultPlan(path.join(REPO_ROOT, 'manifests', 'faults.example.yaml'));
-    expect(Object.keys(example.plan)).toEqual(['version', 'seed', 'latency', 'rate_limit', 'limits', 'windows']);
+    expect(Object.keys(example.plan)).toEqual(['version', 'seed', 'latency', 'rate_limit', 'limits', 'caching', 'capabilities', 'windows']);
     const ci = await loadFaultPlan(path.join(import.meta.dirname, 'faults-ci.yaml'));
     expect(ci.plan).toEqual({
       version: 1,
@@ -52,16 +52,32 @@ describe('the fault plan', () => {
         "<file>:4: rate_limit.share: must be at most 1, got 1.5; e.g. share: 0.2",
         "<file>:4: rate_limit.retry_after_s: missing; add it, e.g. retry_after_s: 0.5",
         "<file>:4: rate_limit.retry_after: unknown field; did you mean "retry_after_s"? Rename or remove it",
-        "<file>:5: limits.requests_per_minute: must be a positive whole number, got 0; e.g. requests_per_minute: 60",
+        "<file>:5: limits.requests_per_minute: must be a positive whole number, got 0; e.g. requests_per_minute: 600",
+        "<file>:6: caching.share: unknown field; remove it (fields here: min_tokens, block_tokens, max_blocks)",
         "<file>:8: windows[0].for_requests: an outage refuses connections, so no request reaches the server to end it; use for_s",
         "<file>:9: windows[1].status: must be a 5xx status (500 to 599: 429s come from rate_limit and limits), got 429; e.g. status: 503",
         "<file>:9: windows[1].after_requests: missing: say when the window starts, e.g. after_requests: 20 or after_s: 30",
         "<file>:10: windows[2].after_s: the window already starts at after_requests; keep one of the two",
         "<file>:10: windows[2].status: missing: say which status the burst answers with, e.g. status: 503",
         "<file>:11: windows[3].status: an outage answers nothing; remove status, or make it fault: http_error",
-        "<file>:6: caching: unknown field; remove it (fields here: version, seed, latency, rate_limit, limits, windows)",
       ]
     `);
+  });
+
+  it('keeps version 2 fields out of a version 1 plan, which means what it meant when written, and takes them at version 2', async () => {
+    const v2 = 'limits: { requests_per_minute: 60, burst: 0.1, headers: false }\ncaching: { min_tokens: 1024 }\ncapabilities: { tools: false }\n';
+    expect(await problems(`version: 1\nseed: 1\n${v2}`)).toMatchInlineSnapshot(`
+      [
+        "<file>:3: limits.burst: is a version 2 field; set version: 2 (see manifests/faults.example.yaml)",
+        "<file>:3: limits.headers: is a version 2 field; set version: 2 (see manifests/faults.example.yaml)",
+        "<file>:4: caching: is a version 2 field; set version: 2 (see manifests/faults.example.yaml)",
+        "<file>:5: capabilities: is a version 2 field; set version: 2 (see manifests/faults.example.yaml)",
+      ]
+    `);
+    const file = path.join(dir, 'v2.yaml');
+    await writeFile(file, `version: 2\nseed: 1\n${v2}`);
+    expect((await loadFaultPlan(file)).plan).toMatchObject({ limits: { burst: 0.1, headers: false }, caching: { min_tokens: 1024 }, capabilities: { tools: false } });
+    expect(await problems('version: 3\nseed: 1\n')).toHaveLength(1);
   });
 
   it('refuses latency fields the distribution does not take, and a range upside down', async () => {
