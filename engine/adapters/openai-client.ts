@@ -3,6 +3,7 @@ import { restated } from '../base/errors.js';
 import { SecretCatalogue } from '../base/secrets.js';
 import { addUsage, ZERO_USAGE, type Unreceived } from '../base/usage.js';
 import type { AttemptOutcome } from '../ports/attempt-outcome.js';
+import type { AttemptReport, RateControl } from '../ports/rate-control.js';
 import { CALL_HEADER, callIdentityOf, encodeCallHeader } from '../ports/call-identity.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import { worstCaseUsage, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse } from '../ports/model-client.js';
@@ -59,6 +60,14 @@ export interface OpenAIModelClientOptions {
   onAttempt?: (outcome: AttemptOutcome) => void;
   /** Send `response_format: json_object` when a JSON reply is wanted. Some servers reject it. Default true. */
   jsonMode?: boolean;
+  /**
+   * The rate controller of this client's provider key (engine/adapters/rate-controller.ts),
+   * shared by every client of that key: a permit is taken before EVERY attempt, estimated at
+   * the most the call may use (prompt counted high plus its output bound), and released with
+   * what the attempt came to and the reply's headers as soon as it ends, before any retry wait
+   * is slept. Default: none, attempts go out as soon as they are made.
+   */
+  rateControl?: RateControl;
   /** Sleeps between attempts and times the patience. Default: the system clock. */
   clock?: Clock;
   /** The jitter of the backoff, uniform in [0, 1). Default `Math.random` (tests fix it). */
@@ -87,8 +96,8 @@ function toOpenAI(m: ChatMessage): OpenAIMessage {
   }
 }
 
-/** One attempt: the answer and its status, or the failure classified. */
-type Attempt = { response: ModelResponse; status: number; failure?: never } | { failure: Failure; response?: never };
+/** One attempt: the answer and its status, or the failure classified; the reply's headers when one came. */
+type Attempt = ({ response: ModelResponse; status: number; failure?: never } | { failure: Failure; response?: never }) & { headers?: Headers };
 
 /**
  * The ModelClient adapter for any OpenAI-compatible chat-completions endpoint, on the openai
@@ -109,6 +118,7 @@ export class OpenAIModelClient implements ModelClient {
   private readonly serverWaits: ServerWaits;
   private readonly sessionHeader: boolean;
   private readonly onAttempt: (outcome: AttemptOutcome) => void;
+  private readonly rateControl: RateControl | undefined;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly secrets: SecretCatalogue;
@@ -123,6 +133,7 @@ export class OpenAIModelClient implements ModelClient {
     this.serverWaits = options.serverWaits ?? 'patience';
     this.sessionHeader = options.sessionHeader ?? isLoopbackUrl(options.baseURL);
     this.onAttempt = options.onAttempt ?? (() => undefined);
+    this.rateControl = options.rateControl;
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.secrets = (options.secrets ?? new SecretCatalogue()).with([options.apiKey]);
@@ -132,7 +143,7 @@ export class OpenAIModelClient implements ModelClient {
     const headers = this.headers(request);
     const lost: Unreceived = { attempts: 0, usage: ZERO_USAGE };
     for (let attempt = 1; ; attempt++) {
-      const result = await this.attempt(request, headers);
+      const result = await this.paced(request, headers);
       const at = this.clock.now();
       if (result.response) {
         this.patience.answered();
@@ -161,20 +172,43 @@ export class OpenAIModelClient implements ModelClient {
     return identity ? { [CALL_HEADER]: encodeCallHeader(identity) } : undefined;
   }
 
+  /** One attempt under a permit of the rate controller, released when the attempt ends (before any retry wait). */
+  private async paced(request: ModelRequest, headers: Record<string, string> | undefined): Promise<Attempt> {
+    if (!this.rateControl) return this.attempt(request, headers);
+    const worst = worstCaseUsage(request, null).usage;
+    const estimate = worst.inputTokens + worst.outputTokens;
+    const permit = await this.rateControl.acquire(request.model, estimate);
+    let report: AttemptReport = { outcome: 'failed', tokens: estimate };
+    try {
+      const result = await this.attempt(request, headers);
+      const used = result.response ? result.response.usage.inputTokens + result.response.usage.outputTokens : estimate;
+      const outcome = result.response ? 'answered' : result.failure.outcome === 'rate_limited' ? 'rate_limited' : 'failed';
+      report = { outcome, tokens: used, ...(result.headers ? { headers: result.headers } : {}) };
+      return result;
+    } finally {
+      permit.release(report);
+    }
+  }
+
   private async attempt(request: ModelRequest, headers: Record<string, string> | undefined): Promise<Attempt> {
     const deadline = new DeadlinePassed(this.deadlineMs);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(deadline), this.deadlineMs);
     let status: number | null = null;
+    let replyHeaders: Headers | undefined;
     try {
       // asResponse: the body is read here, under the same deadline, whatever its content type.
       const response = await this.client.chat.completions
         .create(this.body(request), { signal: controller.signal, timeout: this.deadlineMs, ...(headers ? { headers } : {}) })
         .asResponse();
       status = response.status;
-      return { response: parseCompletion(request, await response.text(), this.secrets), status };
+      replyHeaders = response.headers;
+      return { response: parseCompletion(request, await response.text(), this.secrets), status, headers: replyHeaders };
     } catch (thrown) {
-      return { failure: classifyFailure(request.model, thrown, controller.signal.aborted ? deadline : null, this.secrets, status) };
+      // A 4xx/5xx carries its headers on the SDK's error; a 200 whose body failed, on the response read above.
+      const sent = thrown instanceof OpenAI.APIError && thrown.headers ? thrown.headers : replyHeaders;
+      const failure = classifyFailure(request.model, thrown, controller.signal.aborted ? deadline : null, this.secrets, status);
+      return { failure, ...(sent ? { headers: sent } : {}) };
     } finally {
       clearTimeout(timer);
     }

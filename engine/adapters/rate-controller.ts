@@ -1,0 +1,242 @@
+import { systemClock, type Clock } from '../ports/clock.js';
+import type { AttemptReport, CallPermit, RateControl, RateControlStatus } from '../ports/rate-control.js';
+import { readRateLimitHeaders } from './rate-limit-headers.js';
+import { TokenBucket } from './token-bucket.js';
+
+/**
+ * The adaptive rate controller of one provider key (see engine/ports/rate-control.ts). It
+ * limits calls in flight, serving one FIFO queue per model round-robin so the models behind
+ * one key share it fairly, and adapts the limit:
+ * - without rate-limit headers, AIMD: slow start doubles the limit after `limit` successes
+ *   until the first rate-limit episode, then +1 per `limit` successes; each episode cuts it to
+ *   `decrease` of itself. Only successes of attempts sent while the limit was at least half
+ *   used count, so a limit nobody uses does not grow on no evidence.
+ * - with them, also a token bucket per quota (requests, and the tokens each acquire
+ *   estimates), synced from every reply, so calls go out at the quota's pace and rarely draw a
+ *   429 at all; 429s still cut the limit as above.
+ * 429s within one cool-down, or from attempts sent before the last cut, are one episode. The
+ * cool-down is the controller's own and never the provider's Retry-After: Retry-After only
+ * delays the retried call (the client sleeps it), and a horizon pushed forward by every
+ * Retry-After freezes the controller after one cut under a steady stream of 429s.
+ */
+export interface RateControllerOptions {
+  /** The provider's name, as the configuration gives it (shown in `status()`). No default. */
+  provider: string;
+  /** Fewest calls in flight, however many 429s arrive. No default. */
+  min: number;
+  /** Calls in flight before anything is measured. No default. */
+  start: number;
+  /** Most calls in flight, however fast the provider answers. No default. `min === start === max` never adapts (`pacing: 'fixed'`). */
+  max: number;
+  /** Times cool-downs and latencies, and sleeps until a bucket refills. Default: the system clock. */
+  clock?: Clock;
+  /**
+   * A fixed cool-down, in ms. Default: derived, twice the smoothed latency of an attempt, at
+   * least 1 s and at most 30 s: an attempt sent just before a cut answers within about one
+   * latency, so after two the 429s of the old limit are in and the next one speaks of the new
+   * limit; the 1 s floor keeps a stream of fast 429s from cutting to the minimum in a blink.
+   */
+  coolDownMs?: number;
+  /** What a rate-limit episode multiplies the limit by, in (0, 1). Default 0.75. */
+  decrease?: number;
+  /** Pace from rate-limit headers when a reply carries them. Default true (false in fixed mode: it never adapts). */
+  headerPacing?: boolean;
+}
+
+interface Waiter {
+  model: string;
+  tokens: number;
+  grant: (permit: CallPermit) => void;
+}
+
+const COOL_DOWN = { floorMs: 1000, ceilingMs: 30_000, latencies: 2 } as const;
+/** Weight of the newest latency in the smoothed one. */
+const SMOOTHING = 0.2;
+
+export function createRateController(options: RateControllerOptions): RateControl {
+  return new RateController(options);
+}
+
+/** A controller that never adapts: `n` calls in flight, as a single `--concurrency` number keeps them. */
+export function fixedRateControl(n: number, provider = 'fixed'): RateControl {
+  return new RateController({ provider, min: n, start: n, max: n });
+}
+
+class RateController implements RateControl {
+  private readonly o: RateControllerOptions;
+  private readonly clock: Clock;
+  private readonly fixed: boolean;
+  private readonly decrease: number;
+  private limit: number;
+  private successes = 0;
+  private episodes = 0;
+  private attempts = 0;
+  private rateLimited = 0;
+  private inFlight = 0;
+  private inFlightTokens = 0;
+  private latencyMs: number | null = null;
+  private episodeUntil = -Infinity;
+  /** Permits granted so far, and how many had been when the limit was last cut. */
+  private granted = 0;
+  private grantedAtCut = 0;
+  private readonly perModel = new Map<string, number>();
+  private readonly queues = new Map<string, Waiter[]>();
+  private next = 0;
+  private requests: TokenBucket | null = null;
+  private tokens: TokenBucket | null = null;
+  private wakeAt: number | null = null;
+
+  constructor(o: RateControllerOptions) {
+    for (const k of ['min', 'start', 'max'] as const) {
+      if (!Number.isInteger(o[k]) || o[k] < 1) throw new RangeError(`rate controller ${o.provider}: ${k} must be a positive whole number, got ${o[k]}`);
+    }
+    if (o.min > o.start || o.start > o.max) throw new RangeError(`rate controller ${o.provider}: needs min <= start <= max, got ${o.min}-${o.start}-${o.max}`);
+    if (o.decrease !== undefined && !(o.decrease > 0 && o.decrease < 1)) throw new RangeError(`rate controller ${o.provider}: decrease must be in (0, 1), got ${o.decrease}`);
+    if (o.coolDownMs !== undefined && !(Number.isFinite(o.coolDownMs) && o.coolDownMs >= 0)) throw new RangeError(`rate controller ${o.provider}: coolDownMs must be a non-negative number, got ${o.coolDownMs}`);
+    this.o = o;
+    this.clock = o.clock ?? systemClock;
+    this.fixed = o.min === o.max;
+    this.decrease = o.decrease ?? 0.75;
+    this.limit = o.start;
+  }
+
+  acquire(model: string, tokens: number): Promise<CallPermit> {
+    const estimate = Number.isFinite(tokens) && tokens > 0 ? tokens : 0;
+    return new Promise((grant) => {
+      let queue = this.queues.get(model);
+      if (!queue) this.queues.set(model, (queue = []));
+      queue.push({ model, tokens: estimate, grant });
+      this.pump();
+    });
+  }
+
+  status(): RateControlStatus {
+    return {
+      provider: this.o.provider,
+      limit: this.limit,
+      min: this.o.min,
+      max: this.o.max,
+      inFlight: this.inFlight,
+      waiting: [...this.queues.values()].reduce((n, q) => n + q.length, 0),
+      pacing: this.fixed ? 'fixed' : this.requests || this.tokens ? 'headers' : 'aimd',
+      episodeSeen: this.episodes > 0,
+      episodes: this.episodes,
+      attempts: this.attempts,
+      rateLimited: this.rateLimited,
+      perModel: Object.fromEntries(this.perModel),
+    };
+  }
+
+  /** The next waiter in round-robin order over the models, or null. */
+  private peek(): { queue: Waiter[]; index: number } | null {
+    const models = [...this.queues.keys()];
+    for (let i = 0; i < models.length; i++) {
+      const index = (this.next + i) % models.length;
+      const queue = this.queues.get(models[index]!)!;
+      if (queue.length) return { queue, index };
+    }
+    return null;
+  }
+
+  /** Grants permits while the limit and the buckets allow; the head that does not fit waits (no overtaking, so big calls are not starved). */
+  private pump(): void {
+    while (this.inFlight < this.limit) {
+      const found = this.peek();
+      if (!found) return;
+      const waiter = found.queue[0]!;
+      const now = this.clock.now().getTime();
+      const wait = Math.max(this.requests?.waitMs(1, now) ?? 0, this.tokens?.waitMs(waiter.tokens, now) ?? 0);
+      if (wait > 0) return this.wakeIn(wait, now);
+      found.queue.shift();
+      this.next = found.index + 1;
+      this.requests?.spend(1, now);
+      this.tokens?.spend(waiter.tokens, now);
+      waiter.grant(this.grant(waiter, now));
+    }
+  }
+
+  /** One timer at a time, for the earliest moment a bucket lets the head go. */
+  private wakeIn(ms: number, now: number): void {
+    const at = now + ms;
+    if (this.wakeAt !== null && this.wakeAt <= at) return;
+    this.wakeAt = at;
+    void this.clock.sleep(ms).then(() => {
+      if (this.wakeAt === at) this.wakeAt = null;
+      this.pump();
+    });
+  }
+
+  private grant(waiter: Waiter, acquiredAt: number): CallPermit {
+    this.inFlight++;
+    this.inFlightTokens += waiter.tokens;
+    this.perModel.set(waiter.model, (this.perModel.get(waiter.model) ?? 0) + 1);
+    // Sent while the limit was at least half used: its success is evidence the limit binds.
+    const saturated = this.inFlight * 2 >= this.limit;
+    const sent = ++this.granted;
+    let released = false;
+    return {
+      release: (report: AttemptReport) => {
+        if (released) return;
+        released = true;
+        this.release(waiter, { acquiredAt, sent, saturated }, report);
+      },
+    };
+  }
+
+  private release(waiter: Waiter, { acquiredAt, sent, saturated }: { acquiredAt: number; sent: number; saturated: boolean }, report: AttemptReport): void {
+    const now = this.clock.now().getTime();
+    this.inFlight--;
+    this.inFlightTokens -= waiter.tokens;
+    const left = (this.perModel.get(waiter.model) ?? 1) - 1;
+    if (left > 0) this.perModel.set(waiter.model, left);
+    else this.perModel.delete(waiter.model);
+    this.attempts++;
+    if (report.outcome !== 'failed') this.latencyMs = this.latencyMs === null ? now - acquiredAt : this.latencyMs + SMOOTHING * (now - acquiredAt - this.latencyMs);
+    const synced = this.sync(report.headers, now);
+    const used = report.tokens !== undefined && Number.isFinite(report.tokens) ? Math.max(0, report.tokens) : waiter.tokens;
+    if (!synced && this.tokens && report.outcome !== 'answered') this.tokens.refund(waiter.tokens, now);
+    else if (!synced && this.tokens) this.tokens.refund(waiter.tokens - used, now);
+    if (report.outcome === 'answered') this.grow(saturated);
+    if (report.outcome === 'rate_limited') this.cut(sent, now);
+    this.pump();
+  }
+
+  /** Syncs the buckets from a reply's rate-limit headers; true when one was. */
+  private sync(headers: Headers | undefined, now: number): boolean {
+    if (this.fixed || this.o.headerPacing === false) return false;
+    const reading = readRateLimitHeaders(headers, now);
+    if (reading.requests) {
+      this.requests ??= new TokenBucket(reading.requests.limit, reading.requests.limit / 60_000, now);
+      this.requests.sync(reading.requests.limit, reading.requests.remaining, reading.requests.resetMs, this.inFlight, now);
+    }
+    if (reading.tokens) {
+      this.tokens ??= new TokenBucket(reading.tokens.limit, reading.tokens.limit / 60_000, now);
+      this.tokens.sync(reading.tokens.limit, reading.tokens.remaining, reading.tokens.resetMs, this.inFlightTokens, now);
+    }
+    return reading.tokens !== undefined;
+  }
+
+  private grow(saturated: boolean): void {
+    if (this.fixed || !saturated) return;
+    if (++this.successes < this.limit) return;
+    this.successes = 0;
+    this.limit = Math.min(this.o.max, this.episodes > 0 ? this.limit + 1 : this.limit * 2);
+  }
+
+  /** A 429: a new episode cuts the limit once; one within the cool-down, or from an attempt sent before the last cut, is the same episode. */
+  private cut(sent: number, now: number): void {
+    this.rateLimited++;
+    if (now < this.episodeUntil || sent <= this.grantedAtCut) return;
+    this.episodes++;
+    this.episodeUntil = now + this.coolDownMs();
+    this.grantedAtCut = this.granted;
+    this.successes = 0;
+    if (!this.fixed) this.limit = Math.max(this.o.min, Math.floor(this.limit * this.decrease));
+  }
+
+  private coolDownMs(): number {
+    if (this.o.coolDownMs !== undefined) return this.o.coolDownMs;
+    const derived = (this.latencyMs ?? 0) * COOL_DOWN.latencies;
+    return Math.min(COOL_DOWN.ceilingMs, Math.max(COOL_DOWN.floorMs, derived));
+  }
+}

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRateController, OpenAIModelClient, type AttemptReport, type CallPermit, type Clock, type ModelRequest, type RateControl } from '../../../engine/index.js';
+import { ChatServer, completion, type ScriptedHttpReply } from '../../support/chat-server.js';
+
+const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  model: 'test-model', role: 'worker', sessionId: 's', nodeId: 'root', attempt: 1, messages: [{ role: 'user', content: 'hi' }], maxTokens: 50, ...extra,
+});
+
+let server: ChatServer | null = null;
+afterEach(async () => {
+  await server?.stop();
+  server = null;
+});
+
+/** A RateControl that records what the client asked and reported, around a real controller. */
+function recording(inner: RateControl) {
+  const log: Array<{ acquired: { model: string; tokens: number } } | { released: AttemptReport }> = [];
+  const control: RateControl = {
+    status: () => inner.status(),
+    async acquire(model, tokens) {
+      log.push({ acquired: { model, tokens } });
+      const permit = await inner.acquire(model, tokens);
+      return { release: (report) => (log.push({ released: report }), permit.release(report)) } satisfies CallPermit;
+    },
+  };
+  return { control, log };
+}
+
+describe('OpenAIModelClient under a rate controller', () => {
+  it('takes a permit before every attempt and returns it, with outcome and headers, before sleeping the Retry-After', async () => {
+    let n = 0;
+    server = new ChatServer((): ScriptedHttpReply =>
+      ++n === 1
+        ? { status: 429, headers: { 'retry-after': '7', 'x-ratelimit-limit-requests': '600', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '100ms' }, body: { error: { message: 'slow down', type: 'rate_limit_exceeded' } } }
+        : { headers: { 'x-ratelimit-limit-requests': '600', 'x-ratelimit-remaining-requests': '598', 'x-ratelimit-reset-requests': '200ms' }, body: completion({ content: 'ok', usage: { prompt_tokens: 12, completion_tokens: 3 } }) },
+    );
+    const baseURL = await server.start();
+    const inner = createRateController({ provider: 'p', min: 1, start: 4, max: 8 });
+    const { control, log } = recording(inner);
+    const inFlightWhileSleeping: number[] = [];
+    const clock: Clock = { now: () => new Date(), sleep: async (ms) => void inFlightWhileSleeping.push(ms, inner.status().inFlight) };
+    const client = new OpenAIModelClient({ baseURL, apiKey: 'test-key-000000', maxRetries: 2, clock, rateControl: control });
+    const out = await client.complete(request());
+    expect(out.content).toBe('ok');
+    // Slept the server's 7 s with no permit held.
+    expect(inFlightWhileSleeping).toEqual([7000, 0]);
+    expect(log.map((e) => ('acquired' in e ? 'acquire' : e.released.outcome))).toEqual(['acquire', 'rate_limited', 'acquire', 'answered']);
+    const [first, , , last] = log as [{ acquired: { model: string; tokens: number } }, { released: AttemptReport }, unknown, { released: AttemptReport }];
+    // Estimated at the prompt counted high plus maxTokens; the answer reports what it used.
+    expect(first.acquired.model).toBe('test-model');
+    expect(first.acquired.tokens).toBeGreaterThan(50);
+    expect(last.released.tokens).toBe(15);
+    expect((log[1] as { released: AttemptReport }).released.headers?.get('retry-after')).toBe('7');
+    expect(inner.status()).toMatchObject({ attempts: 2, rateLimited: 1, episodes: 1, pacing: 'headers', inFlight: 0 });
+  });
+
+  it('returns the permit as failed when the attempt fails otherwise, so no slot leaks', async () => {
+    server = new ChatServer(() => ({ status: 400, body: { error: { message: 'bad', type: 'invalid_request_error' } } }));
+    const baseURL = await server.start();
+    const inner = createRateController({ provider: 'p', min: 1, start: 1, max: 1 });
+    const client = new OpenAIModelClient({ baseURL, apiKey: 'test-key-000000', maxRetries: 0, rateControl: inner });
+    for (let i = 0; i < 3; i++) await expect(client.complete(request())).rejects.toThrow();
+    expect(inner.status()).toMatchObject({ attempts: 3, inFlight: 0, rateLimited: 0 });
+  });
+});
