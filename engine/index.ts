@@ -23,7 +23,14 @@ export * from './ports/model-client.js';
 export { CALL_HEADER, CallIdentity, callIdentityOf, decodeCallHeader, encodeCallHeader } from './ports/call-identity.js';
 export { AttemptOutcome, type AttemptOutcomeType } from './ports/attempt-outcome.js';
 export * from './ports/sandbox.js';
-export { sessionLimiter, type SessionLimiter } from './ports/session-limiter.js';
+export {
+  adaptiveSessionLimiter,
+  sessionLimiter,
+  type AdaptiveSessionLimiter,
+  type AdaptiveSessionLimiterOptions,
+  type AdaptiveSessionStatus,
+  type SessionLimiter,
+} from './ports/session-limiter.js';
 export type { AttemptReport, CallPermit, RateControl, RateControlStatus } from './ports/rate-control.js';
 export { systemClock, type Clock } from './ports/clock.js';
 export { EngineEvent, EVENT_VERSION, MemoryEventSink, type EventSink, type EngineEventType } from './ports/events.js';

@@ -58,8 +58,8 @@ export function createRateController(options: RateControllerOptions): RateContro
 }
 
 /** A controller that never adapts: `n` calls in flight, as a single `--concurrency` number keeps them. */
-export function fixedRateControl(n: number, provider = 'fixed'): RateControl {
-  return new RateController({ provider, min: n, start: n, max: n });
+export function fixedRateControl(n: number, o: { provider?: string; clock?: Clock } = {}): RateControl {
+  return new RateController({ provider: o.provider ?? 'fixed', min: n, start: n, max: n, ...(o.clock ? { clock: o.clock } : {}) });
 }
 
 class RateController implements RateControl {
@@ -74,6 +74,9 @@ class RateController implements RateControl {
   private rateLimited = 0;
   private inFlight = 0;
   private inFlightTokens = 0;
+  private waiting = 0;
+  private wantedCallMs = 0;
+  private wantedAt: number;
   private latencyMs: number | null = null;
   private episodeUntil = -Infinity;
   /** Permits granted so far, and how many had been when the limit was last cut. */
@@ -98,6 +101,13 @@ class RateController implements RateControl {
     this.fixed = o.min === o.max;
     this.decrease = o.decrease ?? 0.75;
     this.limit = o.start;
+    this.wantedAt = this.clock.now().getTime();
+  }
+
+  /** Integrates the calls wanted up to now, before a count changes. */
+  private account(now: number): void {
+    if (now > this.wantedAt) this.wantedCallMs += (this.inFlight + this.waiting) * (now - this.wantedAt);
+    this.wantedAt = Math.max(this.wantedAt, now);
   }
 
   acquire(model: string, tokens: number): Promise<CallPermit> {
@@ -105,24 +115,28 @@ class RateController implements RateControl {
     return new Promise((grant) => {
       let queue = this.queues.get(model);
       if (!queue) this.queues.set(model, (queue = []));
+      this.account(this.clock.now().getTime());
       queue.push({ model, tokens: estimate, grant });
+      this.waiting++;
       this.pump();
     });
   }
 
   status(): RateControlStatus {
+    this.account(this.clock.now().getTime());
     return {
       provider: this.o.provider,
       limit: this.limit,
       min: this.o.min,
       max: this.o.max,
       inFlight: this.inFlight,
-      waiting: [...this.queues.values()].reduce((n, q) => n + q.length, 0),
+      waiting: this.waiting,
       pacing: this.fixed ? 'fixed' : this.requests || this.tokens ? 'headers' : 'aimd',
       episodeSeen: this.episodes > 0,
       episodes: this.episodes,
       attempts: this.attempts,
       rateLimited: this.rateLimited,
+      wantedCallMs: this.wantedCallMs,
       perModel: Object.fromEntries(this.perModel),
     };
   }
@@ -147,7 +161,9 @@ class RateController implements RateControl {
       const now = this.clock.now().getTime();
       const wait = Math.max(this.requests?.waitMs(1, now) ?? 0, this.tokens?.waitMs(waiter.tokens, now) ?? 0);
       if (wait > 0) return this.wakeIn(wait, now);
+      this.account(now);
       found.queue.shift();
+      this.waiting--;
       this.next = found.index + 1;
       this.requests?.spend(1, now);
       this.tokens?.spend(waiter.tokens, now);
@@ -185,6 +201,7 @@ class RateController implements RateControl {
 
   private release(waiter: Waiter, { acquiredAt, sent, saturated }: { acquiredAt: number; sent: number; saturated: boolean }, report: AttemptReport): void {
     const now = this.clock.now().getTime();
+    this.account(now);
     this.inFlight--;
     this.inFlightTokens -= waiter.tokens;
     const left = (this.perModel.get(waiter.model) ?? 1) - 1;

@@ -48,6 +48,12 @@ export interface RateControlStatus {
   /** Attempts reported, and how many of them were 429s, since the controller started. */
   attempts: number;
   rateLimited: number;
+  /**
+   * Calls wanted (in flight plus waiting for a permit) integrated over time since the controller
+   * started, in call-milliseconds: session admission reads its duty cycle from the difference
+   * between two readings, exactly, however rarely it samples.
+   */
+  wantedCallMs: number;
   /** Attempts in flight per model, the share each holds of the limit now. */
   perModel: Record<string, number>;
 }

@@ -126,7 +126,7 @@ describe('the adaptive rate controller (AIMD, no headers)', () => {
   });
 
   it('a fixed controller never adapts', async () => {
-    const control = fixedRateControl(3, 'p');
+    const control = fixedRateControl(3, { provider: 'p' });
     for (const p of await take(control, 3)) p.release(limited);
     for (let i = 0; i < 20; i++) for (const p of await take(control, 3)) p.release(answered);
     expect(control.status()).toMatchObject({ limit: 3, pacing: 'fixed', episodes: 1, rateLimited: 3 });
