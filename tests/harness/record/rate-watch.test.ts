@@ -19,7 +19,7 @@ class FakeControl implements RateControl {
 }
 
 const status = (o: Partial<RateControlStatus> = {}): RateControlStatus => ({
-  provider: 'sim-http', limit: 8, min: 1, max: 128, inFlight: 3, waiting: 0, pacing: 'aimd', episodeSeen: false, episodes: 0, attempts: 0, rateLimited: 0, perModel: {}, ...o,
+  provider: 'sim-http', limit: 8, min: 1, max: 128, inFlight: 3, waiting: 0, pacing: 'aimd', episodeSeen: false, episodes: 0, attempts: 0, rateLimited: 0, wantedCallMs: 0, perModel: {}, ...o,
 });
 
 /** A watch on an injected clock, its timer never firing within a test (polls are made by hand). */
