@@ -66,7 +66,7 @@ export interface SweepFigures {
 
 /** The steady window leaves out the first calls (every controller starts somewhere; with `warmUpS`, also the first seconds) and the last (the sweep drains). */
 export const WARM_UP_SHARE = 0.15;
-export const TAIL_SHARE = 0.1;
+export const TAIL_SHARE = 0.07;
 /** The least a window may hold for its figure to count (the issue's "at least 1,000 calls"). */
 export const MIN_WINDOW_CALLS = 1000;
 
