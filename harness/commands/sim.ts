@@ -54,7 +54,7 @@ export function simCommand(io: CliIo): Command {
     .description('serve the SIMULATED population as an OpenAI-compatible chat-completions API on 127.0.0.1, with injected faults, so the paid path can be tried without a key')
     .option('--port <n>', `port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT_SIM_PORT})`, portNumber, DEFAULT_SIM_PORT)
     .option('--manifest <file>', `the manifest whose simulated: block, pairs and caps are served (default: ${DEFAULT_SERVED_MANIFEST})`)
-    .option('--faults <file>', 'a fault plan (YAML): 429s, latency, outages, 5xx bursts, per-minute limits; see manifests/faults.example.yaml (default: none)')
+    .option('--faults <file>', 'a fault plan (YAML): 429s, latency, outages, 5xx bursts, per-minute limits with rate-limit headers, prompt caching, capabilities; see manifests/faults.example.yaml (default: none)')
     .addHelpText(
       'after',
       [

@@ -8,6 +8,7 @@ import {
   MemoryEventSink,
   SecretCatalogue,
   TranscriptRecorder,
+  adaptiveSessionLimiter,
   sessionLimiter,
   systemClock,
   type Arm,
@@ -15,18 +16,20 @@ import {
   type ModelClient,
   type ModelSpec,
   type NodeResult,
+  type RateControl,
   type SessionCeilings,
 } from '../../engine/index.js';
 import { oracleGrader, runPair } from '../cell/pair-run.js';
 import { specObjective, type SpecObjective } from '../cell/spec-objective.js';
 import { UsageError } from '../exit-codes.js';
-import { positiveInt } from '../internal/cli-parsers.js';
+import { concurrencyArg, positiveInt } from '../internal/cli-parsers.js';
+import { concurrencyPlan, fixedSessions, type Concurrency } from '../manifest/concurrency.js';
 import type { CliIo } from '../io.js';
 import { loadManifest } from '../manifest/manifest-loader.js';
 import { allocationOf } from '../manifest/manifest.js';
 import { REPO_ROOT } from '../paths.js';
 import { plantedText } from '../sim/sim-params.js';
-import { clientsFromConfig, configuredKeys, rosterFromConfig, type SimPairName } from '../providers/engine-roster.js';
+import { configuredKeys, providerClients, rosterFromConfig, type SimPairName } from '../providers/engine-roster.js';
 import { loadProviderConfig, locateProviderConfig } from '../providers/provider-config.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { DEFAULT_SIM_PAIRS, simSetup } from '../sim/population/sim-setup.js';
@@ -37,7 +40,7 @@ interface SolveFlags {
   budget?: number;
   providers?: string;
   out?: string;
-  concurrency: number;
+  concurrency: Concurrency;
   json: boolean;
   spec?: string;
   arm: Arm | 'both';
@@ -77,6 +80,8 @@ interface Models {
   /** Per-node allocations: the manifest's `budget` with --sim, else the manifest schema's documented defaults. */
   allocation: { leafTokens: number; assemblyTokens: number };
   simulated: { planted: string; models: string[] } | null;
+  /** One per provider key when --concurrency gives bounds; none otherwise. */
+  rateControls?: RateControl[];
 }
 
 /** The built-in simulated population, planted from a manifest's `simulated:` block. */
@@ -105,7 +110,17 @@ async function configuredModels(flags: SolveFlags): Promise<Models> {
   }
   const providers = await loadProviderConfig(location.file, { via: location.via });
   // A free roster: a long server-requested wait falls back to another model rather than stall the tree.
-  return { allocation: allocationOf({}), roster: rosterFromConfig(providers), clients: clientsFromConfig(providers, process.env, { serverWaits: 'max_server_wait' }), keys: configuredKeys(providers), mergeAttempts: 2, simulated: null };
+  const plan = concurrencyPlan(flags.concurrency);
+  const bounds = plan.kind === 'adaptive' ? { min: plan.min, start: plan.start, max: plan.max } : undefined;
+  const { clients, rateControls } = providerClients(providers, process.env, { serverWaits: 'max_server_wait', ...(bounds ? { bounds } : {}) });
+  return { allocation: allocationOf({}), roster: rosterFromConfig(providers), clients, rateControls, keys: configuredKeys(providers), mergeAttempts: 2, simulated: null };
+}
+
+/** Bounds with live clients to pace: admitted from the controllers, at most MAX (the one local Docker host); else fixed. */
+function solveLimiter(concurrency: Concurrency, rateControls: readonly RateControl[]) {
+  const plan = concurrencyPlan(concurrency);
+  if (plan.kind === 'adaptive' && rateControls.length) return adaptiveSessionLimiter({ controls: rateControls, hostCapacity: plan.max });
+  return sessionLimiter(fixedSessions(concurrency));
 }
 
 export function solveCommand(io: CliIo): Command {
@@ -121,7 +136,7 @@ export function solveCommand(io: CliIo): Command {
     .option('--budget <tokens>', 'one token allocation for the whole tree, shared out as it splits (default: per-node allocations, each leaf and each assembling node its own: with --sim the manifest\'s budget:, else the manifest defaults)', positiveInt)
     .option('--providers <file>', 'provider configuration (default: $RDH_PROVIDERS)')
     .option('--out <dir>', 'where the trace is saved (default: runs/solve-<time>)')
-    .option('--concurrency <n>', 'sessions in flight at once, across every level and both arms', positiveInt, 4)
+    .option('--concurrency <n|min-start-max>', 'sessions in flight at once, across every level and both arms: N keeps N fixed; MIN-START-MAX (e.g. 4-20-100) adapts calls in flight per provider key and admits sessions from them, at most MAX (one Docker host)', concurrencyArg, 4)
     .option('--json', 'print the result as JSON', false)
     .action(async (goalArg: string | undefined, flags: SolveFlags) => {
       if (goalArg !== undefined && (!goalArg.trim() || goalArg.includes('\n'))) throw new UsageError('<goal>: give the goal as one non-empty line, in quotes.');
@@ -153,7 +168,7 @@ export function solveCommand(io: CliIo): Command {
       const redact = (value: unknown) => new SecretCatalogue(models.keys).redactDeep(value);
       try {
         const engine = {
-          goal, budget: flags.budget ?? models.allocation, limiter: sessionLimiter(flags.concurrency),
+          goal, budget: flags.budget ?? models.allocation, limiter: solveLimiter(flags.concurrency, models.rateControls ?? []),
           mergeAttempts: models.mergeAttempts, roster: models.roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: models.keys,
           ...(models.sessionCeilings ? { sessionCeilings: models.sessionCeilings } : {}), ...(models.maxTurns ? { maxTurns: models.maxTurns } : {}),
           ...(objective ? { objective: { context: objective.context, criteria: objective.criteria } } : {}),

@@ -1,4 +1,5 @@
-import { DEFAULT_PATIENCE_MS, OpenAIModelClient, ProviderPatience, SecretCatalogue, UNPLACED, type Clock, type ModelClient, type ModelSpec } from '../../engine/index.js';
+import { createRateController, DEFAULT_PATIENCE_MS, OpenAIModelClient, ProviderPatience, SecretCatalogue, UNPLACED, type Clock, type ModelClient, type ModelSpec, type RateControl } from '../../engine/index.js';
+import type { ConcurrencyBounds } from '../manifest/concurrency.js';
 import { apiKeyFor, type LoadedProviderConfig } from './provider-config.js';
 import { EXECUTOR_ROLES, JUDGE_ROLES } from './role-pairs.js';
 
@@ -48,6 +49,20 @@ export interface ClientsOptions {
   serverWaits?: 'patience' | 'max_server_wait';
   /** Sleeps between attempts and times each provider's patience. Default: the system clock. */
   clock?: Clock;
+  /**
+   * Bounds of the adaptive rate controllers (the manifest's or --concurrency's MIN-START-MAX):
+   * one controller per (base URL, key), shared by every provider entry that resolves to it, so
+   * two entries naming one gateway with one key share its limit. Default: none, calls go out
+   * unpaced (a fixed --concurrency bounds the sessions instead).
+   */
+  bounds?: ConcurrencyBounds;
+}
+
+/** The clients of a command and the rate controllers behind them (none without bounds). */
+export interface ProviderClients {
+  clients: Record<string, ModelClient>;
+  /** One per (base URL, key), in the order the providers first name them. */
+  rateControls: RateControl[];
 }
 
 /**
@@ -57,9 +72,16 @@ export interface ClientsOptions {
  * may echo any of them).
  */
 export function clientsFromConfig(providers: LoadedProviderConfig, env: Readonly<Record<string, string | undefined>> = process.env, options: ClientsOptions = {}): Record<string, ModelClient> {
+  return providerClients(providers, env, options).clients;
+}
+
+/** {@link clientsFromConfig}, with the rate controllers it built from `options.bounds`. */
+export function providerClients(providers: LoadedProviderConfig, env: Readonly<Record<string, string | undefined>> = process.env, options: ClientsOptions = {}): ProviderClients {
   const secrets = new SecretCatalogue(configuredKeys(providers, env));
-  return Object.fromEntries(
+  const controls = options.bounds ? controllersByKey(providers, env, options.bounds, options.clock) : new Map<string, RateControl>();
+  const clients = Object.fromEntries(
     usedProviders(providers).map((name) => {
+      const control = controls.get(name);
       const endpoint = providers.config.providers[name]!;
       const serverWaits = options.serverWaits === 'max_server_wait' ? { maxMs: (endpoint.max_server_wait_s ?? DEFAULT_MAX_SERVER_WAIT_S) * 1000 } : 'patience';
       return [
@@ -74,10 +96,31 @@ export function clientsFromConfig(providers: LoadedProviderConfig, env: Readonly
           ...(endpoint.session_header !== undefined ? { sessionHeader: endpoint.session_header } : {}),
           ...(endpoint.call_deadline_s !== undefined ? { callDeadlineMs: endpoint.call_deadline_s * 1000 } : {}),
           ...(options.clock ? { clock: options.clock } : {}),
+          ...(control ? { rateControl: control } : {}),
         }),
       ];
     }),
   );
+  return { clients, rateControls: [...new Set(controls.values())] };
+}
+
+/**
+ * One rate controller per (base URL, key VALUE), by provider name: providers limit per key, so
+ * two entries that resolve to the same gateway and key share one. The key is only compared in
+ * memory, never shown: a controller is named by its providers.
+ */
+function controllersByKey(providers: LoadedProviderConfig, env: Readonly<Record<string, string | undefined>>, bounds: ConcurrencyBounds, clock: Clock | undefined): Map<string, RateControl> {
+  const groups = new Map<string, string[]>();
+  for (const name of usedProviders(providers)) {
+    const identity = `${providers.config.providers[name]!.base_url.replace(/\/+$/, '')}\n${apiKeyFor(providers, name, env)}`;
+    groups.set(identity, [...(groups.get(identity) ?? []), name]);
+  }
+  const byName = new Map<string, RateControl>();
+  for (const names of groups.values()) {
+    const control = createRateController({ provider: names.join('+'), ...bounds, ...(clock ? { clock } : {}) });
+    for (const name of names) byName.set(name, control);
+  }
+  return byName;
 }
 
 /** max_server_wait_s when the provider file does not say. */

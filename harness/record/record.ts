@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { DockerSandboxProvider, ContainerShutdown, openDockerHostPool, type DockerHostPool, pruneSandboxes, assertDockerReachable, sessionLimiter } from '../../engine/index.js';
+import { DockerSandboxProvider, ContainerShutdown, openDockerHostPool, type DockerHostPool, pruneSandboxes, assertDockerReachable, sessionLimiter, adaptiveSessionLimiter } from '../../engine/index.js';
 import { specObjective } from '../cell/spec-objective.js';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { mergeGradingOf } from '../grading/deliverable.js';
@@ -9,7 +9,7 @@ import { gradeTree } from '../grading/grader.js';
 import type { CliIo } from '../io.js';
 import { loadManifest, type LoadedManifest } from '../manifest/manifest-loader.js';
 import { selectDepths, withMaxSessions } from '../manifest/manifest-staging.js';
-import { concurrencyPlan, type Concurrency } from '../manifest/concurrency.js';
+import { concurrencyPlan, concurrencyText, type Concurrency } from '../manifest/concurrency.js';
 import { allocationOf, repetitionsAt, type Manifest } from '../manifest/manifest.js';
 import { checkProviderConfig, loadProviderConfig, locateProviderConfig, type LoadedProviderConfig } from '../providers/provider-config.js';
 import { writeReport } from '../report/write-report.js';
@@ -115,7 +115,10 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
   const providers = location ? await loadProviderConfig(location.file, { via: location.via }) : undefined;
   if (providers) checkProviderConfig(loaded, providers);
   const objective = await specObjective(loaded.specDir);
-  const models = sweepModels({ manifest, population, ...(providers ? { providers } : {}), requirements: objective.requirements, ...(seams.clientClock ? { clock: seams.clientClock } : {}) });
+  // Bounds (MIN-START-MAX) hand the live clients to one rate controller per provider key; a number keeps them unpaced.
+  const plan = concurrencyPlan(flags.concurrency ?? manifest.concurrency);
+  const bounds = plan.kind === 'adaptive' ? { min: plan.min, start: plan.start, max: plan.max } : undefined;
+  const models = sweepModels({ manifest, population, ...(providers ? { providers } : {}), requirements: objective.requirements, ...(seams.clientClock ? { clock: seams.clientClock } : {}), ...(bounds ? { bounds } : {}) });
   // A cost ceiling that cannot see a model's calls is no ceiling: refused before anything is written.
   const unpriced = models.roster.filter((m) => m.prices === null);
   if (manifest.max_cost_usd !== undefined && unpriced.length > 0) {
@@ -160,16 +163,22 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
   });
 
   const concurrency = flags.concurrency ?? manifest.concurrency;
-  // One limiter for the whole sweep: every cell, level and arm takes its session slots here.
-  // Until the adaptive controller is wired in, bounds run fixed at their start.
-  const plan = concurrencyPlan(concurrency);
+  // One limiter for the whole sweep: every cell, level and arm takes its session slots here. A
+  // number keeps that many fixed; bounds admit sessions from what the rate controllers allow and
+  // the measured duty cycle, never beyond the hosts' capacity (the pool's, else the bounds' max).
+  // With no live client to pace (the in-process population only), bounds run fixed at their start.
+  const adaptive = plan.kind === 'adaptive' && models.rateControls.length > 0;
+  const hostCapacity = plan.kind === 'adaptive' ? (pool?.capacity ?? plan.max) : 0;
   const sessions = plan.kind === 'fixed' ? plan.sessions : plan.start;
-  const limiter = sessionLimiter(sessions);
+  const limiter = adaptive ? adaptiveSessionLimiter({ controls: models.rateControls, hostCapacity: Math.max(1, hostCapacity) }) : sessionLimiter(sessions);
   if (pool) {
     // Capacity is each host's share of the sessions in flight; the limit on them is --concurrency.
     const answering = pool.status().filter((h) => !h.drained).length;
-    const use = sessions < pool.capacity ? `; raise --concurrency to use all of it` : sessions > pool.capacity ? `; hosts take sessions beyond their capacity in proportion` : '';
-    io.err(`hosts: ${answering} answering, capacity ${pool.capacity} in all, at most ${sessions} session${sessions === 1 ? '' : 's'} at once (--concurrency)${use}\n`);
+    if (adaptive) io.err(`hosts: ${answering} answering, capacity ${pool.capacity} in all, the most sessions at once (admitted from the rate controllers' limits, ${concurrencyText(concurrency)})\n`);
+    else {
+      const use = sessions < pool.capacity ? `; raise --concurrency to use all of it` : sessions > pool.capacity ? `; hosts take sessions beyond their capacity in proportion` : '';
+      io.err(`hosts: ${answering} answering, capacity ${pool.capacity} in all, at most ${sessions} session${sessions === 1 ? '' : 's'} at once (--concurrency)${use}\n`);
+    }
   }
 
   // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one

@@ -1,8 +1,9 @@
-import type { Clock, ModelClient } from '../../engine/index.js';
+import type { Clock, ModelClient, RateControl } from '../../engine/index.js';
+import type { ConcurrencyBounds } from '../manifest/concurrency.js';
 import type { Requirement } from '../grading/spec-requirements.js';
 import type { PinnedModel } from '../journal/journal-header.js';
 import type { Manifest } from '../manifest/manifest.js';
-import { clientsFromConfig, configuredKeys, SIM_ENDPOINT } from '../providers/engine-roster.js';
+import { configuredKeys, providerClients, SIM_ENDPOINT } from '../providers/engine-roster.js';
 import type { LoadedProviderConfig } from '../providers/provider-config.js';
 import { engineRoster, isSimulatedRoster, sweepRoster } from '../providers/sweep-roster.js';
 import type { PairModels } from './record-sweep.js';
@@ -21,6 +22,12 @@ export interface SweepModels {
   readonly keys: string[];
   /** The provider configuration the roster was resolved from, when there is one. */
   readonly config: import('../providers/provider-config.js').ProviderConfig | undefined;
+  /**
+   * The rate controllers of the live clients, one per (base URL, key), when the sweep runs on
+   * adaptive bounds; empty otherwise (a fixed concurrency, or only the in-process population).
+   * The live display and the journal read their `status()`.
+   */
+  readonly rateControls: readonly RateControl[];
   /** The roster and clients of one pair. */
   forPair(cap: number, repetition: number): Promise<PairModels>;
   /** One one-token completion per model served over HTTP: the warm-up, and the last preflight (its call header names cell `preflight`, which the simulated server answers at once). */
@@ -48,12 +55,15 @@ export interface SweepModelsOptions {
   requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[];
   /** Sleeps between attempts and times each provider's patience. Default: the system clock. */
   clock?: Clock;
+  /** Adaptive bounds: a rate controller per provider key paces the live clients. Default none (unpaced, as a fixed concurrency runs). */
+  bounds?: ConcurrencyBounds;
 }
 
 export function sweepModels(o: SweepModelsOptions): SweepModels {
   const { manifest } = o;
   const roster = sweepRoster(manifest, o.providers?.config);
-  const live: Record<string, ModelClient> = o.providers ? clientsFromConfig(o.providers, process.env, o.clock ? { clock: o.clock } : {}) : {};
+  const built = o.providers ? providerClients(o.providers, process.env, { ...(o.clock ? { clock: o.clock } : {}), ...(o.bounds ? { bounds: o.bounds } : {}) }) : { clients: {}, rateControls: [] };
+  const live: Record<string, ModelClient> = built.clients;
   const engine = engineRoster(roster);
   const simPairs = roster.some((m) => m.provider === 'sim');
   return {
@@ -61,6 +71,7 @@ export function sweepModels(o: SweepModelsOptions): SweepModels {
     simulated: isSimulatedRoster(roster),
     keys: o.providers ? configuredKeys(o.providers) : [],
     config: o.providers?.config,
+    rateControls: built.rateControls,
     async forPair(cap, repetition) {
       if (!simPairs) return { roster: engine, clients: live };
       if (!o.population) throw new Error('sweepModels: the roster has a sim pair, but no simulated population was passed (the command layer passes harness/commands/record.ts SIM_POPULATION)');

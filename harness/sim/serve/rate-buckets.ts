@@ -15,6 +15,7 @@ import type { FaultPlan } from './fault-plan.js';
  * reservation is replaced by what the reply reports (prompt + completion tokens). The bucket may
  * go below zero that way (a debt the refill pays back before the next admission), and a request
  * larger than the whole bucket is admitted when the bucket is full, so no request waits forever.
+ * Cached prompt tokens count in full, as OpenAI counts them against its token limit.
  */
 
 const MINUTE_MS = 60_000;

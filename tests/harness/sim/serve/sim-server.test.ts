@@ -156,15 +156,17 @@ describe('harness sim serve answers as the in-process population', () => {
   it('counts, per call key, how often each call was seen and answered; GET /_rdh/stats serves the same', async () => {
     server = await serve();
     const first = plannerCall('root/planner/1');
-    await post(server, first.body, first.identity);
-    await post(server, first.body, first.identity);
+    const replies = [await post(server, first.body, first.identity), await post(server, first.body, first.identity)];
     const other = plannerCall('root/planner/1', { cell: 'cap2-rep1-gated' });
-    await post(server, other.body, other.identity);
+    replies.push(await post(server, other.body, other.identity));
     const stats = ServerStats.parse(await (await fetch(server.url.replace(/\/v1$/, '/_rdh/stats'))).json());
     expect(stats).toEqual(server.stats());
     // The same session id in another cell is another call: session ids repeat from cell to cell.
     expect(stats.calls).toEqual({ 'cap1-rep1-gated/root/planner/1#2': { seen: 2, answered: 2 }, 'cap2-rep1-gated/root/planner/1#2': { seen: 1, answered: 1 } });
     expect(stats.answered).toBe(3);
+    // Token totals are what the replies reported, for benches reading the cached share and the rate.
+    const usage = replies.map((r) => r.json.usage as { prompt_tokens: number; completion_tokens: number });
+    expect(stats.tokens).toEqual({ prompt: usage.reduce((n, u) => n + u.prompt_tokens, 0), cached: 0, completion: usage.reduce((n, u) => n + u.completion_tokens, 0) });
   });
 
   it('refuses connections during an outage by hand, and answers on the same port after it', async () => {

@@ -41,6 +41,17 @@ describe('the wire format read back (the inverse of the OpenAI adapter)', () => 
     expect(back.messages[1]).toEqual({ role: 'assistant', content: null });
   });
 
+  it('reads content sent as text parts with cache breakpoints as the string they were cut from, and refuses other parts', async () => {
+    const request: ModelRequest = { ...base, messages: [{ role: 'system', content: 'You build. The layout contract.' }, { role: 'user', content: '## Task: root.2' }, { role: 'assistant', content: 'done' }, { role: 'tool', toolCallId: 't', content: 'ok' }] };
+    const wire = (await engineBody(request)) as { messages: Array<Record<string, unknown>> };
+    const cut = (text: string, at: number) => [{ type: 'text', text: text.slice(0, at), cache_control: { type: 'ephemeral' } }, { type: 'text', text: text.slice(at) }];
+    const parts = { ...wire, messages: wire.messages.map((m) => ({ ...m, content: cut(String(m.content), 3) })) };
+    expect(requestFromWire(ChatCompletionBody.parse(parts), identityOf(request))).toEqual(requestFromWire(ChatCompletionBody.parse(wire), identityOf(request)));
+    const image = { ...wire, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] };
+    expect(ChatCompletionBody.safeParse(image).success).toBe(false);
+    expect(ChatCompletionBody.safeParse({ ...wire, messages: [{ role: 'user', content: [] }] }).success).toBe(false);
+  });
+
   it('writes a reply as a chat completion with usage always present', () => {
     const response: ModelResponse = { content: null, toolCalls: [{ id: 'c', name: 'finish', arguments: '{}' }], usage: { inputTokens: 10, outputTokens: 3, cachedTokens: 0 }, model: EXECUTOR, finishReason: 'tool_calls' };
     expect(completionBody(response, 'chatcmpl-sim-1', 1_700_000_000)).toMatchInlineSnapshot(`
