@@ -209,8 +209,7 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
   // An adaptive sweep's controllers, watched for the display and journaled coalesced (rate-watch.ts); a fixed sweep shows none.
   let rateWatch: RateWatch | undefined;
   const watchRates = () => {
-    const controls = (models as SweepModels & { rateControls?: readonly import('../../engine/ports/rate-control.js').RateControl[] }).rateControls ?? [];
-    if (plan.kind === 'adaptive') rateWatch = startRateWatch(controls, { append: (e) => journal.append(e), onView: (views) => display.rates(views) });
+    if (adaptive) rateWatch = startRateWatch(models.rateControls, { append: (e) => journal.append(e), onView: (views) => display.rates(views) });
   };
 
   let outcome;
