@@ -18,7 +18,7 @@ afterAll(async () => server?.stop());
 
 describe('the rate controllers of an adaptive sweep, over HTTP', () => {
   it('are journaled coalesced with a final event that agrees with the server, and summarised from it', async () => {
-    server = await startServer({ version: 2, seed: 5, windows: [], latency: { distribution: 'fixed', ms: 20 }, limits: { requests_per_minute: 240, burst: 0.05, headers: false } });
+    server = await startServer({ version: 2, seed: 5, windows: [], latency: { distribution: 'fixed', ms: 20 }, limits: { requests_per_minute: 120, burst: 0.025, headers: false } });
     const tmp = await mkdtemp(path.join(tmpdir(), 'rdh-rate-watch-'));
     const providers = await providersFile(path.join(tmp, 'p'), server.url);
     const io = bufferIo();
