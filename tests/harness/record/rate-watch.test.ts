@@ -126,6 +126,15 @@ describe('what a person sees of the controllers', () => {
     expect(renderFrame(state, { now: 0, width: 200 })).not.toMatch(/^rate/m);
   });
 
+  it('on a terminal, redraws the frame with each poll of the controllers', () => {
+    const chunks: string[] = [];
+    const display = createProgressDisplay(setup, [], { stream: { write: (t: string) => chunks.push(t), columns: 200 }, isTty: true, redrawMs: 0 });
+    expect(chunks.join('')).not.toContain('rate      ');
+    display.rates([view]);
+    display.stop();
+    expect(chunks.join('')).toContain('rate      sim-http: limit 24 (1-128) · 20 in flight, 5 waiting');
+  });
+
   it('off a terminal, prints one line per journaled change and nothing per poll', () => {
     const chunks: string[] = [];
     const display = createProgressDisplay(setup, [], { stream: { write: (t: string) => chunks.push(t) }, isTty: false });
