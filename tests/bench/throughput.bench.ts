@@ -26,10 +26,10 @@ const CALLS_PER_MIN = Number(process.env.BENCH_THROUGHPUT_RPM ?? 900);
 /**
  * A cap-3 tree of branching 4 (64 leaves) makes about 480 calls per pair. Unlimited rows need no
  * long warm-up: 3 repetitions (about 1,450 calls) leave about 1,130 in the window. Limited rows
- * leave out their first 20 s too (a full bucket's burst, and the controller finding its level):
- * at 900 a minute that is 300 calls, leaving about 1,050.
+ * leave out their first 20 s too (a full bucket's burst, and the controller finding its level,
+ * about 380 calls for a controller): 4 repetitions (about 1,930 calls) leave about 1,400.
  */
-const REPS = { unlimited: 3, limited: Number(process.env.BENCH_THROUGHPUT_REPS ?? 3) };
+const REPS = { unlimited: 3, limited: Number(process.env.BENCH_THROUGHPUT_REPS ?? 4) };
 const SHAPE: SweepShape = { cap: 3, branching: 4, repetitions: REPS.limited };
 /** The server's buckets hold 6 s of their minute (burst 0.1), so after 20 s any head start is spent. */
 const BURST = 0.1;
@@ -120,6 +120,6 @@ function render(rows: Row[], tpm: number, tokensPerCall: number): string[] {
     `steady window: the answered calls after the first ${pct(WARM_UP_SHARE)} (limited rows: and the first ${WARM_UP_S} s) and before the last ${pct(TAIL_SHARE)}, at least ${MIN_WINDOW_CALLS}; ratio: no limit, calls/min over the best fixed row; request limit, calls/min over ${CALLS_PER_MIN}; token limit (requests ${2 * CALLS_PER_MIN}/min), tokens/min over ${tpm} (${CALLS_PER_MIN} calls of ${Math.round(tokensPerCall)} tokens, the unlimited rows' mean)`,
     '',
     ...textTable([head, ...body], ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'], ''),
-    ...rows.filter((r) => r.figures.windowCalls < MIN_WINDOW_CALLS).map((r) => `WINDOW TOO SHORT: ${r.group} · ${r.name} had ${r.figures.windowCalls} calls in its window (raise BENCH_THROUGHPUT_REPS, default 3)`),
+    ...rows.filter((r) => r.figures.windowCalls < MIN_WINDOW_CALLS).map((r) => `WINDOW TOO SHORT: ${r.group} · ${r.name} had ${r.figures.windowCalls} calls in its window (raise BENCH_THROUGHPUT_REPS, default 4)`),
   ];
 }
