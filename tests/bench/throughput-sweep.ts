@@ -118,7 +118,8 @@ async function answersOf(runDir: string): Promise<{ answers: Answer[]; twice: nu
       if (!raw.includes('"type":"response"')) continue;
       const line = JSON.parse(raw) as { ts: string; sessionId: string; call: number; usage: { inputTokens: number; outputTokens: number } };
       answers.push({ atMs: Date.parse(line.ts), tokens: line.usage.inputTokens + line.usage.outputTokens });
-      const key = `${line.sessionId}#${line.call}`;
+      // Session ids repeat across repetitions (they name the arm, node and role), so a call is its cell's transcript file and index.
+      const key = `${path.relative(runDir, file)}#${line.call}`;
       seen.set(key, (seen.get(key) ?? 0) + 1);
     }
   }
