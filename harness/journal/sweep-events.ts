@@ -14,7 +14,8 @@ export { SessionTokens };
 
 /**
  * The sweep journal's vocabulary: one event per durable step of `harness record`. Every
- * event is version 1 except `cell_finished` (2: its measured result got a schema) and
+ * event is version 1 (`rate_control_changed` is new with issue 22: a journal from before it
+ * simply holds none) except `cell_finished` (2: its measured result got a schema) and
  * `grading_recorded` (2: GradeResult version 2); changing a
  * payload means a new version number, so an older harness refuses a journal it would misread.
  *
@@ -201,6 +202,30 @@ const SweepStopped = journalEvent('sweep_stopped', 1, {
   unmeasured: z.array(CellId),
 });
 
+/**
+ * What a rate controller (engine/ports/rate-control.ts, one per provider key) stood at, copied
+ * from its own status so the journal and the controller never disagree. Written COALESCED by
+ * harness/record/rate-watch.ts: when its limit or pacing moved, at most once per controller
+ * per interval, plus one `final` at the end of the invocation. Counts run from the
+ * controller's start, i.e. this invocation (a resume starts a new controller).
+ */
+const RateControlChanged = journalEvent('rate_control_changed', 1, {
+  /** The provider's name, as the configuration gives it (never its key). */
+  provider: z.string().min(1),
+  /** Calls in flight it allows, within [min, max]. */
+  limit: z.int().positive(),
+  min: z.int().positive(),
+  max: z.int().positive(),
+  pacing: z.enum(['headers', 'aimd', 'fixed']),
+  /** Rate-limit episodes (429s within one cool-down count once), attempts reported and 429s among them. */
+  episodes: Count,
+  attempts: Count,
+  rateLimited: Count,
+  /** True for the invocation's last figures (the sweep ended, or was stopped). */
+  final: z.boolean(),
+}).refine((e) => e.min <= e.limit && e.limit <= e.max, { message: 'the limit lies outside [min, max]', path: ['limit'] })
+  .refine((e) => e.rateLimited <= e.attempts, { message: 'more 429s than attempts', path: ['rateLimited'] });
+
 export const SWEEP_JOURNAL = journalFormat('sweep journal', [
   Header,
   RunStarted,
@@ -217,6 +242,7 @@ export const SWEEP_JOURNAL = journalFormat('sweep journal', [
   GradingRecorded,
   CellFinished,
   SweepStopped,
+  RateControlChanged,
 ]);
 
 export type SweepEvent = z.output<(typeof SWEEP_JOURNAL)['schema']>;

@@ -1,5 +1,6 @@
 import { createLogUpdate } from 'log-update';
 import type { SweepEvent } from '../journal/sweep-events.js';
+import type { RateView } from './rate-watch.js';
 import { initialProgress, reduceProgress, renderFrame, renderLine, type ProgressSetup, type ProgressState } from './progress.js';
 
 /** Where the display writes: a terminal stream, or anything with `write` off a terminal. */
@@ -22,6 +23,8 @@ export interface ProgressDisplayOptions {
 export interface ProgressDisplay {
   /** Feeds one journal event (call it for every event, as it becomes durable). */
   apply(event: SweepEvent): void;
+  /** The rate controllers as last polled (rate-watch.ts); a terminal shows them live, a pipe only their journaled changes. */
+  rates(views: readonly RateView[]): void;
   readonly state: ProgressState;
   /** Draws the last frame and leaves it on screen. */
   stop(): void;
@@ -43,6 +46,8 @@ export function createProgressDisplay(setup: ProgressSetup, history: readonly Sw
         const line = renderLine(state, event);
         if (line !== undefined) options.stream.write(`${line}\n`);
       },
+      // Off a terminal a poll every second would flood the log: the journaled (coalesced) changes print instead.
+      rates: () => undefined,
       get state() {
         return state;
       },
@@ -51,7 +56,8 @@ export function createProgressDisplay(setup: ProgressSetup, history: readonly Sw
   }
   const redrawMs = options.redrawMs ?? 250;
   const log = createLogUpdate(options.stream as NodeJS.WritableStream, { showCursor: true });
-  const draw = () => log(renderFrame(state, { now: now(), width: options.stream.columns ?? 80 }));
+  let rates: readonly RateView[] = [];
+  const draw = () => log(renderFrame(state, { now: now(), width: options.stream.columns ?? 80, rates }));
   let last = 0;
   let pending: NodeJS.Timeout | undefined;
   const redraw = () => {
@@ -67,6 +73,10 @@ export function createProgressDisplay(setup: ProgressSetup, history: readonly Sw
   return {
     apply(event) {
       state = reduceProgress(state, event);
+      redraw();
+    },
+    rates(views) {
+      rates = views;
       redraw();
     },
     get state() {

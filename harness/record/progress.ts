@@ -1,7 +1,8 @@
 import { count, tokens as tokenFigure, usd } from '../internal/figures.js';
 import { reduceSessionCeiling, sessionCeiling, type SessionCeiling } from './ceilings.js';
 import type { CellId } from '../journal/run-folder.js';
-import type { StopReason, SweepEvent } from '../journal/sweep-events.js';
+import type { StopReason, SweepEvent, SweepEventOf } from '../journal/sweep-events.js';
+import { rateShare, type RateView } from './rate-watch.js';
 
 /**
  * What a person watching `harness record` sees, as pure functions of journal events: the
@@ -141,6 +142,24 @@ export interface FrameOptions {
   now: number;
   /** Terminal columns; lines are cut to fit so nothing wraps. Default 80. */
   width?: number;
+  /** The rate controllers of an adaptive sweep, as last polled. Default none: a fixed sweep shows none. */
+  rates?: readonly RateView[];
+}
+
+const percent = (share: number) => `${(100 * share).toFixed(1)}%`;
+
+/** One line per rate controller: its limit within its bounds, calls in flight and waiting, how it paces, and its 429s lately and overall. */
+export function rateLines(views: readonly RateView[]): string[] {
+  return views.map(({ status: s, recent }) => {
+    const lately = recent.attempts > 0 ? `${percent(rateShare(recent.rateLimited, recent.attempts))} last ${Math.round(recent.seconds)}s` : 'none lately';
+    const episodes = `${count(s.episodes)} episode${s.episodes === 1 ? '' : 's'}`;
+    return `rate      ${oneLine(s.provider)}: limit ${count(s.limit)} (${count(s.min)}-${count(s.max)}) · ${count(s.inFlight)} in flight, ${count(s.waiting)} waiting · ${s.pacing} · 429s ${lately}, ${percent(rateShare(s.rateLimited, s.attempts))} of ${count(s.attempts)} overall · ${episodes}`;
+  });
+}
+
+/** The plain line of a journaled controller change (coalesced by rate-watch.ts, so a pipe is never flooded). */
+function rateChangeLine(e: SweepEventOf<'rate_control_changed'>): string {
+  return `rate ${oneLine(e.provider)}${e.final ? ' final' : ''}: limit ${count(e.limit)} (${count(e.min)}-${count(e.max)}), ${e.pacing}, ${count(e.episodes)} episode${e.episodes === 1 ? '' : 's'}, 429s ${count(e.rateLimited)} of ${count(e.attempts)} (${percent(rateShare(e.rateLimited, e.attempts))})`;
 }
 
 /** The live block a terminal redraws in place. */
@@ -159,6 +178,7 @@ export function renderFrame(state: ProgressState, options: FrameOptions): string
     `sessions  ${bar(ceiling.counted, ceiling.maxSessions)}  ${count(ceiling.counted)} / ${count(ceiling.maxSessions)} ceiling${lowered} · ${count(ceiling.inFlight)} in flight`,
     `tokens    input ${tokenFigure(state.tokens.input)} (cached ${tokenFigure(state.tokens.cached)}) · output ${tokenFigure(state.tokens.output)}`,
     `spend     ${spend(state)}`,
+    ...rateLines(options.rates ?? []),
     !state.stopped
       ? `eta       ${eta(state, options.now)}`
       : state.stopped.reason === 'completed'
@@ -177,8 +197,8 @@ export function oneLine(text: string): string {
 }
 
 /**
- * Off a terminal (CI, a pipe): one plain line per cell start and end, and one when the
- * sweep stops; undefined for every other event. `state` is the state AFTER the event.
+ * Off a terminal (CI, a pipe): one plain line per cell start and end, per journaled rate
+ * controller change, and one when the sweep stops; undefined for every other event. `state` is the state AFTER the event.
  */
 export function renderLine(state: ProgressState, event: SweepEvent): string | undefined {
   const total = state.setup.cells.length;
@@ -196,6 +216,8 @@ export function renderLine(state: ProgressState, event: SweepEvent): string | un
       const how = outcome.status === 'measured' ? 'measured' : outcome.status === 'unavailable' ? `unavailable (${outcome.reason}: ${oneLine(outcome.detail)})` : 'unmeasured: the session ceiling was reached';
       return `${at} ${event.cellId} ${how} · ${done} of ${total} done · ${sessions}`;
     }
+    case 'rate_control_changed':
+      return `${at} ${rateChangeLine(event)}`;
     case 'sweep_stopped':
       return `${at} sweep ${event.reason === 'completed' ? 'finished' : `stopped (${event.reason})`}: ${oneLine(event.detail)}${event.unmeasured.length ? `; unmeasured: ${event.unmeasured.join(', ')}` : ''}`;
     default:

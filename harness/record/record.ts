@@ -29,6 +29,7 @@ import { SessionGate } from './session-gate.js';
 import { readSweepJournal, type SweepEvent } from '../journal/sweep-events.js';
 import { renderSummary, summarise, type RunSummary } from './run-summary.js';
 import { endLine, exitOfEnd, sweepEnd } from './sweep-exit.js';
+import { startRateWatch, type RateWatch } from './rate-watch.js';
 
 /** Grading limits of a sweep cell (as `solve`'s: a correct program must never fail a case for waiting on a busy machine). */
 export const SWEEP_GRADING = { caseTimeoutMs: 10_000, deadlineMs: 600_000 };
@@ -211,6 +212,12 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
   const sandboxes = seams.sandboxes ?? pool ?? local;
   const baseGrade = (tree: string) => gradeTree({ tree, spec: path.basename(loaded.specDir), specDir: loaded.specDir, runId, docker, shutdown, ...SWEEP_GRADING });
 
+  // An adaptive sweep's controllers, watched for the display and journaled coalesced (rate-watch.ts); a fixed sweep shows none.
+  let rateWatch: RateWatch | undefined;
+  const watchRates = () => {
+    if (adaptive) rateWatch = startRateWatch(models.rateControls, { append: (e) => journal.append(e), onView: (views) => display.rates(views) });
+  };
+
   let outcome;
   try {
     await journal.append(
@@ -225,6 +232,7 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
       await journal.append(lowered);
       gate.note(lowered as unknown as SweepEvent);
     }
+    watchRates();
     const tooLow = ceilingBelowNextCell(gate.ceiling, history, pairs, manifest);
     if (tooLow) gate.close({ reason: 'ceiling', detail: tooLow });
     outcome = await recordSweep({
@@ -250,6 +258,8 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
     });
   } finally {
     pool?.close();
+    // Its final figures go in before the journal closes, after the sweep's last event.
+    await rateWatch?.stop();
     await journal.close();
     display.stop();
     if (seams.signal) seams.signal.removeEventListener('abort', onSignal);

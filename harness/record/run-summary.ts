@@ -7,6 +7,7 @@ import { parseCellId, type CellId } from '../journal/run-folder.js';
 import type { SessionGate } from './session-gate.js';
 import type { CellOutcome, SweepEvent } from '../journal/sweep-events.js';
 import type { SweepCounts } from './sweep-exit.js';
+import { rateShare } from './rate-watch.js';
 
 /**
  * The summary of a `harness record` invocation (summary.json and the terminal table): every
@@ -24,6 +25,20 @@ export interface SummaryCell {
   spend?: { sessions: number; tokens: number; costUsd: number | null };
 }
 
+/** A rate controller of this invocation as the journal last recorded it (its final event when the sweep ended cleanly). */
+export interface SummaryController {
+  provider: string;
+  limit: number;
+  min: number;
+  max: number;
+  pacing: 'headers' | 'aimd' | 'fixed';
+  episodes: number;
+  attempts: number;
+  rateLimited: number;
+  /** rateLimited over attempts; 0 with no attempts. */
+  rateLimitedShare: number;
+}
+
 export interface RunSummary {
   version: 1;
   /** The staged cells of this invocation by their latest outcome (sweep-exit.ts): what the exit code is decided on. */
@@ -36,7 +51,21 @@ export interface RunSummary {
   /** US dollars every live call of the sweep cost (all invocations), against max_cost_usd (null: none). */
   paid: { usd: number; maxCostUsd: number | null };
   cells: SummaryCell[];
+  /** An adaptive sweep's controllers in this invocation, from the journal's rate_control_changed events; absent for a fixed sweep. */
+  controllers?: SummaryController[];
   caveats: string[];
+}
+
+/** Each provider's last rate_control_changed event since the last run_started: the same figures the journal holds. */
+export function controllersOf(events: readonly SweepEvent[]): SummaryController[] {
+  const last = new Map<string, SummaryController>();
+  for (const e of events) {
+    if (e.type === 'run_started') last.clear();
+    if (e.type !== 'rate_control_changed') continue;
+    const { provider, limit, min, max, pacing, episodes, attempts, rateLimited } = e;
+    last.set(provider, { provider, limit, min, max, pacing, episodes, attempts, rateLimited, rateLimitedShare: rateShare(rateLimited, attempts) });
+  }
+  return [...last.values()];
 }
 
 /** The staged cells' counts, by their latest outcome in the journal. */
@@ -77,6 +106,7 @@ export function summarise(runDir: string, manifest: Manifest, events: readonly S
   const cut = [...latest.entries()].filter(([, o]) => o.status === 'measured' && o.result.cutShort?.length).map(([id]) => id);
   if (cut.length > 0) all.push(`CUT SHORT: ${cut.join(', ')} had leaves or merges cut short by their token allocation or the length limit; measured, but the losses may be the budget's (raise budget: in the manifest).`);
   if (outcome.reason === 'quota') all.push(`QUOTA: the provider's quota ran out (${outcome.detail}); paid work is kept, the triggering cell is unavailable.`);
+  const controllers = controllersOf(events);
   if (simulated) all.push('SIMULATED: these cells were recorded on the built-in simulated population (in process or served over HTTP), not real models.');
   return {
     version: 1,
@@ -88,6 +118,7 @@ export function summarise(runDir: string, manifest: Manifest, events: readonly S
     sessions: { counted: gate.ceiling.counted, maxSessions: gate.ceiling.maxSessions },
     paid: { usd: gate.spend.paidUsd, maxCostUsd: gate.spend.maxUsd },
     cells,
+    ...(controllers.length ? { controllers } : {}),
     caveats: all,
   };
 }
@@ -125,11 +156,18 @@ export function renderSummary(s: RunSummary, shownRun: string): string {
     `  sessions ${count(s.sessions.counted)} of max_sessions ${count(s.sessions.maxSessions)}${s.paid.maxCostUsd === null ? '' : `; paid ${usd(s.paid.usd)} of max_cost_usd ${usd(s.paid.maxCostUsd)}`}`,
     '',
     ...textTable([['cell', 'cap', 'status', 'score', 'survived', 'sessions', 'tokens', 'cost', 'reason'], ...rows], ['left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'left']),
+    ...controllerLines(s.controllers ?? []),
     ...(s.caveats.length ? ['', ...s.caveats.map((c) => `  ${c}`)] : []),
     `  run folder: ${shownRun}`,
     '',
   ];
   return `${lines.join('\n')}`;
+}
+
+function controllerLines(controllers: readonly SummaryController[]): string[] {
+  if (controllers.length === 0) return [];
+  const rows = controllers.map((c) => [c.provider, count(c.limit), `${count(c.min)}-${count(c.max)}`, c.pacing, count(c.episodes), count(c.attempts), `${count(c.rateLimited)} (${(100 * c.rateLimitedShare).toFixed(1)}%)`]);
+  return ['', ...textTable([['rate controller', 'final limit', 'bounds', 'pacing', 'episodes', 'attempts', '429s'], ...rows], ['left', 'right', 'right', 'left', 'right', 'right', 'right'])];
 }
 
 /** The staged cells in one line: every count named, zeros included, so a loss is never left out. */

@@ -11,6 +11,7 @@ import { workspaceTransportBench } from './workspace-transport.bench.js';
 import { siteBench, sweepSiteBench } from './site.bench.js';
 import { simBench } from './sim.bench.js';
 import { table, type Figure } from './stats.js';
+import { throughputBench } from './throughput.bench.js';
 
 // `npm run bench -- grade` measures grading against the floor only, skipping the sandbox figures.
 const only = process.argv[2];
@@ -37,6 +38,11 @@ if (only === 'scale') {
   const { scaleBench } = await import('./scale.bench.js');
   const r = await scaleBench();
   console.log(`${table(r.figures)}\n\n${r.lines.join('\n')}`);
+  process.exit(0);
+}
+// `npm run bench -- throughput` measures how close sweeps run to the provider's limits (no Docker), alone.
+if (only === 'throughput') {
+  console.log((await throughputBench()).lines.join('\n'));
   process.exit(0);
 }
 const figures: Figure[] = [];

@@ -113,5 +113,6 @@ export function everyEventType(): SweepEventInput[] {
     },
     { type: 'cell_finished', cellId: cell, outcome: { status: 'measured', result: sampleMeasurement(cell) } },
     { type: 'sweep_stopped', reason: 'completed', detail: 'every cell was recorded', unmeasured: [] },
+    { type: 'rate_control_changed', provider: 'sim-http', limit: 12, min: 4, max: 100, pacing: 'aimd', episodes: 2, attempts: 900, rateLimited: 14, final: true },
   ];
 }
