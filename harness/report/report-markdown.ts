@@ -183,9 +183,10 @@ function cost(r: Report): string[] {
     '',
     `All measured cells: ${spendText(r.cost.actual)}. Cells without a measurement: ${spendText(r.cost.unmeasured)}.`,
     '',
-    ...cacheLines(r),
+    // The chart draws the table above it (the site links its figures to that table's rows), so the cache's table comes after it.
     '![Cost](charts/cost.svg)',
     '',
+    ...cacheLines(r),
   ];
 }
 
