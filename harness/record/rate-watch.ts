@@ -1,4 +1,4 @@
-import type { RateControl, RateControlStatus } from '../../engine/ports/rate-control.js';
+import type { RateControl, RateControlStatus } from '../../engine/index.js';
 import type { SweepEventInput } from '../journal/sweep-events.js';
 
 /**

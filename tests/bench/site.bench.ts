@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { writeRunFixture } from '../support/run-fixture.js';
-import { writeReport } from '../../harness/report/write-report.js';
+import { writeReport } from '../../harness/index.js';
 import { writeSweepJournalFixture } from '../support/sweep-fixture.js';
 import { figure, type Figure } from './stats.js';
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, loadManifest, runRecord, startSimServer, type FaultPlan } from '../../harness/index.js';
-import type { Concurrency } from '../../harness/manifest/concurrency.js';
+import type { Concurrency } from '../../harness/index.js';
 import { FakeSandboxProvider, type FakeCommand } from '../support/fake-sandbox.js';
 import { fakeGrade } from '../harness/record/record-fixture.js';
 

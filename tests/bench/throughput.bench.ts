@@ -1,6 +1,6 @@
 import type { FaultPlan } from '../../harness/index.js';
-import { textTable } from '../../harness/internal/text-table.js';
-import { concurrencyText, type Concurrency } from '../../harness/manifest/concurrency.js';
+import { textTable } from '../../harness/testing.js';
+import { concurrencyText, type Concurrency } from '../../harness/index.js';
 import { MIN_WINDOW_CALLS, TAIL_SHARE, WARM_UP_SHARE, throughputSweep, type SweepFigures, type SweepShape } from './throughput-sweep.js';
 
 /**

@@ -1,6 +1,6 @@
 import { cp, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeReport } from '../../harness/report/write-report.js';
+import { writeReport } from '../../harness/index.js';
 import { writeSweepJournalFixture } from '../support/sweep-fixture.js';
 
 /**

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JsonlDirectory, TranscriptRecorder, systemClock, type ModelClient, type ModelRequest, type Role } from '../../../engine/index.js';
-import { cacheShareByRole, firstCallCacheShare } from '../../../harness/journal/cache-share.js';
-import type { SweepEvent } from '../../../harness/journal/sweep-events.js';
-import { cacheLines } from '../../../harness/plan/plan-cache.js';
+import type { SweepEvent } from '../../../harness/index.js';
+import { cacheLines, cacheShareByRole, firstCallCacheShare } from '../../../harness/testing.js';
 
 /** A session_finished event with the fields the fold reads (the rest of its shape is the journal's concern). */
 const finished = (sessionId: string, role: Role, input: number, cached: number, cellIds = ['cap1-rep1-gated']): SweepEvent =>

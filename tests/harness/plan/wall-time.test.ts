@@ -116,7 +116,7 @@ describe('the wall-time forecast from a recorded run', () => {
     const { code, out } = await plan(path.join(REPO_ROOT, 'tests/bench/fixtures/cap3-http.yaml'), '--from', path.join(REPO_ROOT, 'runs/example-sim'));
     expect(code).toBe(0);
     const left = out.slice(out.indexOf('Wall time of the cells left')).replace(/\s+/g, ' ');
-    expect(left).toMatch(/^Wall time of the cells left, from \S+ ≈ [\d.]+ h \(bound: 4 sessions in flight x \d+ s a session\)\./);
+    expect(left).toMatch(/^Wall time of the cells left, from \S+ ≈ [\d.]+ (?:s|min|h|days) \(bound: 4 sessions in flight x [\d.]+ (?:s|min) a session\)\./);
     expect(left).toMatch(/executor at models\.sim-executor \(no provider configuration\): [\d,]+ sessions, [\d.]+ calls a session \(measured\)/);
   });
 

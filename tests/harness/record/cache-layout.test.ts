@@ -4,8 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelClient, RequestLayout } from '../../../engine/index.js';
 import { EXIT, FaultPlan, runRecord, type SimServer } from '../../../harness/index.js';
-import { firstCallCacheShare } from '../../../harness/journal/cache-share.js';
-import type { CacheShare } from '../../../harness/journal/cache-share-schema.js';
+import { firstCallCacheShare, type CacheShare } from '../../../harness/testing.js';
 import { HTTP_MANIFEST, providersFile, startServer } from './http-fixture.js';
 import { bufferIo, simSeams } from './record-fixture.js';
 

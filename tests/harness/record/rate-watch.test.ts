@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CallPermit, RateControl, RateControlStatus } from '../../../engine/ports/rate-control.js';
+import type { CallPermit, RateControl, RateControlStatus } from '../../../engine/index.js';
 import { SWEEP_JOURNAL, type SweepEvent, type SweepEventInput } from '../../../harness/index.js';
-import { createProgressDisplay, progressFrom, renderFrame, renderLine, type ProgressSetup } from '../../../harness/testing.js';
-import { rateEvent, startRateWatch, type RateView } from '../../../harness/record/rate-watch.js';
-import { controllersOf, renderSummary, summarise } from '../../../harness/record/run-summary.js';
-import { SessionGate } from '../../../harness/record/session-gate.js';
+import { SessionGate, controllersOf, createProgressDisplay, progressFrom, rateEvent, renderFrame, renderLine, renderSummary, startRateWatch, summarise, type ProgressSetup, type RateView } from '../../../harness/testing.js';
 import { header, runStarted, stamped } from '../journal/sweep-fixtures.js';
 
 /** FAKE controller: its status is whatever the test sets; it admits nothing (the watch only reads status). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../../harness/index.js';
-import { recordedLayout } from '../../../harness/replay/replay-layout.js';
+import { recordedLayout } from '../../../harness/testing.js';
 
 const call = (version: 3 | 4): RecordedCall => ({
   call: 0,
