@@ -13,6 +13,9 @@ import { DeadlinePassed, classifyFailure, parseCompletion, type Failure } from '
 import { ProviderPatience } from './provider-patience.js';
 import { nextStep, type NextStep, type ServerWaits } from './retry-policy.js';
 
+/** Output a permit expects of a client's first call, before any has been answered. */
+const FIRST_OUTPUT_GUESS = 1024;
+
 /** How long a provider may keep failing before its calls give up, when nobody says: ten minutes. */
 export const DEFAULT_PATIENCE_MS = 600_000;
 
@@ -127,6 +130,8 @@ export class OpenAIModelClient implements ModelClient {
   private readonly sessionHeader: boolean;
   private readonly onAttempt: (outcome: AttemptOutcome) => void;
   private readonly rateControl: RateControl | undefined;
+  /** Output tokens of this client's answered calls, smoothed: what the next call's permit expects it to produce. */
+  private outputSeen: number | null = null;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly secrets: SecretCatalogue;
@@ -182,16 +187,29 @@ export class OpenAIModelClient implements ModelClient {
     return identity ? { [CALL_HEADER]: encodeCallHeader(identity) } : undefined;
   }
 
+  /**
+   * The tokens a permit expects the call to use: its prompt, counted high, and the output this
+   * client's calls have been producing (at most the call's bound; 1,024 before any answered).
+   * Not the worst case: the bound is the session's whole remaining allowance, many times what a
+   * call produces, and reserving it would have the token bucket hold back calls the quota has
+   * room for (0.30 of a token limit in the throughput bench). The reply's usage settles it.
+   */
+  private permitTokens(request: ModelRequest): number {
+    const worst = worstCaseUsage(request, null).usage;
+    const expected = Math.round(this.outputSeen ?? FIRST_OUTPUT_GUESS);
+    return worst.inputTokens + (worst.outputTokens > 0 ? Math.min(worst.outputTokens, expected) : expected);
+  }
+
   /** One attempt under a permit of the rate controller, released when the attempt ends (before any retry wait). */
   private async paced(request: ModelRequest, headers: Record<string, string> | undefined): Promise<Attempt> {
     if (!this.rateControl) return this.attempt(request, headers);
-    const worst = worstCaseUsage(request, null).usage;
-    const estimate = worst.inputTokens + worst.outputTokens;
+    const estimate = this.permitTokens(request);
     const permit = await this.rateControl.acquire(request.model, estimate);
     let report: AttemptReport = { outcome: 'failed', tokens: estimate };
     try {
       const result = await this.attempt(request, headers);
       const used = result.response ? result.response.usage.inputTokens + result.response.usage.outputTokens : estimate;
+      if (result.response) this.outputSeen = this.outputSeen === null ? result.response.usage.outputTokens : this.outputSeen + 0.2 * (result.response.usage.outputTokens - this.outputSeen);
       const outcome = result.response ? 'answered' : result.failure.outcome === 'rate_limited' ? 'rate_limited' : 'failed';
       report = { outcome, tokens: used, ...(result.headers ? { headers: result.headers } : {}) };
       return result;

@@ -46,12 +46,31 @@ describe('OpenAIModelClient under a rate controller', () => {
     expect(inFlightWhileSleeping).toEqual([7000, 0]);
     expect(log.map((e) => ('acquired' in e ? 'acquire' : e.released.outcome))).toEqual(['acquire', 'rate_limited', 'acquire', 'answered']);
     const [first, , , last] = log as [{ acquired: { model: string; tokens: number } }, { released: AttemptReport }, unknown, { released: AttemptReport }];
-    // Estimated at the prompt counted high plus maxTokens; the answer reports what it used.
+    // Estimated at the prompt counted high plus maxTokens (below the first guess of 1,024); the answer reports what it used.
     expect(first.acquired.model).toBe('test-model');
     expect(first.acquired.tokens).toBeGreaterThan(50);
     expect(last.released.tokens).toBe(15);
     expect((log[1] as { released: AttemptReport }).released.headers?.get('retry-after')).toBe('7');
     expect(inner.status()).toMatchObject({ attempts: 2, rateLimited: 1, episodes: 1, pacing: 'headers', inFlight: 0 });
+  });
+
+  it('expects a permit to use the output its calls have been producing, not the whole bound (which would starve a token bucket)', async () => {
+    server = new ChatServer(() => ({ body: completion({ content: 'ok', usage: { prompt_tokens: 12, completion_tokens: 30 } }) }));
+    const baseURL = await server.start();
+    const { control, log } = recording(createRateController({ provider: 'p', min: 1, start: 4, max: 8 }));
+    const client = new OpenAIModelClient({ baseURL, apiKey: 'test-key-000000', rateControl: control });
+    const big = request({ maxTokens: 200_000 });
+    for (let i = 0; i < 3; i++) await client.complete(big);
+    const asked = log.flatMap((e) => ('acquired' in e ? [e.acquired.tokens] : []));
+    // Before any answer: the prompt counted high plus 1,024; after: the prompt plus the 30 the calls produced, never 200,000.
+    expect(asked[0]).toBeGreaterThan(1024);
+    expect(asked[0]).toBeLessThan(1100);
+    expect(asked[2]).toBeLessThan(asked[0]! - 900);
+    expect(Math.max(...asked)).toBeLessThan(200_000);
+    // A bound below what calls produce still caps the expectation.
+    const small = recording(createRateController({ provider: 'p', min: 1, start: 4, max: 8 }));
+    await new OpenAIModelClient({ baseURL, apiKey: 'test-key-000000', rateControl: small.control }).complete(request({ maxTokens: 5 }));
+    expect((small.log[0] as { acquired: { tokens: number } }).acquired.tokens).toBeLessThan(40);
   });
 
   it('returns the permit as failed when the attempt fails otherwise, so no slot leaks', async () => {
