@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { writeSweepJournalFixture } from '../support/sweep-fixture.js';
 import { cap3PairBench } from './cap3-pair.bench.js';
 import { figure, type Figure } from './stats.js';
+import { sizeOf, sweepPageWeight } from './site.bench.js';
 
 /**
  * Issue 22, "the sweep at full scale" (`npm run bench -- scale`): a SYNTHETIC journal of 23,000+
@@ -46,26 +47,6 @@ async function timed(argv: string[], cwd = REPO): Promise<Timed> {
   return { ms, rss: Number(kb) * 1024, exit, load };
 }
 
-async function bytesUnder(dir: string): Promise<{ files: number; bytes: number }> {
-  let files = 0;
-  let bytes = 0;
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!e.isFile()) continue;
-    files += 1;
-    bytes += (await stat(path.join(e.parentPath, e.name))).size;
-  }
-  return { files, bytes };
-}
-
-/** What a browser fetches for the sweep page: its HTML and every chart image it names. */
-async function sweepPage(dist: string, run: string): Promise<{ html: number; images: number }> {
-  const dir = path.join(dist, 'runs', run);
-  const html = await readFile(path.join(dir, 'index.html'), 'utf8');
-  let images = 0;
-  for (const m of html.matchAll(/<img [^>]*src="([^"]+)"/g)) images += (await stat(path.join(dir, m[1]!))).size;
-  return { html: Buffer.byteLength(html), images };
-}
-
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const line = (what: string, t: Timed) => `  ${what}: ${secs(t.ms)} wall, peak RSS ${mb(t.rss)}, exit ${t.exit} (load average ${t.load.toFixed(1)} at the start)`;
@@ -82,8 +63,8 @@ export async function fullScaleBench(sessions = SESSIONS): Promise<{ figures: Fi
     const report = await timed(['node', bin, 'report', run]);
     const dist = path.join(tmp, 'dist');
     const site = await timed([path.join(REPO, 'make_site.sh'), '--out', dist, '--data', path.join(tmp, 'data'), run]);
-    const out = await bytesUnder(dist);
-    const page = await sweepPage(dist, 'sweep');
+    const out = await sizeOf(dist);
+    const page = await sweepPageWeight(dist, 'sweep');
     return {
       figures: [
         figure(`resume: ${f.sessions.toLocaleString('en-US')}-session journal, nothing left`, [resume.ms], undefined, `peak RSS ${mb(resume.rss)}, exit ${resume.exit}`),

@@ -22,7 +22,7 @@ const RUNS = 100;
 const SWEEP_SESSIONS = 23_000;
 const REPO = path.resolve(import.meta.dirname, '..', '..');
 
-async function sizeOf(dir: string): Promise<{ files: number; bytes: number; pages: number }> {
+export async function sizeOf(dir: string): Promise<{ files: number; bytes: number; pages: number }> {
   let files = 0;
   let bytes = 0;
   let pages = 0;
@@ -36,7 +36,7 @@ async function sizeOf(dir: string): Promise<{ files: number; bytes: number; page
 }
 
 /** What a browser fetches for a sweep page: its HTML and every chart image it names. */
-async function sweepPageWeight(dist: string, run: string): Promise<{ html: number; images: number }> {
+export async function sweepPageWeight(dist: string, run: string): Promise<{ html: number; images: number }> {
   const dir = path.join(dist, 'runs', run);
   const html = await readFile(path.join(dir, 'index.html'), 'utf8');
   let images = 0;

@@ -16,7 +16,7 @@ import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedM
 import { checkCounts, checkKilledClaims, checkMergeFindings, checkNarrowTables, readReport } from './checks/story.js';
 import { archiveFiles, auditTranscriptPage, storedTextLinks } from './checks/transcripts.js';
 import { checkCharts } from './checks/charts.js';
-import { checkMovedTables } from './checks/sweep-page.js';
+import { checkMovedTables, markdownTables } from './checks/sweep-page.js';
 import { writeWideReport } from './wide-report.js';
 
 /**
@@ -225,17 +225,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
   it('shows exactly the report: every table of the harness\'s report.md, cell for cell, and every chart of report.json', async () => {
     // report.md as the harness wrote it beside report.json (never staged: the page must not need it).
     const md = await readFile(path.join(tmp, 'runs', 'fixture-run', 'report', 'report.md'), 'utf8');
-    const expected: string[][][] = [];
-    let table: string[][] | null = null;
-    for (const line of md.split('\n')) {
-      if (!line.startsWith('|')) {
-        table = null;
-        continue;
-      }
-      if (/^\|\s*-*:?-+:?\s*\|/.test(line) && /^[|\s:-]+$/.test(line)) continue; // the alignment row
-      if (!table) expected.push((table = []));
-      table.push(line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.replace(/\\\|/g, '|').replace(/\*\*|\*/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').trim()));
-    }
+    const expected = markdownTables(md);
     expect(expected.length).toBeGreaterThanOrEqual(6);
     const page = await browser.context.newPage();
     await page.goto(`${server.url}runs/fixture-run/`);
