@@ -42,6 +42,7 @@ export { BACKOFF, backoffMs, type ServerWaits } from './adapters/retry-policy.js
 export { isLoopbackUrl } from './adapters/loopback-url.js';
 export { createRateController, fixedRateControl, type RateControllerOptions } from './adapters/rate-controller.js';
 export { durationMs, readRateLimitHeaders, type QuotaReading, type RateLimitReading } from './adapters/rate-limit-headers.js';
+export { rateLimitUnit } from './adapters/rate-limit-unit.js';
 // The wire parser alone, so a test can read a reply it fetched itself exactly as the adapter would.
 export { parseCompletion } from './adapters/openai-wire.js';
 export { clearLeftovers, type LeftoverOptions } from './adapters/leftover-processes.js';

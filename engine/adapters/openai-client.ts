@@ -11,6 +11,7 @@ import { contentWithBreakpoints } from './cache-breakpoints.js';
 import { isLoopbackUrl } from './loopback-url.js';
 import { DeadlinePassed, classifyFailure, parseCompletion, type Failure } from './openai-wire.js';
 import { ProviderPatience } from './provider-patience.js';
+import { rateLimitUnit } from './rate-limit-unit.js';
 import { nextStep, type NextStep, type ServerWaits } from './retry-policy.js';
 
 /** Output a permit expects of a client's first call, before any has been answered. */
@@ -211,7 +212,8 @@ export class OpenAIModelClient implements ModelClient {
       const used = result.response ? result.response.usage.inputTokens + result.response.usage.outputTokens : estimate;
       if (result.response) this.outputSeen = this.outputSeen === null ? result.response.usage.outputTokens : this.outputSeen + 0.2 * (result.response.usage.outputTokens - this.outputSeen);
       const outcome = result.response ? 'answered' : result.failure.outcome === 'rate_limited' ? 'rate_limited' : 'failed';
-      report = { outcome, tokens: used, ...(result.headers ? { headers: result.headers } : {}) };
+      const limitedOn = outcome === 'rate_limited' && !result.response ? rateLimitUnit(result.failure.error.detail) : undefined;
+      report = { outcome, tokens: used, ...(result.headers ? { headers: result.headers } : {}), ...(limitedOn ? { limitedOn } : {}) };
       return result;
     } finally {
       permit.release(report);

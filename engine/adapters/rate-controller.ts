@@ -20,6 +20,14 @@ import { TokenBucket } from './token-bucket.js';
  *   flight cannot pace a provider whose quota allows fewer calls than one latency holds (600 a
  *   minute at 200 ms is 2 in flight: 2 or 3 is 50 % too many); a pace can. One request a
  *   minute per success regrows a cut of a quarter in about 15 s whatever the quota.
+ *   A 429 whose words name a token quota (the report's `limitedOn`, read by the client) teaches
+ *   a token pace instead, the same way in tokens a minute (each success raises it by its own
+ *   tokens), charged each call's estimate and settled to what it used. Calls differ in size by
+ *   several times, so a pace in requests under a token quota either lets a run of large calls
+ *   through (429s, cuts) or holds back a run of small ones: 0.66 of the quota against 0.9 and
+ *   more in tokens (tests/bench/throughput.bench.ts). A 429 that names no quota teaches the
+ *   request pace: cutting both on every 429 held a request quota to 0.82 of itself. Each pace
+ *   grows only while the other is not the one holding the queue's head.
  * 429s within one cool-down, or from attempts sent before the last cut, are one episode. The
  * cool-down is the controller's own and never the provider's Retry-After: Retry-After only
  * delays the retried call (the client sleeps it), and a horizon pushed forward by every
@@ -54,6 +62,15 @@ interface Waiter {
   tokens: number;
   grant: (permit: CallPermit) => void;
 }
+
+/** One permit granted: when, and its tokens (the estimate, then what the call used). */
+interface Send {
+  at: number;
+  tokens: number;
+}
+
+/** What a learned pace counts. */
+type PaceUnit = 'requests' | 'tokens';
 
 const COOL_DOWN = { floorMs: 1000, ceilingMs: 30_000, latencies: 2 } as const;
 /**
@@ -102,10 +119,13 @@ class RateController implements RateControl {
   private readonly queues = new Map<string, Waiter[]>();
   private next = 0;
   private requests: TokenBucket | null = null;
-  /** The learned pace (no headers), from the first episode on. */
+  /** The learned paces (no headers): requests a minute from the first episode on, tokens a minute from the first 429 that names a token quota. */
   private pace: TokenBucket | null = null;
-  /** When recent permits were granted, for the rate sent before an episode. */
-  private readonly sends: number[] = [];
+  private tokenPace: TokenBucket | null = null;
+  /** Which learned pace holds the head of the queue now, or null when neither does. */
+  private heldBy: PaceUnit | null = null;
+  /** Recent permits, for the rates sent before an episode. */
+  private readonly sends: Send[] = [];
   private tokens: TokenBucket | null = null;
   private wakeAt: number | null = null;
 
@@ -179,7 +199,9 @@ class RateController implements RateControl {
       if (!found) return;
       const waiter = found.queue[0]!;
       const now = this.clock.now().getTime();
-      const wait = Math.max(this.requests?.waitMs(1, now) ?? 0, this.tokens?.waitMs(waiter.tokens, now) ?? 0, this.pace?.waitMs(1, now) ?? 0);
+      const [paceWait, tokenPaceWait] = [this.pace?.waitMs(1, now) ?? 0, this.tokenPace?.waitMs(waiter.tokens, now) ?? 0];
+      this.heldBy = paceWait > 0 || tokenPaceWait > 0 ? (paceWait >= tokenPaceWait ? 'requests' : 'tokens') : null;
+      const wait = Math.max(this.requests?.waitMs(1, now) ?? 0, this.tokens?.waitMs(waiter.tokens, now) ?? 0, paceWait, tokenPaceWait);
       if (wait > 0) return this.wakeIn(wait, now);
       this.account(now);
       found.queue.shift();
@@ -187,9 +209,10 @@ class RateController implements RateControl {
       this.next = found.index + 1;
       this.requests?.spend(1, now);
       this.pace?.spend(1, now);
-      this.noteSend(now);
+      this.tokenPace?.charge(waiter.tokens, now);
+      const send = this.noteSend(now, waiter.tokens);
       this.tokens?.spend(waiter.tokens, now);
-      waiter.grant(this.grant(waiter, now));
+      waiter.grant(this.grant(waiter, now, send));
     }
   }
 
@@ -204,7 +227,7 @@ class RateController implements RateControl {
     });
   }
 
-  private grant(waiter: Waiter, acquiredAt: number): CallPermit {
+  private grant(waiter: Waiter, acquiredAt: number, send: Send): CallPermit {
     this.inFlight++;
     this.inFlightTokens += waiter.tokens;
     this.perModel.set(waiter.model, (this.perModel.get(waiter.model) ?? 0) + 1);
@@ -216,12 +239,12 @@ class RateController implements RateControl {
       release: (report: AttemptReport) => {
         if (released) return;
         released = true;
-        this.release(waiter, { acquiredAt, sent, saturated }, report);
+        this.release(waiter, { acquiredAt, sent, saturated, send }, report);
       },
     };
   }
 
-  private release(waiter: Waiter, { acquiredAt, sent, saturated }: { acquiredAt: number; sent: number; saturated: boolean }, report: AttemptReport): void {
+  private release(waiter: Waiter, { acquiredAt, sent, saturated, send }: { acquiredAt: number; sent: number; saturated: boolean; send: Send }, report: AttemptReport): void {
     const now = this.clock.now().getTime();
     this.account(now);
     this.inFlight--;
@@ -235,8 +258,12 @@ class RateController implements RateControl {
     const used = report.tokens !== undefined && Number.isFinite(report.tokens) ? Math.max(0, report.tokens) : waiter.tokens;
     if (!synced && this.tokens && report.outcome !== 'answered') this.tokens.refund(waiter.tokens, now);
     else if (!synced && this.tokens) this.tokens.refund(waiter.tokens - used, now);
-    if (report.outcome === 'answered') this.grow(saturated, now);
-    if (report.outcome === 'rate_limited') this.cut(sent, now);
+    // The token pace, and the tokens sent before an episode, count what an answered call used.
+    const spent = report.outcome === 'answered' ? used : waiter.tokens;
+    this.tokenPace?.settle(waiter.tokens, spent, now);
+    send.tokens = spent;
+    if (report.outcome === 'answered') this.grow(saturated, used, now);
+    if (report.outcome === 'rate_limited') this.cut(sent, report.limitedOn === 'tokens' ? 'tokens' : 'requests', now);
     this.pump();
   }
 
@@ -245,7 +272,7 @@ class RateController implements RateControl {
     if (this.fixed || this.o.headerPacing === false) return false;
     const reading = readRateLimitHeaders(headers, now);
     // The provider's own account replaces a pace learned from 429s.
-    if (reading.requests || reading.tokens) this.pace = null;
+    if (reading.requests || reading.tokens) [this.pace, this.tokenPace] = [null, null];
     if (reading.requests) {
       this.requests ??= new TokenBucket(reading.requests.limit, reading.requests.limit / 60_000, now);
       this.requests.sync(reading.requests.limit, reading.requests.remaining, reading.requests.resetMs, this.inFlight, now);
@@ -257,18 +284,19 @@ class RateController implements RateControl {
     return reading.tokens !== undefined;
   }
 
-  private grow(saturated: boolean, now: number): void {
+  private grow(saturated: boolean, used: number, now: number): void {
     if (this.fixed) return;
-    // One request a minute more per success, while calls wait for the pace.
-    if (this.pace && this.waiting > 0) this.repace(this.pace.rate + 1 / 60_000, now);
+    // One request a minute more per success, and its tokens a minute more, while calls wait and the other pace is not what holds them.
+    if (this.pace && this.waiting > 0 && this.heldBy !== 'tokens') this.repace('requests', this.pace.rate + 1 / 60_000, now);
+    if (this.tokenPace && this.waiting > 0 && this.heldBy !== 'requests') this.repace('tokens', this.tokenPace.rate + used / 60_000, now);
     if (!saturated) return;
     if (++this.successes < (this.episodes > 0 ? ADDITIVE_EVERY : 1) * this.limit) return;
     this.successes = 0;
     this.limit = Math.min(this.o.max, this.episodes > 0 ? this.limit + 1 : this.limit * 2);
   }
 
-  /** A 429: a new episode cuts the limit once; one within the cool-down, or from an attempt sent before the last cut, is the same episode. */
-  private cut(sent: number, now: number): void {
+  /** A 429 (of a quota in `unit`, as far as its words say): a new episode cuts the limit once; one within the cool-down, or from an attempt sent before the last cut, is the same episode. */
+  private cut(sent: number, unit: PaceUnit, now: number): void {
     this.rateLimited++;
     if (now < this.episodeUntil || sent <= this.grantedAtCut) return;
     this.episodes++;
@@ -278,31 +306,44 @@ class RateController implements RateControl {
     if (this.fixed) return;
     this.limit = Math.max(this.o.min, Math.floor(this.limit * this.decrease));
     if (this.requests || this.tokens || this.o.headerPacing === false) return;
-    // No headers: pace at `decrease` of what was being sent, or of the pace already learned.
-    // A pace below one call per cool-down says nothing a limit of `min` in flight does not (a
-    // provider refusing everything, say): it is dropped, and the next episode learns it anew.
-    const rate = (this.pace ? this.pace.rate : this.sentPerMs(now)) * this.decrease;
-    if (rate * this.coolDownMs() < 1) this.pace = null;
-    else this.repace(rate, now);
+    // No headers: pace at `decrease` of what was being sent, or of the pace already learned, in
+    // the quota's unit. A pace below one call per cool-down says nothing a limit of `min` in
+    // flight does not (a provider refusing everything, say): it is dropped, and the next
+    // episode learns it anew.
+    const pace = unit === 'requests' ? this.pace : this.tokenPace;
+    const rates = this.sentPerMs(now);
+    const rate = (pace ? pace.rate : rates[unit]) * this.decrease;
+    const oneCall = unit === 'requests' ? 1 : Math.max(1, rates.tokens / Math.max(rates.requests, 1e-9));
+    if (rate * this.coolDownMs() < oneCall) this.dropPace(unit);
+    else this.repace(unit, rate, now);
   }
 
-  private noteSend(now: number): void {
-    this.sends.push(now);
-    while (this.sends.length && this.sends[0]! < now - SEND_WINDOW_MS) this.sends.shift();
+  private noteSend(now: number, tokens: number): Send {
+    const send = { at: now, tokens };
+    this.sends.push(send);
+    while (this.sends.length && this.sends[0]!.at < now - SEND_WINDOW_MS) this.sends.shift();
+    return send;
   }
 
-  /** Requests a ms sent over the last few seconds. */
-  private sentPerMs(now: number): number {
-    const recent = this.sends.filter((t) => t >= now - SEND_WINDOW_MS);
-    const since = Math.min(SEND_WINDOW_MS, Math.max(1, now - (recent[0] ?? now)));
-    return recent.length / since;
+  /** Requests, and tokens, a ms sent over the last few seconds. */
+  private sentPerMs(now: number): Record<PaceUnit, number> {
+    const recent = this.sends.filter((s) => s.at >= now - SEND_WINDOW_MS);
+    const since = Math.min(SEND_WINDOW_MS, Math.max(1, now - (recent[0]?.at ?? now)));
+    return { requests: recent.length / since, tokens: recent.reduce((sum, s) => sum + s.tokens, 0) / since };
   }
 
-  /** A pace of `ratePerMs`, holding at most a second's worth (at least one), so it never bursts far above itself. */
-  private repace(ratePerMs: number, now: number): void {
+  /** A pace of `ratePerMs` in `unit`, holding at most a second's worth (at least one unit), so it never bursts far above itself. */
+  private repace(unit: PaceUnit, ratePerMs: number, now: number): void {
     const capacity = Math.max(1, ratePerMs * 1000);
-    if (this.pace) this.pace.repace(ratePerMs, capacity, now);
-    else this.pace = new TokenBucket(capacity, ratePerMs, now);
+    const pace = unit === 'requests' ? this.pace : this.tokenPace;
+    if (pace) pace.repace(ratePerMs, capacity, now);
+    else if (unit === 'requests') this.pace = new TokenBucket(capacity, ratePerMs, now);
+    else this.tokenPace = new TokenBucket(capacity, ratePerMs, now);
+  }
+
+  private dropPace(unit: PaceUnit): void {
+    if (unit === 'requests') this.pace = null;
+    else this.tokenPace = null;
   }
 
   private coolDownMs(): number {

@@ -40,6 +40,22 @@ export class TokenBucket {
     this.level -= this.need(n);
   }
 
+  /**
+   * Spends all of `n`, even past the capacity (the level may go below zero): a learned token
+   * pace charges a call what it is estimated at, so one call larger than the bucket still
+   * waits for the tokens it takes instead of passing as if it were the capacity.
+   */
+  charge(n: number, now: number): void {
+    this.refill(now);
+    this.level -= Math.max(0, n);
+  }
+
+  /** Replaces a charge of `estimated` by what the call `used`: gives back the rest, or takes the excess. */
+  settle(estimated: number, used: number, now: number): void {
+    this.refill(now);
+    this.level = Math.min(this.capacity, this.level + estimated - used);
+  }
+
   /** Gives back what a call did not use of its estimate. */
   refund(n: number, now: number): void {
     this.refill(now);

@@ -21,6 +21,12 @@ export interface AttemptReport {
   headers?: Headers;
   /** Tokens the call used (prompt + completion) when answered; the estimate otherwise. */
   tokens?: number;
+  /**
+   * Which quota a 429 says it hit, read from its words (engine/adapters/rate-limit-unit.ts):
+   * providers name it ("tokens per min (TPM)", "requests per minute"). Absent when the words
+   * name neither, or for any other outcome.
+   */
+  limitedOn?: 'requests' | 'tokens';
 }
 
 /** A permit for one attempt in flight. Release it exactly once, when the attempt ends. */

@@ -18,6 +18,8 @@ export interface QuotaProviderOptions {
   burst?: number;
   /** 429 everything until this many ms after the start, whatever the quotas. Default never. */
   refuseUntilMs?: number;
+  /** A 429's words name the quota it hit (as OpenAI's and Anthropic's do), reported as `limitedOn`. Default false: words that name nothing. */
+  namesQuota?: boolean;
 }
 
 class Bucket {
@@ -55,11 +57,12 @@ export class QuotaProvider {
   }
 
   /** Decides a request of `tokens` arriving now. */
-  decide(tokens: number): { ok: boolean; headers: Headers; retryAfterMs: number } {
+  decide(tokens: number): { ok: boolean; headers: Headers; retryAfterMs: number; limitedOn?: 'requests' | 'tokens' } {
     const now = this.clock.elapsed();
     this.requests?.refill(now);
     this.tokens?.refill(now);
-    const short = Math.max(this.requests?.msUntil(1) ?? 0, this.tokens?.msUntil(tokens) ?? 0);
+    const [requestShort, tokenShort] = [this.requests?.msUntil(1) ?? 0, this.tokens?.msUntil(tokens) ?? 0];
+    const short = Math.max(requestShort, tokenShort);
     const refused = short > 0 || (this.o.refuseUntilMs !== undefined && now < this.o.refuseUntilMs);
     if (!refused) {
       if (this.requests) this.requests.level -= 1;
@@ -78,7 +81,8 @@ export class QuotaProvider {
     if (refused) headers.set('retry-after-ms', String(retryAfterMs));
     if (refused) this.rateLimited++;
     else [this.answered, this.tokensAnswered] = [this.answered + 1, this.tokensAnswered + tokens];
-    return { ok: !refused, headers, retryAfterMs };
+    const named = this.o.namesQuota && short > 0 ? { limitedOn: requestShort > 0 ? ('requests' as const) : ('tokens' as const) } : {};
+    return { ok: !refused, headers, retryAfterMs, ...named };
   }
 }
 
@@ -87,18 +91,21 @@ export interface CallerOptions {
   control: RateControl;
   provider: QuotaProvider;
   model?: string;
-  tokens?: number;
+  /** Tokens of one call (prompt + completion, known in advance here), or a draw per call. Default 100. */
+  tokens?: number | (() => number);
   /** Latency of one attempt, in ms. */
   latencyMs: () => number;
 }
 
 /** One call as the client makes it: permit, attempt, release, and on a 429 the Retry-After slept outside the permit. */
 export async function call(o: CallerOptions, log?: (report: AttemptReport) => void): Promise<number> {
+  const tokens = typeof o.tokens === 'function' ? o.tokens() : (o.tokens ?? 100);
   for (let attempt = 1; ; attempt++) {
-    const permit = await o.control.acquire(o.model ?? 'm', o.tokens ?? 100);
-    const decision = o.provider.decide(o.tokens ?? 100);
+    const permit = await o.control.acquire(o.model ?? 'm', tokens);
+    const decision = o.provider.decide(tokens);
     await o.clock.sleep(o.latencyMs());
-    const report: AttemptReport = { outcome: decision.ok ? 'answered' : 'rate_limited', headers: decision.headers, tokens: o.tokens ?? 100 };
+    const limitedOn = decision.limitedOn ? { limitedOn: decision.limitedOn } : {};
+    const report: AttemptReport = { outcome: decision.ok ? 'answered' : 'rate_limited', headers: decision.headers, tokens, ...limitedOn };
     permit.release(report);
     log?.(report);
     if (decision.ok) return attempt;

@@ -81,4 +81,18 @@ describe('OpenAIModelClient under a rate controller', () => {
     for (let i = 0; i < 3; i++) await expect(client.complete(request())).rejects.toThrow();
     expect(inner.status()).toMatchObject({ attempts: 3, inFlight: 0, rateLimited: 0 });
   });
+
+  it("reports which quota a 429's words name, so the controller learns its pace in that unit", async () => {
+    const words = ['Rate limit reached on tokens per min (TPM): Limit 30000', 'Rate limit reached on requests per min (RPM): Limit 500', 'slow down'];
+    let n = 0;
+    server = new ChatServer((): ScriptedHttpReply =>
+      n < words.length ? { status: 429, headers: { 'retry-after-ms': '1' }, body: { error: { message: words[n++], type: 'rate_limit_exceeded' } } } : { body: completion({ content: 'ok', usage: { prompt_tokens: 12, completion_tokens: 3 } }) },
+    );
+    const baseURL = await server.start();
+    const { control, log } = recording(createRateController({ provider: 'p', min: 1, start: 4, max: 8, coolDownMs: 0 }));
+    const client = new OpenAIModelClient({ baseURL, apiKey: 'test-key-000000', maxRetries: 3, clock: { now: () => new Date(), sleep: async () => undefined }, rateControl: control });
+    expect((await client.complete(request())).content).toBe('ok');
+    const released = log.flatMap((e) => ('released' in e ? [e.released] : []));
+    expect(released.map((r) => [r.outcome, r.limitedOn])).toEqual([['rate_limited', 'tokens'], ['rate_limited', 'requests'], ['rate_limited', undefined], ['answered', undefined]]);
+  });
 });

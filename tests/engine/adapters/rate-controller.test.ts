@@ -231,6 +231,53 @@ describe('pacing from rate-limit headers', () => {
     expect(provider.rateLimited / (provider.answered + provider.rateLimited)).toBeLessThan(0.05);
   });
 
+  it('without headers, a token quota over calls of very different sizes is paced in tokens once its 429s name it: near it, few 429s', async () => {
+    // A sweep's calls come in runs of one size (planners, then leaves with growing transcripts): here 20 s of calls of
+    // 1,000 tokens, then 20 s of 4,000 (mean 2,500), against 2.4M tokens a minute, about 960 calls a minute, under a
+    // request quota twice that. A pace in requests holds back a run of small calls and lets a run of large ones through.
+    const run = async (namesQuota: boolean) => {
+      const clock = new VirtualClock();
+      const size = () => (Math.floor(clock.elapsed() / 20_000) % 2 === 0 ? 1000 : 4000);
+      const control = createRateController({ provider: 'p', min: 1, start: 8, max: 128, clock });
+      const provider = new QuotaProvider(clock, { rpm: 1920, tpm: 2_400_000, headers: false, burst: 0.1, namesQuota });
+      let warm = { tokens: 0, answered: 0, rateLimited: 0 };
+      await Promise.all([
+        closedLoop({ clock, control, provider, latencyMs: uniformMs(100, 300), tokens: size }, 40, 480_000),
+        clock.runUntil(560_000, (t) => void (t >= 120_000 && warm.answered === 0 && (warm = { tokens: provider.tokensAnswered, answered: provider.answered, rateLimited: provider.rateLimited }))),
+      ]);
+      const refused = provider.rateLimited - warm.rateLimited;
+      // Steady state, after two minutes: 6 minutes of the quota.
+      return { share: (provider.tokensAnswered - warm.tokens) / 6 / 2_400_000, limited: refused / (provider.answered - warm.answered + refused) };
+    };
+    const [named, unnamed] = [await run(true), await run(false)];
+    expect(named.share).toBeGreaterThan(0.85);
+    expect(named.limited).toBeLessThan(0.05);
+    // Words that name nothing leave the pace in requests: it still works, further from the quota.
+    expect(unnamed.share).toBeLessThan(named.share);
+  });
+
+  it('without headers, two quotas that bind in turn (requests over small calls, tokens over large): each pace grows only while it is not the other that holds, so neither runs away', async () => {
+    const clock = new VirtualClock();
+    const control = createRateController({ provider: 'p', min: 1, start: 8, max: 128, clock });
+    // 1,000-token calls: the request quota binds (1,200 a minute, where tokens allow 2,400); 4,000-token calls: the
+    // token quota binds (600 a minute).
+    const provider = new QuotaProvider(clock, { rpm: 1200, tpm: 2_400_000, headers: false, burst: 0.1, namesQuota: true });
+    // Two minutes of each size: long enough for a pace that grew while the other held to run far above its quota.
+    const PHASE = 120_000;
+    const size = () => (Math.floor(clock.elapsed() / PHASE) % 2 === 0 ? 1000 : 4000);
+    let warm = { answered: 0, rateLimited: 0 };
+    await Promise.all([
+      closedLoop({ clock, control, provider, latencyMs: uniformMs(100, 300), tokens: size }, 40, 480_000),
+      clock.runUntil(560_000, (t) => void (t >= 120_000 && warm.answered === 0 && (warm = { answered: provider.answered, rateLimited: provider.rateLimited }))),
+    ]);
+    const [answered, refused] = [provider.answered - warm.answered, provider.rateLimited - warm.rateLimited];
+    // Half the time 1,200 a minute, half 600: 900 a minute if both quotas are met.
+    expect(answered / 6 / 900).toBeGreaterThan(0.85);
+    // 0.9 % here; 2.4 % when each pace grows whichever holds (the request pace climbs through every token phase and
+    // meets its quota far too high).
+    expect(refused / (answered + refused)).toBeLessThan(0.015);
+  });
+
   it('garbage headers are ignored: it stays on AIMD and its figures stay numbers', async () => {
     const clock = new VirtualClock();
     const control = createRateController({ provider: 'p', min: 1, start: 2, max: 4, clock });
