@@ -6,13 +6,14 @@
 export { runCli, buildProgram, VERSION } from './cli.js';
 export { BUG_CODES, EXIT, EXIT_BY_CODE, EXIT_DESCRIPTIONS, UsageError, exitCodeFor, exitCodeTable, type ExitCode } from './exit-codes.js';
 export { dropWritesToClosedPipes, processIo, type CliIo } from './io.js';
-export { HELD_OUT_MARKER, REPO_ROOT, oracleDir, specDir } from './paths.js';
+export { HELD_OUT_MARKER, REPO_ROOT, oracleDir, runnerDir, specDir } from './paths.js';
 export { runRecord } from './commands/record.js';
 export { renderGrade } from './grading/grade-report.js';
 export { gradeTree, loadSpecOracle, type GradeOptions } from './grading/grader.js';
 export { GradingRefusedError } from './grading/grading-container.js';
 export { GradeResult, RunnerReport } from './grading/grading-report.js';
 export { loadOracle, OracleCase, OracleInvalidError, formatOf, type Oracle } from './grading/oracle-cases.js';
+export { loadOracleDefinition, OracleDefinition } from './grading/oracle-definition.js';
 export { loadMutants, applyMutant, applyMutants, mutantGroups, Mutant } from './grading/oracle-mutants.js';
 export { loadRequirements, Requirement, SpecInvalidError } from './grading/spec-requirements.js';
 export { survivalTally, cellCounts, reviewRelation, totalSpend, withEstimated, ModelIdentity, LeafClaim, MeasuredLeaf, MeasuredReview, MeasuredMerge, Escalation, Spend, CellMeasurement, type CellCounts, type ReviewRelation } from './journal/cell-measurement.js';

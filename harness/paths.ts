@@ -14,6 +14,11 @@ export function oracleDir(name: string): string {
   return path.join(REPO_ROOT, 'oracle', name);
 }
 
+/** Where the grading runner every task's oracle shares lives (`oracle/runner`): the runner and its fork server. */
+export function runnerDir(): string {
+  return path.join(REPO_ROOT, 'oracle', 'runner');
+}
+
 /**
  * The file that marks a folder as held-out material (an oracle): its presence at, above or below
  * a manifest's `spec` path refuses the manifest, so no spec can hand an oracle to agents. Every

@@ -27,7 +27,7 @@ export interface SessionSpend {
   estimatedCalls?: number;
 }
 
-/** The reason the oracle's runner gives a case that ran past its limit (oracle/<spec>/runner.py). */
+/** The reason the oracle's runner gives a case that ran past its limit (oracle/runner/runner.py). */
 export const TIMED_OUT = 'timed out';
 
 /** Oracle cases of a grade that timed out: counted as failures by the grade, so the cell says how many. */

@@ -7,7 +7,8 @@ import { revealFailures } from './failure-reveal.js';
 import { GradingRefusedError, runGradingContainer } from './grading-container.js';
 import { GradeResult, type RunnerReport, type ScaffoldingSize } from './grading-report.js';
 import { loadOracle, type Oracle } from './oracle-cases.js';
-import { oracleDir, specDir } from '../paths.js';
+import { oracleDir, runnerDir, specDir } from '../paths.js';
+import { loadTaskDefinition } from '../task/task-definition.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { loadRequirements, type Requirement } from './spec-requirements.js';
 import { stageTree, TREE_LIMITS, type StagedTree, type TreeLimits } from './tree-staging.js';
@@ -23,6 +24,8 @@ export interface GradeOptions {
   specDir?: string;
   /** Where the held-out oracle lives. Default `oracle/<spec>`. */
   oracleDir?: string;
+  /** Where the shared runner and fork server live. Default `oracle/runner`. */
+  runnerDir?: string;
   /** Default: a client from the environment (`DOCKER_HOST`). */
   docker?: Docker;
   /** Default: the current sandbox image tag. */
@@ -50,24 +53,37 @@ export interface GradeOptions {
   shutdown?: ContainerShutdown;
 }
 
-/** Files the oracle dir may hold once the runner has deleted its expectations. */
-const ORACLE_ALLOWLIST = ['fork_server.py', 'runner.py'];
+/** The shared runner's files, staged in every grading's oracle dir. */
+const RUNNER_FILES = ['fork_server.py', 'runner.py'];
+
+/** Files the oracle dir may hold once the runner has deleted its expectations: the runner's and the judge's. */
+function oracleAllowlist(oracle: Oracle): string[] {
+  return [...RUNNER_FILES, ...oracle.judgeFiles].sort();
+}
 const TEST_FILE = /^(test_.*|.*_test)\.py$/;
 /** Entries of the scaffolding measured at most: past it the size is reported as partial. */
 export const SCAFFOLDING_MEASURE_LIMIT = 1_000_000;
 
-const loaded = new Map<string, Promise<{ oracle: Oracle; requirements: Requirement[] }>>();
+/** What a grading needs of a task: its requirements, its oracle and the package each case runs. */
+export interface SpecOracle {
+  oracle: Oracle;
+  requirements: Requirement[];
+  /** The deliverable's package (task.yaml), run by every case as `python3 -m`. */
+  module: string;
+}
 
-/** Spec requirements and oracle cases, loaded and validated once per process. */
-export function loadSpecOracle(spec: string, dirs: { specDir?: string; oracleDir?: string } = {}): Promise<{ oracle: Oracle; requirements: Requirement[] }> {
+const loaded = new Map<string, Promise<SpecOracle>>();
+
+/** Spec requirements, task definition and oracle cases, loaded and validated once per process. */
+export function loadSpecOracle(spec: string, dirs: { specDir?: string; oracleDir?: string } = {}): Promise<SpecOracle> {
   const sDir = dirs.specDir ?? specDir(spec);
   const oDir = dirs.oracleDir ?? oracleDir(spec);
   const key = `${sDir}\0${oDir}`;
   let entry = loaded.get(key);
   if (!entry) {
     entry = (async () => {
-      const requirements = await loadRequirements(sDir);
-      return { requirements, oracle: await loadOracle(oDir, requirements) };
+      const [requirements, task] = await Promise.all([loadRequirements(sDir), loadTaskDefinition(sDir)]);
+      return { requirements, module: task.deliverable.package, oracle: await loadOracle(oDir, requirements) };
     })();
     entry.catch(() => loaded.delete(key));
     loaded.set(key, entry);
@@ -77,7 +93,7 @@ export function loadSpecOracle(spec: string, dirs: { specDir?: string; oracleDir
 
 /**
  * Grade a tree with the held-out oracle, in a container built for this grading alone from a
- * scratch copy of the tree beside a copy of the oracle. See oracle/<spec>/runner.py for the
+ * scratch copy of the tree beside a copy of the oracle. See oracle/runner/runner.py for the
  * order of events inside; this side stages the tree (no link that leaves it), then re-checks
  * that the expectations are gone and refuses the measurement if anything but the allowlist
  * remains. Whatever the tree holds, it gets a score: only the oracle's own failure refuses.
@@ -90,7 +106,7 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
   const tree = await realpath(path.resolve(options.tree)).catch(() => path.resolve(options.tree));
   const treeStat = await lstat(tree).catch(() => null);
   if (!treeStat?.isDirectory()) throw new GradingRefusedError(`${options.tree} is not a directory; pass the root of the tree to grade.`);
-  const { oracle, requirements } = await loadSpecOracle(spec, options);
+  const { oracle, requirements, module } = await loadSpecOracle(spec, options);
   await assertDockerReachable(docker);
   await docker.getImage(image).inspect().catch((cause) => {
     throw new SandboxImageMissingError(image, { cause });
@@ -99,7 +115,7 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
   const started = performance.now();
   const scratch = await makeScratch(options.runId ?? 'grade');
   try {
-    const staged = await stageScratch(scratch, tree, oracle, requirements, options.treeLimits ?? TREE_LIMITS);
+    const staged = await stageScratch(scratch, tree, { oracle, requirements, module }, options.treeLimits ?? TREE_LIMITS, options.runnerDir);
     const deliverable = await measure(tree, { limit: TREE_LIMITS.entries, skipRoot: WORKSPACE_SCAFFOLDING.names });
     const base = { spec, tree, requirements, staged, testFiles: deliverable.testFiles, scaffolding: await measureScaffolding(tree) };
     if (staged.tree.undeliverable) return undeliverable({ ...base, oracle, ms: performance.now() - started });
@@ -112,9 +128,10 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
       mode,
       reveal: Boolean(options.reveal),
       runId: options.runId ?? 'grade',
+      judgeFiles: oracle.judgeFiles,
     }, options.shutdown);
     const leftovers = (await readdir(path.join(scratch, 'oracle'))).sort();
-    if (leftovers.join() !== ORACLE_ALLOWLIST.join()) {
+    if (leftovers.join() !== oracleAllowlist(oracle).join()) {
       throw new GradingRefusedError(`oracle expectations were not deleted before grading: ${leftovers.join(', ')} remain; measurement refused.`);
     }
     const dataNow = await listTree(path.join(scratch, 'data'));
@@ -132,15 +149,16 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
 }
 
 /**
- * Lays out a grading's scratch folder: oracle/ (runner, fork server, expectations), data/,
+ * Lays out a grading's scratch folder: oracle/ (the shared runner and fork server, the task's judge and its modules, the expectations), data/,
  * tree/ (staged by stageTree: the deliverable, without the engine's scaffolding) and out/. Exported for tests that tamper with a staged
  * scratch to check that the runner's own defences hold without the harness's.
  */
-export async function stageScratch(scratch: string, tree: string, oracle: Oracle, requirements: Requirement[], limits: TreeLimits = TREE_LIMITS): Promise<{ data: string[]; tree: StagedTree }> {
+export async function stageScratch(scratch: string, tree: string, { oracle, requirements, module }: SpecOracle, limits: TreeLimits = TREE_LIMITS, runner = runnerDir()): Promise<{ data: string[]; tree: StagedTree }> {
   for (const d of ['oracle', 'data', 'tree', 'out']) await mkdir(path.join(scratch, d));
-  // Only the runner, its fork server and the expectations are staged: nothing compiled, nothing else.
-  for (const file of ORACLE_ALLOWLIST) await copyFile(path.join(oracle.dir, file), path.join(scratch, 'oracle', file));
-  const bundle = { spec: oracle.name, requirements: requirements.map((r) => r.id), cases: oracle.cases };
+  // Only the runner, its fork server, the judge and the expectations are staged: nothing compiled, nothing else.
+  for (const file of RUNNER_FILES) await copyFile(path.join(runner, file), path.join(scratch, 'oracle', file));
+  for (const file of oracle.judgeFiles) await copyFile(path.join(oracle.dir, file), path.join(scratch, 'oracle', file));
+  const bundle = { spec: oracle.name, module, requirements: requirements.map((r) => r.id), cases: oracle.cases };
   await writeFile(path.join(scratch, 'oracle', 'expectations.json'), JSON.stringify(bundle));
   for (const name of oracle.datasets) {
     await cp(path.join(oracle.dir, 'data', name), path.join(scratch, 'data', name), { recursive: true });

@@ -20,13 +20,15 @@ export interface ContainerRun {
   mode: 'fork' | 'exec';
   reveal: boolean;
   runId: string;
+  /** The task's judge and the modules it imports, staged in oracle/ beside the runner (the judge first). */
+  judgeFiles: readonly string[];
 }
 
 /** Compile step limit inside the runner (COMPILE_TIMEOUT), plus start-up and tear-down. */
 const FIXED_ALLOWANCE_MS = 60_000;
 
 /**
- * Runs oracle/<spec>/runner.py in a container made for this grading alone, and returns the
+ * Runs the shared oracle/runner/runner.py, with the task's judge, in a container made for this grading alone, and returns the
  * report it wrote. The runner has no whole-grading deadline (a slow case is charged to that
  * case only); the limit here is a safety net computed from the per-case limits, so a tree
  * cannot reach it: if it fires, the runner itself misbehaved and the grading is refused.
@@ -50,6 +52,8 @@ export async function runGradingContainer(docker: Docker, run: ContainerRun, shu
       '--workers', String(run.workers),
       '--mode', run.mode,
       ...(run.reveal ? ['--reveal'] : []),
+      '--judge', run.judgeFiles[0]!,
+      ...run.judgeFiles.slice(1).flatMap((m) => ['--judge-module', m]),
     ],
     WorkingDir: '/grade/oracle',
     NetworkDisabled: true,

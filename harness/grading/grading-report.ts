@@ -46,7 +46,7 @@ export type ScaffoldingSize = z.infer<typeof ScaffoldingSize>;
 /**
  * A graded tree, as `harness grade --json` prints it and as sweeps record it (`grade.json`).
  * It is published, so it never quotes the oracle: a failure reason names the kind of
- * difference only (see oracle/<spec>/runner.py), never expected output or case arguments.
+ * difference only (see oracle/<task>/judge.py), never expected output or case arguments.
  *
  * Version 2 adds `skipped`, `skippedCount`, `undeliverable`, `mode` and `compile` to the
  * fields of version 1, whose meaning is unchanged (failure reasons no longer quote output).

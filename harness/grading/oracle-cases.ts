@@ -1,8 +1,10 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { RdhError } from '../../engine/index.js';
+import { loadOracleDefinition } from './oracle-definition.js';
 import type { Requirement } from './spec-requirements.js';
 
 /**
@@ -35,14 +37,18 @@ export const OracleCase = z
           .optional(),
         /** Default: nonempty when exit != 0, any otherwise. `empty`: the positive twin of an error case. */
         stderr: z.enum(['nonempty', 'empty', 'any']).optional(),
+        /** HTML stdout must equal once both are normalised by the task's normaliser (a judge module). */
+        html: z.string().optional(),
       })
       .strict(),
-    /** Whether SQLite on the same data must agree (a cross-check run by the tests). */
-    sqlite: z.union([
-      z.literal('same'),
-      z.object({ differs: z.string().min(1) }).strict(),
-      z.object({ skip: z.string().min(1) }).strict(),
-    ]),
+    /** Whether SQLite on the same data must agree (a cross-check run by the tests); only for cases that query data. */
+    sqlite: z
+      .union([
+        z.literal('same'),
+        z.object({ differs: z.string().min(1) }).strict(),
+        z.object({ skip: z.string().min(1) }).strict(),
+      ])
+      .optional(),
   })
   .strict();
 export type OracleCase = z.infer<typeof OracleCase>;
@@ -54,6 +60,8 @@ export class OracleInvalidError extends RdhError {
 export interface Oracle {
   name: string;
   dir: string;
+  /** The judge and the modules it imports, staged beside the shared runner (the judge first). */
+  judgeFiles: string[];
   cases: OracleCase[];
   /** Requirement id -> the ids of the cases that decide it. */
   requirementMap: Record<string, string[]>;
@@ -61,16 +69,36 @@ export interface Oracle {
   datasets: string[];
 }
 
-/** Loads every `cases/*.yaml`, validating each case and the oracle as a whole against the spec. */
-export async function loadOracle(dir: string, requirements: Requirement[]): Promise<Oracle> {
-  const casesDir = path.join(dir, 'cases');
+/** Each YAML list of a cases folder, as the file name and its items. */
+async function casesFromFolder(casesDir: string): Promise<Array<{ file: string; items: unknown[] }>> {
   const files = (await readdir(casesDir)).filter((f) => f.endsWith('.yaml')).sort();
-  const cases: OracleCase[] = [];
+  const out: Array<{ file: string; items: unknown[] }> = [];
   for (const file of files) {
-    const raw: unknown = parse(await readFile(path.join(casesDir, file), 'utf8'));
-    const list = z.array(z.unknown()).safeParse(raw);
+    const list = z.array(z.unknown()).safeParse(parse(await readFile(path.join(casesDir, file), 'utf8')));
     if (!list.success) throw new OracleInvalidError(`${file}: expected a YAML list of cases`);
-    list.data.forEach((item, i) => {
+    out.push({ file, items: list.data });
+  }
+  return out;
+}
+
+/** The cases a recipe derives (its deriveCases), as one list named after the recipe. */
+async function casesFromRecipe(file: string, requirements: Requirement[]): Promise<Array<{ file: string; items: unknown[] }>> {
+  const mod = (await import(pathToFileURL(file).href).catch((cause) => {
+    throw new OracleInvalidError(`${path.basename(file)}: cannot load the case recipe (${(cause as Error).message})`, { cause });
+  })) as { deriveCases?: unknown };
+  if (typeof mod.deriveCases !== 'function') throw new OracleInvalidError(`${path.basename(file)}: a case recipe exports deriveCases(requirements)`);
+  const items: unknown = await (mod.deriveCases as (r: Requirement[]) => unknown)(requirements);
+  if (!Array.isArray(items)) throw new OracleInvalidError(`${path.basename(file)}: deriveCases returned no list of cases`);
+  return [{ file: path.basename(file), items }];
+}
+
+/** Loads the oracle's cases (its folder of YAML lists, or its recipe), validating each case and the oracle as a whole against the spec. */
+export async function loadOracle(dir: string, requirements: Requirement[]): Promise<Oracle> {
+  const definition = await loadOracleDefinition(dir);
+  const lists = 'dir' in definition.cases ? await casesFromFolder(path.join(dir, definition.cases.dir)) : await casesFromRecipe(path.join(dir, definition.cases.recipe), requirements);
+  const cases: OracleCase[] = [];
+  for (const { file, items } of lists) {
+    items.forEach((item, i) => {
       const parsed = OracleCase.safeParse(item);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
@@ -102,7 +130,7 @@ export async function loadOracle(dir: string, requirements: Requirement[]): Prom
     const ok = await stat(path.join(dir, 'data', name)).then((s) => s.isDirectory(), () => false);
     if (!ok) throw new OracleInvalidError(`data set ${name} is used by a case but oracle data/${name} does not exist`);
   }
-  return { name: path.basename(dir), dir, cases, requirementMap, datasets };
+  return { name: path.basename(dir), dir, judgeFiles: [definition.judge, ...definition.judge_modules], cases, requirementMap, datasets };
 }
 
 /** The --format a case's arguments ask for (the first one; giving it twice is an argument error). */

@@ -8,6 +8,7 @@ import {
   gradeTree,
   loadSpecOracle,
   oracleDir,
+  runnerDir,
   sandboxImageTag,
   specDir,
 } from '../../../harness/index.js';
@@ -50,18 +51,18 @@ describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh cont
 
   it('refuses the measurement when the expectations were not deleted before the program ran', async () => {
     // An oracle whose runner "forgets" to delete: the harness's own re-check must refuse it.
-    const leaky = await mkdtemp(path.join(tmpdir(), 'rdh-leaky-oracle-'));
-    await cp(oracleDir('sqlcsv'), leaky, { recursive: true });
+    const leaky = await mkdtemp(path.join(tmpdir(), 'rdh-leaky-runner-'));
+    await cp(runnerDir(), leaky, { recursive: true });
     const runner = await readFile(path.join(leaky, 'runner.py'), 'utf8');
     await writeFile(
       path.join(leaky, 'runner.py'),
       runner
         .replace('os.remove(exp_path)', 'pass')
         .replace('"expectations_deleted": not os.path.exists(exp_path)', '"expectations_deleted": True')
-        .replace('left = set(os.listdir(self.oracle_dir))', 'left = set(ORACLE_ALLOWLIST)'),
+        .replace('left = set(os.listdir(self.oracle_dir))', 'left = set(self.allowlist)'),
     );
-    await expect(gradeTree({ tree: REFERENCE, oracleDir: leaky, specDir: specDir('sqlcsv'), ...SLACK })).rejects.toThrowErrorMatchingInlineSnapshot(
-      `[GradingRefusedError: oracle expectations were not deleted before grading: expectations.json, fork_server.py, runner.py remain; measurement refused.]`,
+    await expect(gradeTree({ tree: REFERENCE, runnerDir: leaky, ...SLACK })).rejects.toThrowErrorMatchingInlineSnapshot(
+      `[GradingRefusedError: oracle expectations were not deleted before grading: expectations.json, fork_server.py, judge.py, runner.py remain; measurement refused.]`,
     );
   });
 });
@@ -81,16 +82,17 @@ describe.skipIf(!HAS_DOCKER)('the grading\'s integrity: a tree scores what it ea
 
   it('0a: the runner holds on its own when the links reach it: nothing is compiled as root or before the expectations are gone', async () => {
     // Bypass the harness's staging: plant the links in the staged scratch itself.
-    const { oracle, requirements } = await loadSpecOracle('sqlcsv');
+    const specOracle = await loadSpecOracle('sqlcsv');
+    const { oracle } = specOracle;
     const scratch = await mkdtemp(path.join(tmpdir(), 'rdh-grade-bypass-'));
-    await stageScratch(scratch, await referenceWith({ 'sqlcsv/__main__.py': ANSWER_FROM_LEAKED_BYTECODE }), oracle, requirements);
+    await stageScratch(scratch, await referenceWith({ 'sqlcsv/__main__.py': ANSWER_FROM_LEAKED_BYTECODE }), specOracle);
     for (const [link, target] of LEAK_LINKS) await symlink(target, path.join(scratch, 'tree', link));
     const report = await runGradingContainer(new Docker(), {
-      image: sandboxImageTag(), scratch, cases: oracle.cases.length, caseTimeoutMs: 3000, workers: 3, mode: 'fork', reveal: false, runId: 'grade-test',
+      image: sandboxImageTag(), scratch, cases: oracle.cases.length, caseTimeoutMs: 3000, workers: 3, mode: 'fork', reveal: false, runId: 'grade-test', judgeFiles: oracle.judgeFiles,
     });
     expect(report.integrity.violation).toBeNull();
     expect(report.cases.filter((c) => c.pass).map((c) => c.id)).toEqual([]);
-    expect((await readdir(path.join(scratch, 'oracle'))).sort()).toEqual(['fork_server.py', 'runner.py']);
+    expect((await readdir(path.join(scratch, 'oracle'))).sort()).toEqual(['fork_server.py', 'judge.py', 'runner.py']);
   });
 
   it('0b: a file that exhausts the compiler\'s memory is the tree\'s own: the grading still reports, 42/42 for the rest', async () => {

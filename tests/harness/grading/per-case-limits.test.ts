@@ -48,9 +48,10 @@ function startingInstead(docker: Docker, script: string): Docker {
 
 describe.skipIf(!HAS_DOCKER)('item 4: per-case limits only, no whole-grading deadline', { timeout: DOCKER_TIMEOUT }, () => {
   it('a grading whose clock reads days long still runs and credits every case, since each case kept within its own limit', async () => {
-    const { oracle, requirements } = await loadSpecOracle('sqlcsv', { oracleDir: await smallOracle(), specDir: specDir('sqlcsv') });
+    const specOracle = await loadSpecOracle('sqlcsv', { oracleDir: await smallOracle(), specDir: specDir('sqlcsv') });
+    const { oracle } = specOracle;
     const scratch = await mkdtemp(path.join(tmpdir(), 'rdh-grade-clock-'));
-    await stageScratch(scratch, REFERENCE, oracle, requirements);
+    await stageScratch(scratch, REFERENCE, specOracle);
     // Beside the report, where nothing of the tree can reach and the oracle's allowlist is not checked.
     await writeFile(path.join(scratch, 'out', 'clock_warp.py'), CLOCK_WARP);
     const report = await runGradingContainer(startingInstead(new Docker(), 'out/clock_warp.py'), {
@@ -63,6 +64,7 @@ describe.skipIf(!HAS_DOCKER)('item 4: per-case limits only, no whole-grading dea
       mode: 'fork',
       reveal: false,
       runId: 'grade-test',
+      judgeFiles: oracle.judgeFiles,
     });
     // The warp took effect: the runner's own clock saw a day pass per program (the compile step's included).
     expect(report.elapsed_ms).toBeGreaterThanOrEqual(oracle.cases.length * DAY_S * 1000);

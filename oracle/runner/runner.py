@@ -1,10 +1,15 @@
-"""Held-out oracle runner. Runs inside a throwaway grading container, never on the host.
+"""Held-out oracle runner, shared by every task. Runs inside a throwaway grading container,
+never on the host. What a task adds is its judge (oracle/<task>/judge.py, with any modules it
+imports): `judge(case, run)` says why one case's run failed, or None. The harness stages it
+beside this file and names it with --judge (and --judge-module); the package each case runs
+with `python3 -m` comes with the expectations (`module`).
 
 Started by the harness as root with `python3 -I -S -B` (isolated: no script dir, no user
 site, no site module, so nothing in the graded tree can be imported into this process, not
 even a sitecustomize.py or a .pth file; no bytecode is written). The layout it is given:
 
-    /grade/oracle/   expectations.json, runner.py, fork_server.py   (root only, 0700)
+    /grade/oracle/   expectations.json, runner.py, fork_server.py, the judge and its modules
+                     (root only, 0700)
     /grade/data/     the data sets the cases query      (read-only for the programs)
     /grade/tree/     a scratch copy of the tree graded  (read-only for the programs; the
                      harness staged it without any link that leaves it)
@@ -34,8 +39,7 @@ arguments: reports are published.
 """
 
 import argparse
-import csv
-import io
+import importlib.util
 import json
 import os
 import select
@@ -49,10 +53,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 REPORT_VERSION = 2
-ORACLE_ALLOWLIST = {"runner.py", "fork_server.py"}
+RUNNER_FILES = {"runner.py", "fork_server.py"}
 OUTPUT_CAP = 1024 * 1024
 REVEAL_CAP = 8192
-MODULE = "sqlcsv"
 COMPILE_TIMEOUT = 10.0
 # Per program: address space, processes of its uid, open files, no core files, no queues.
 CASE_LIMITS = {"as": 512 << 20, "nproc": 32, "nofile": 256, "core": 0, "msgqueue": 0}
@@ -88,7 +91,27 @@ def parse_args():
     p.add_argument("--mode", choices=("fork", "exec"), default="fork")
     p.add_argument("--reveal", action="store_true",
                    help="keep the programs' output of failing cases for the harness to diff")
+    p.add_argument("--judge", default="judge.py", help="the task's judge, a file in the oracle dir")
+    p.add_argument("--judge-module", action="append", default=[],
+                   help="a module the judge imports, a file in the oracle dir (repeatable)")
     return p.parse_args()
+
+
+def plain_name(name):
+    """A file name of the oracle dir itself: no path, no dot-file, a .py module."""
+    if os.path.basename(name) != name or name.startswith(".") or not name.endswith(".py"):
+        raise SystemExit(f"runner: {name!r} is not a module file name of the oracle dir")
+    return name
+
+
+def load_judge(oracle_dir, name):
+    """The task's judge function. The oracle dir (root only) is put on the path for the
+    judge's own modules; nothing of the graded tree is importable from this process."""
+    sys.path.insert(0, oracle_dir)
+    spec = importlib.util.spec_from_file_location("task_judge", os.path.join(oracle_dir, name))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.judge
 
 
 def walk_chown(root, uid, gid, dir_mode, file_mode):
@@ -115,9 +138,10 @@ def snapshot(root):
 
 
 class Integrity:
-    def __init__(self, oracle_dir, data_dir):
+    def __init__(self, oracle_dir, data_dir, allowlist):
         self.oracle_dir = oracle_dir
         self.data_dir = data_dir
+        self.allowlist = allowlist
         self.data_staged = snapshot(data_dir)
         self.checks = 0
         self.lock = threading.Lock()
@@ -126,8 +150,8 @@ class Integrity:
         with self.lock:
             self.checks += 1
             left = set(os.listdir(self.oracle_dir))
-            if left != ORACLE_ALLOWLIST:
-                raise IntegrityError(f"oracle dir holds {sorted(left)}, allowlist is {sorted(ORACLE_ALLOWLIST)}")
+            if left != self.allowlist:
+                raise IntegrityError(f"oracle dir holds {sorted(left)}, allowlist is {sorted(self.allowlist)}")
             now = snapshot(self.data_dir)
             if now != self.data_staged:
                 raise IntegrityError(f"data dir changed: {sorted(now ^ self.data_staged)[:5]}")
@@ -353,100 +377,6 @@ def drain(fd, buf):
 # Reasons are a closed set of templates holding only numbers: never the expected output,
 # never the case's arguments, never the program's output.
 
-def output_format(args):
-    for i, a in enumerate(args):
-        if a == "--format" and i + 1 < len(args):
-            return args[i + 1]
-        if a.startswith("--format="):
-            return a.split("=", 1)[1]
-    return "table"
-
-
-def first_different_line(got, want):
-    a, b = got.split("\n"), want.split("\n")
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            return i + 1
-    return min(len(a), len(b)) + 1
-
-
-def rendered(value):
-    """A JSON value as its canonical text: 3 and 3.0 stay apart, as they print apart."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def parse_result(text, fmt):
-    """(header, rows) of a csv or json result, values as rendered."""
-    if fmt == "csv":
-        records = list(csv.reader(io.StringIO(text, newline="")))
-        if not records:
-            raise ValueError("empty")
-        return records[0], records[1:]
-    pairs = json.loads(text, object_pairs_hook=lambda items: items)
-    if not isinstance(pairs, list) or not all(isinstance(r, list) for r in pairs):
-        raise ValueError("not an array of objects")
-    header = [k for k, _ in pairs[0]] if pairs else None
-    for r in pairs:
-        if [k for k, _ in r] != header:
-            raise ValueError("objects with different keys")
-    return header, [[rendered(v) for _, v in r] for r in pairs]
-
-
-def judge_result(out, fmt, want):
-    try:
-        header, rows = parse_result(out, fmt)
-    except (ValueError, csv.Error):
-        return f"stdout is not a valid {fmt} result"
-    want_header = want.get("header")
-    if want_header is not None and header is not None and header != want_header:
-        return "header differs"
-    if fmt == "json":
-        want_rows = [[rendered(v) for v in r] for r in want["rows"]]
-    else:
-        want_rows = [["" if v is None else str(v) for v in r] for r in want["rows"]]
-    if len(rows) != len(want_rows):
-        return f"{len(rows)} rows, a different number was expected"
-    if want.get("ordered", True):
-        for i, (a, b) in enumerate(zip(rows, want_rows)):
-            if a != b:
-                return f"row {i + 1} differs"
-        return None
-    if sorted(map(json.dumps, rows)) != sorted(map(json.dumps, want_rows)):
-        return "rows differ (compared in any order)"
-    return None
-
-
-def judge(case, run):
-    """Why the case failed (a template, see above), or None when it passed."""
-    exp = case["expect"]
-    if run["spawn_error"]:
-        return "the program could not be started"
-    if run["timed_out"]:
-        return "timed out"
-    if run["exit"] is None:
-        return "killed by a signal"
-    if run["exit"] != exp["exit"]:
-        return f"exit status {run['exit']} is not the expected one"
-    if len(run["stdout"]) > OUTPUT_CAP or len(run["stderr"]) > OUTPUT_CAP:
-        return "output exceeded the 1 MiB cap"
-    try:
-        out = run["stdout"].decode("utf-8")
-    except UnicodeDecodeError:
-        return "stdout is not UTF-8"
-    stderr_rule = exp.get("stderr") or ("nonempty" if exp["exit"] != 0 else "any")
-    if stderr_rule == "nonempty" and not run["stderr"].strip():
-        return "stderr is empty, a diagnostic was expected"
-    if stderr_rule == "empty" and run["stderr"]:
-        return "stderr is not empty"
-    if exp["exit"] != 0 and out:
-        return "stdout is not empty on an error exit"
-    if "stdout" in exp and out != exp["stdout"]:
-        return f"stdout differs at line {first_different_line(out, exp['stdout'])}"
-    if "result" in exp:
-        return judge_result(out, output_format(case["args"]), exp["result"])
-    return None
-
-
 # -- the grading ---------------------------------------------------------------------------
 
 def lock_down(grade, uid_base):
@@ -482,13 +412,13 @@ def with_home(uid, fn):
         shutil.rmtree(home, ignore_errors=True)
 
 
-def compile_tree(launcher, tree_dir, uid):
+def compile_tree(launcher, tree_dir, uid, module):
     """Byte-compile the package beside its sources, so that no case compiles it again.
 
     Only after the expectations are gone, and as a uid of its own that owns the tree for
     the while: root never compiles (or reads) a file of the tree, and a file that exhausts
     the compiler's time or memory costs this step only. The tree is root's again after."""
-    package = os.path.join(tree_dir, MODULE)
+    package = os.path.join(tree_dir, module)
     if not os.path.isdir(package) or os.path.islink(package):
         return {"ok": False, "ms": 0, "note": "no package to compile"}
     walk_chown(tree_dir, uid, uid, 0o755, 0o644)
@@ -525,15 +455,19 @@ def main():
     # 1. Ownership and the shared places.
     lock_down(opts.grade, opts.uid_base)
 
-    # 2. The fork server starts before anything held out is read.
+    # 2. The fork server starts before anything held out is read; then the task's judge is
+    #    loaded (code of the oracle, no expectations in it).
     launcher = Launcher(max(1, opts.workers), case_env("/tmp"))
+    judge_files = [plain_name(opts.judge)] + [plain_name(m) for m in opts.judge_module]
+    judge = load_judge(oracle_dir, judge_files[0])
 
     # 3. Load the expectations, then delete them before any program exists.
     exp_path = os.path.join(oracle_dir, "expectations.json")
     with open(exp_path, encoding="utf-8") as f:
         bundle = json.load(f)
     os.remove(exp_path)
-    integrity = Integrity(oracle_dir, data_dir)
+    module = bundle["module"]
+    integrity = Integrity(oracle_dir, data_dir, RUNNER_FILES | set(judge_files))
     report = {
         "version": REPORT_VERSION, "spec": bundle["spec"], "mode": opts.mode, "cases": [],
         "requirements": {}, "compile": None, "revealed": {} if opts.reveal else None,
@@ -544,7 +478,7 @@ def main():
     # 4. Compile, as a user of its own.
     try:
         integrity.check()
-        report["compile"] = compile_tree(launcher, tree_dir, opts.uid_base)
+        report["compile"] = compile_tree(launcher, tree_dir, opts.uid_base, module)
     except IntegrityError as exc:
         abort.set()
         report["integrity"]["violation"] = str(exc)
@@ -569,7 +503,7 @@ def main():
 
         def go(home):
             request = {"mode": opts.mode, "uid": uid, "gid": uid, "cwd": tree_dir, "env": case_env(home),
-                       "module": MODULE, "args": args, "limits": CASE_LIMITS}
+                       "module": module, "args": args, "limits": CASE_LIMITS}
             return run_program(launcher, request, case.get("stdin"), opts.case_timeout)
 
         run = with_home(uid, go)
