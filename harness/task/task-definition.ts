@@ -24,7 +24,7 @@ const RequirementId = z.string().regex(/^R\d{2}$/, 'is not a requirement id (R01
 
 /** A document the brief carries beside SPEC.md, read from a pinned npm package at run time. */
 export const BriefSource = z.strictObject({
-  package: z.string().min(1).describe('The npm package it is read from, a pinned dependency of this project (e.g. commonmark-spec).'),
+  package: z.string().min(1).describe('The npm package it is read from, a pinned dependency of this project.'),
   version: z.string().min(1).describe('The exact version the package.json pins; a different installed version is refused.'),
   file: InsideTree.describe('The file inside the package (e.g. spec.txt).'),
   sections: z.array(z.string().min(1)).min(1).describe('Headings of the sections carried, in the package\'s own words; every other section is left out.'),
@@ -41,7 +41,7 @@ export const TaskDefinition = z.strictObject({
   deliverable: z.strictObject({
     language: z.string().min(1).describe('What the deliverable is written in, as SPEC.md states it (e.g. "Python 3.11, standard library only").'),
     package: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).describe('The package folder at the tree\'s root that the deliverable is.'),
-    command: z.array(z.string().min(1)).min(1).describe('How a case runs the deliverable from the tree\'s root (e.g. [python3, -m, sqlcsv]).'),
+    command: z.array(z.string().min(1)).min(1).describe('How a case runs the deliverable from the tree\'s root ([python3, -m, PACKAGE]).'),
     entry_points: z.array(InsideTree).min(1).describe('Files a tree must hold at its root to be runnable; a merged subtree without them is a piece, never graded.'),
   }),
   depends_on: z
