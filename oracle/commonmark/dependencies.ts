@@ -64,3 +64,18 @@ export function exampleFeatures(markdown: string): Set<string> {
   if (markdown.includes('\t')) uses.add('R01');
   return uses;
 }
+
+/**
+ * The pairs an example relies on that `dependsOn` does not declare, as `R05 -> R12 (example 66)`,
+ * each pair once, with the first example showing it.
+ */
+export function undeclaredDependencies(examples: { number: number; requirement: string; markdown: string }[], dependsOn: Record<string, string[]>): string[] {
+  const found = new Map<string, number>();
+  for (const e of examples) {
+    for (const r of exampleFeatures(e.markdown)) {
+      const pair = `${e.requirement} -> ${r}`;
+      if (r !== e.requirement && !(dependsOn[e.requirement] ?? []).includes(r) && !found.has(pair)) found.set(pair, e.number);
+    }
+  }
+  return [...found].map(([pair, n]) => `${pair} (example ${n})`);
+}
