@@ -2,8 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keepSections, pinnedPackageDir, renderBriefSource, stripExamples } from '../../../harness/task/brief-sources.js';
-import { loadTaskDefinition, type BriefSource } from '../../../harness/task/task-definition.js';
+import { keepSections, loadTaskDefinition, pinnedPackageDir, renderBriefSource, stripExamples, type BriefSource } from '../../../harness/index.js';
 import { loadCommonmarkExamples } from '../../../oracle/commonmark/examples.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRequirements } from '../../../harness/grading/spec-requirements.js';
+import { loadRequirements } from '../../../harness/index.js';
 import { formsUsed, statedForms, unstatedForms } from '../../../oracle/commonmark/conventions.js';
 import { loadCommonmarkExamples } from '../../../oracle/commonmark/examples.js';
 

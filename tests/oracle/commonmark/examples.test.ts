@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRequirements } from '../../../harness/grading/spec-requirements.js';
+import { loadRequirements } from '../../../harness/index.js';
 import { exclusionReport, loadCommonmarkExamples, loadCoverage, type Coverage } from '../../../oracle/commonmark/examples.js';
 import { commonmark, exclusionReason } from '../../../oracle/commonmark/exclusion.js';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTaskDefinition } from '../../../harness/task/task-definition.js';
+import { loadTaskDefinition } from '../../../harness/index.js';
 import { undeclaredDependencies } from '../../../oracle/commonmark/dependencies.js';
 import { loadCommonmarkExamples, loadCoverage } from '../../../oracle/commonmark/examples.js';
 
