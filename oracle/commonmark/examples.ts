@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { loadRequirements } from '../../harness/grading/spec-requirements.js';
 import { OracleInvalidError } from '../../harness/grading/oracle-cases.js';
+import { EXIT, exitCodeFor } from '../../harness/exit-codes.js';
 import { pinnedPackageDir } from '../../harness/task/brief-sources.js';
 import { exclusionReason } from './exclusion.js';
 
@@ -140,11 +141,11 @@ async function main(argv: string[]): Promise<number> {
   const flag = argv[0];
   if (argv.length !== 1 || (flag !== '--excluded' && flag !== '--summary')) {
     process.stderr.write('usage: npx tsx oracle/commonmark/examples.ts --excluded | --summary\n');
-    return 2;
+    return EXIT.usage;
   }
   const examples = await loadCommonmarkExamples();
   process.stdout.write(`${flag === '--excluded' ? exclusionReport(examples) : requirementSummary(examples)}\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -152,7 +153,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     (code) => (process.exitCode = code),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = error instanceof OracleInvalidError ? 4 : 1;
+      process.exitCode = exitCodeFor(error);
     },
   );
 }

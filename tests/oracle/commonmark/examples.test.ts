@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -131,5 +132,31 @@ describe('the recipe fails closed', () => {
     await writeFile(path.join(root, 'node_modules/commonmark-spec/package.json'), JSON.stringify({ name: 'commonmark-spec', version: '0.30.0' }));
     const message = await loadCommonmarkExamples({ root }).then(() => 'loaded', (e: Error) => e.message);
     expect(message).toMatchInlineSnapshot(`"version: "0.31.2" is pinned but node_modules/commonmark-spec is 0.30.0; run npm ci (or pin the new version and review what it changes)"`);
+  });
+});
+
+describe('the exclusion command', () => {
+  const run = (...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'oracle/commonmark/examples.ts'), ...args], { cwd: ROOT });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it('prints the exclusion list and exits 0; a wrong flag is a usage error', async () => {
+    const listed = await run('--excluded');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toBe(`${exclusionReport(examples)}\n`);
+    const wrong = await run('--everything');
+    expect({ code: wrong.code, stderr: wrong.stderr }).toMatchInlineSnapshot(`
+      {
+        "code": 2,
+        "stderr": "usage: npx tsx oracle/commonmark/examples.ts --excluded | --summary
+      ",
+      }
+    `);
   });
 });
