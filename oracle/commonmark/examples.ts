@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -7,7 +6,6 @@ import { z } from 'zod';
 import { loadRequirements } from '../../harness/grading/spec-requirements.js';
 import { OracleInvalidError } from '../../harness/grading/oracle-cases.js';
 import { EXIT, exitCodeFor } from '../../harness/exit-codes.js';
-import { pinnedPackageDir } from '../../harness/task/brief-sources.js';
 import { exclusionReason } from './exclusion.js';
 
 /**
@@ -24,15 +22,9 @@ import { exclusionReason } from './exclusion.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 
-const RequirementId = z.string().regex(/^R\d{2}$/);
-export const Coverage = z.strictObject({
-  version: z.literal(1),
-  package: z.literal('commonmark-spec'),
-  package_version: z.string().min(1),
-  sections: z.array(z.string().min(1)).min(1),
-  requirements: z.record(RequirementId, z.array(z.number().int().positive()).min(1)),
-});
-export type Coverage = z.infer<typeof Coverage>;
+import { loadCoverage, packageExamples, requirementByNumber, type Coverage } from './spec-examples.js';
+
+export { Coverage, loadCoverage } from './spec-examples.js';
 
 export interface IncludedExample {
   number: number;
@@ -51,22 +43,6 @@ export interface CommonmarkExamples {
   excluded: ExcludedExample[];
 }
 
-const SpecExample = z.object({ number: z.number().int(), section: z.string(), markdown: z.string(), html: z.string() });
-
-/**
- * spec.txt shows a tab as `→` so that it can be seen; the spec's own test runners
- * (spec_tests.py, commonmark.js's test.js) turn it back into a tab in input and output alike.
- */
-const visibleTab = (text: string): string => text.replace(/→/g, '\t');
-
-export async function loadCoverage(file = path.join(HERE, 'coverage.yaml')): Promise<Coverage> {
-  const parsed = Coverage.safeParse(parse(await readFile(file, 'utf8')));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new OracleInvalidError(`${file}: ${issue.path.join('.')}: ${issue.message}`);
-  }
-  return parsed.data;
-}
 
 /** Options of {@link loadCommonmarkExamples}. */
 export interface LoadOptions {
@@ -78,35 +54,17 @@ export interface LoadOptions {
   specDir?: string;
 }
 
-/** Requirement of each mapped number; a number mapped twice is refused. */
-function requirementByNumber(coverage: Coverage): Map<number, string> {
-  const of = new Map<number, string>();
-  for (const [id, numbers] of Object.entries(coverage.requirements)) {
-    for (const n of numbers) {
-      const before = of.get(n);
-      if (before) throw new OracleInvalidError(`coverage.yaml: example ${n} is mapped to both ${before} and ${id}; each example grades one requirement`);
-      of.set(n, id);
-    }
-  }
-  return of;
-}
-
 export async function loadCommonmarkExamples(options: LoadOptions = {}): Promise<CommonmarkExamples> {
   const coverage = options.coverage ?? (await loadCoverage());
-  const dir = await pinnedPackageDir({ package: coverage.package, version: coverage.package_version }, { root: options.root ?? ROOT });
-  const tests = z.array(SpecExample).parse(createRequire(import.meta.url)(path.join(dir, 'index.js')).tests);
+  const tests = await packageExamples(coverage, options.root ?? ROOT);
   const known = new Set((await loadRequirements(options.specDir ?? path.join(ROOT, 'spec', 'commonmark'))).map((r) => r.id));
   const unknownIds = Object.keys(coverage.requirements).filter((id) => !known.has(id));
   if (unknownIds.length) throw new OracleInvalidError(`coverage.yaml: ${unknownIds.join(', ')} not in requirements.yaml`);
-  const absent = coverage.sections.filter((s) => !tests.some((t) => t.section === s));
-  if (absent.length) throw new OracleInvalidError(`coverage.yaml: sections: ${absent.join(', ')} hold no example of ${coverage.package} ${coverage.package_version}`);
   const map = requirementByNumber(coverage);
   const result: CommonmarkExamples = { included: [], excluded: [] };
   const problems: string[] = [];
   const seen = new Set<number>();
-  for (const raw of tests) {
-    if (!coverage.sections.includes(raw.section)) continue;
-    const t = { ...raw, markdown: visibleTab(raw.markdown), html: visibleTab(raw.html) };
+  for (const t of tests) {
     seen.add(t.number);
     const reason = exclusionReason(t.markdown);
     const requirement = map.get(t.number);

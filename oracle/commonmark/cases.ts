@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Requirement } from '../../harness/grading/spec-requirements.js';
+import { OracleInvalidError } from '../../harness/grading/oracle-cases.js';
+import { loadCoverage, packageExamples, requirementByNumber } from './spec-examples.js';
+
+/**
+ * The commonmark oracle's case recipe (oracle.yaml `cases.recipe`): one case per example that
+ * coverage.yaml maps to a requirement, read at run time from the pinned commonmark-spec package
+ * (nothing of it is copied here). The program gets the example's Markdown on stdin and must
+ * exit 0 with HTML equal, once both are normalised (normalize.py), to the example's. Which
+ * in-scope examples are left out is checked against commonmark.js elsewhere (examples.ts, run
+ * by the tests and `harness task check`): grading needs only the pinned package.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function deriveCases(requirements: Requirement[]): Promise<unknown[]> {
+  const coverage = await loadCoverage();
+  const known = new Set(requirements.map((r) => r.id));
+  const unknownIds = Object.keys(coverage.requirements).filter((id) => !known.has(id));
+  if (unknownIds.length) throw new OracleInvalidError(`coverage.yaml: ${unknownIds.join(', ')} not in requirements.yaml`);
+  const map = requirementByNumber(coverage);
+  const examples = new Map((await packageExamples(coverage, ROOT)).map((e) => [e.number, e]));
+  const missing = [...map.keys()].filter((n) => !examples.has(n));
+  if (missing.length) throw new OracleInvalidError(`coverage.yaml: examples ${missing.join(', ')} are not examples of an in-scope section`);
+  return [...map].sort(([a], [b]) => a - b).map(([n, req]) => {
+    const e = examples.get(n)!;
+    return { id: `${req}-ex${n}`, req, args: [], stdin: e.markdown, expect: { exit: 0, html: e.html } };
+  });
+}
