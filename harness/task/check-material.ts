@@ -51,7 +51,7 @@ const exists = (p: string) => stat(p).then(() => true, () => false);
  * it was the whole of harness/sim/corpus/; that layout is still read when the task's folder
  * holds no defect table, so the check runs on either side of the move.
  */
-async function defaultCorpusDir(task: string): Promise<string> {
+export async function taskCorpusDir(task: string): Promise<string> {
   const own = path.join(CORPUS_DIR, task);
   if (await exists(path.join(own, DEFECTS_FILE))) return own;
   return (await exists(path.join(CORPUS_DIR, DEFECTS_FILE))) ? CORPUS_DIR : own;
@@ -61,7 +61,7 @@ export async function loadTaskMaterial(task: string, folders: TaskFolders = {}):
   const dirs = {
     specDir: folders.specDir ?? specDir(task),
     oracleDir: folders.oracleDir ?? oracleDir(task),
-    corpusDir: folders.corpusDir ?? (await defaultCorpusDir(task)),
+    corpusDir: folders.corpusDir ?? (await taskCorpusDir(task)),
   };
   const definition = await loadTaskDefinition(dirs.specDir);
   const { oracle, requirements } = await loadSpecOracle(task, dirs);
