@@ -36,7 +36,7 @@ export function evaluateCheck(f: CheckFacts): PropertyResult[] {
     rows.push(
       f.sentenceMap.ok
         ? sentenceMapHoles(f.spec, f.sentenceMap.map, new Set(f.cases.map((c) => c.id)), f.mutants)
-        : { property: 'sentence-map', status: 'fail', detail: f.sentenceMap.problem, failures: [f.sentenceMap.problem] },
+        : unreadable('sentence-map', f.sentenceMap.problem),
       distinctOutputs(f.cases, f.requirementMap),
     );
   } else rows.push(...off(['mutant-per-requirement', 'output-mutants', 'sentence-map', 'distinct-outputs'], 'static'));
@@ -44,7 +44,12 @@ export function evaluateCheck(f: CheckFacts): PropertyResult[] {
     rows.push(mutantsExact(mutantFacts), isolation(f.mutants, f.dependsOn, f.trees), sentenceKills(mutantFacts, map), modesAgree(f.trees));
   } else rows.push(...off(['mutants-exact', 'isolation', 'sentence-kills', 'modes-agree'], 'mutants'));
   if (!ran('corpus')) rows.push(...off(['corpus-clean', 'corpus-defects'], 'corpus'));
-  else if (!f.corpus.ok) rows.push(...['corpus-clean', 'corpus-defects'].map((p) => ({ property: p, status: 'fail' as const, detail: (f.corpus as { problem: string }).problem, failures: [(f.corpus as { problem: string }).problem] })));
-  else rows.push(corpusClean(f.trees), corpusDefects(f.corpus.defects, f.requirements, f.trees));
+  else if (f.corpus.ok) rows.push(corpusClean(f.trees), corpusDefects(f.corpus.defects, f.requirements, f.trees));
+  else rows.push(...['corpus-clean', 'corpus-defects'].map((p) => unreadable(p, (f.corpus as { problem: string }).problem)));
   return rows;
+}
+
+/** A property whose input could not be read fails, naming why: a check that cannot run proves nothing. */
+function unreadable(property: string, problem: string): PropertyResult {
+  return { property, status: 'fail', detail: problem, failures: [problem] };
 }

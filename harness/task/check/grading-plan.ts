@@ -82,7 +82,7 @@ function mutantTrees(input: PlanInput, o: PlanOptions, notes: string[]): Planned
   notes.push(`mutants: ${input.mutants.length} in ${packed.length} groups; slice ${slice} of ${slices} (--slice ${slice}): ${groups.length} groups`);
   const sample = mutantSample(input.mutants, slice);
   return [
-    ...groups.map((g, i) => ({ name: `group ${packed.indexOf(g) + 1} (${g.map((m) => m.id).join(' + ')})`, kind: 'mutants' as const, members: g.map((m) => m.id), mode: 'fork' as const })).filter((_, i) => i < SLICE_GROUPS),
+    ...groups.map((g) => ({ name: `group ${packed.indexOf(g) + 1} (${g.map((m) => m.id).join(' + ')})`, kind: 'mutants' as const, members: g.map((m) => m.id), mode: 'fork' as const })),
     ...sample.flatMap((m) => [alone(m, 'fork'), alone(m, 'exec')]),
   ];
 }

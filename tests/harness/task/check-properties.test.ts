@@ -3,6 +3,7 @@ import type { GradedTree } from '../../../harness/task/check/check-result.js';
 import { baselineProperties } from '../../../harness/task/check/baselines.js';
 import { corpusClean, corpusDefects } from '../../../harness/task/check/corpus-checks.js';
 import { isolation } from '../../../harness/task/check/isolation.js';
+import { evaluateCheck } from '../../../harness/task/check/evaluate.js';
 import { modesAgree, mutantPerRequirement, mutantsExact, outputMutants, sentenceKills } from '../../../harness/task/check/mutant-checks.js';
 
 /**
@@ -147,5 +148,36 @@ describe('the SIMULATED corpus', () => {
 
   it('the clean corpus must pass every case', () => {
     expect(corpusClean([graded('corpus, no defect', 'corpus', [], [['R03-a', 'R03']])]).failures).toEqual(['corpus, no defect: case R03-a (R03) fails: stdout differs at line 1']);
+  });
+});
+
+describe('evaluateCheck', () => {
+  const base = {
+    requirements: REQS,
+    outputRequirements: [],
+    dependsOn: {},
+    cases: [],
+    requirementMap: {},
+    mutants: MUTANTS,
+    spec: '',
+    sentenceMap: { ok: true as const, map: [] },
+    corpus: { ok: true as const, defects: [] },
+    trees: [],
+  };
+
+  it('a part left out gives skipped rows, never a pass', () => {
+    const rows = evaluateCheck({ ...base, parts: ['static'] });
+    expect(rows.filter((r) => r.status === 'skip').map((r) => r.property)).toEqual([
+      'reference-passes', 'empty-tree-zero', 'constant-programs-zero', 'output-mutants', 'mutants-exact', 'isolation', 'sentence-kills', 'modes-agree', 'corpus-clean', 'corpus-defects',
+    ]);
+  });
+
+  it('an unreadable coverage map or a missing corpus fails, naming why', () => {
+    const rows = evaluateCheck({ ...base, parts: ['static', 'corpus'], sentenceMap: { ok: false, problem: 'coverage.yaml is not a sentence map' }, corpus: { ok: false, problem: 'no SIMULATED corpus at x' } });
+    expect(rows.filter((r) => r.status === 'fail').map((r) => `${r.property}: ${r.detail}`)).toEqual([
+      'sentence-map: coverage.yaml is not a sentence map',
+      'corpus-clean: no SIMULATED corpus at x',
+      'corpus-defects: no SIMULATED corpus at x',
+    ]);
   });
 });
