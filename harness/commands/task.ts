@@ -2,8 +2,8 @@ import { Command } from 'commander';
 import { EXIT, UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { PARTS, type Part } from '../task/check/grading-plan.js';
-import { renderCheck } from '../task/check-table.js';
-import { runTaskCheck } from '../task/check-run.js';
+import { renderCheck } from '../task/check/check-table.js';
+import { runTaskCheck } from '../task/check/check-run.js';
 
 interface CheckFlags {
   specDir?: string;

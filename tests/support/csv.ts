@@ -1,1 +1,1 @@
-export { parseCsv } from '../../harness/task/check/csv-records.js';
+export { parseCsv } from '../../harness/testing.js';

@@ -1,14 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { loadSpecOracle } from '../grading/grader.js';
-import { loadMutants, type Mutant } from '../grading/oracle-mutants.js';
-import type { Oracle } from '../grading/oracle-cases.js';
-import type { Requirement } from '../grading/spec-requirements.js';
-import { oracleDir, specDir } from '../paths.js';
-import { CORPUS_DIR, DEFECTS_FILE, readCorpus, type SimCorpus } from '../sim/corpus-files.js';
-import { SentenceMap } from './check/sentence-map.js';
-import { loadTaskDefinition, type TaskDefinition } from './task-definition.js';
+import { loadSpecOracle } from '../../grading/grader.js';
+import { loadMutants, type Mutant } from '../../grading/oracle-mutants.js';
+import type { Oracle } from '../../grading/oracle-cases.js';
+import type { Requirement } from '../../grading/spec-requirements.js';
+import { oracleDir, specDir } from '../../paths.js';
+import { CORPUS_DIR, DEFECTS_FILE, readCorpus, type SimCorpus } from '../../sim/corpus-files.js';
+import { SentenceMap } from './sentence-map.js';
+import { loadTaskDefinition, type TaskDefinition } from '../task-definition.js';
 
 /**
  * The IO edge of `harness task check`: everything the battery reads of a task, loaded once

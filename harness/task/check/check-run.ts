@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { UsageError } from '../exit-codes.js';
-import { gradeTree } from '../grading/grader.js';
-import type { CheckReport, GradedTree } from './check/check-result.js';
-import { evaluateCheck } from './check/evaluate.js';
-import { gradingPlan, PARTS, type Part, type PlannedTree } from './check/grading-plan.js';
+import { UsageError } from '../../exit-codes.js';
+import { gradeTree } from '../../grading/grader.js';
+import type { CheckReport, GradedTree } from './check-result.js';
+import { evaluateCheck } from './evaluate.js';
+import { gradingPlan, PARTS, type Part, type PlannedTree } from './grading-plan.js';
 import { loadTaskMaterial, type TaskFolders, type TaskMaterial } from './check-material.js';
 import { gradedTree, materialise } from './check-trees.js';
 

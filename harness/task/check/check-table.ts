@@ -1,4 +1,4 @@
-import type { CheckReport } from './check/check-result.js';
+import type { CheckReport } from './check-result.js';
 
 /** Failures printed under a failing row; the JSON form holds them all. */
 export const FAILURES_SHOWN = 12;

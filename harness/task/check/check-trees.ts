@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { applyMutants } from '../grading/oracle-mutants.js';
-import type { GradeResult } from '../grading/grading-report.js';
-import { applyDefects, defectById } from '../sim/defect-table.js';
-import type { GradedTree } from './check/check-result.js';
-import type { PlannedTree } from './check/grading-plan.js';
+import { applyMutants } from '../../grading/oracle-mutants.js';
+import type { GradeResult } from '../../grading/grading-report.js';
+import { applyDefects, defectById } from '../../sim/defect-table.js';
+import type { GradedTree } from './check-result.js';
+import type { PlannedTree } from './grading-plan.js';
 import type { TaskMaterial } from './check-material.js';
 
 /**

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runTaskCheck } from '../../../harness/task/check-run.js';
-import { renderCheck } from '../../../harness/task/check-table.js';
-import { loadTaskMaterial } from '../../../harness/task/check-material.js';
-import { mutantGroups } from '../../../harness/index.js';
-import { listTasks } from '../../../harness/task/task-list.js';
-import { MUTANT_GROUP_SIZE } from '../../../harness/task/check/grading-plan.js';
+import { runTaskCheck, renderCheck, listTasks, mutantGroups } from '../../../harness/index.js';
+import { loadTaskMaterial, MUTANT_GROUP_SIZE } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { DOCKER_TIMEOUT } from './hostile-trees.js';
 

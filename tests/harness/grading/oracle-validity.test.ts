@@ -1,10 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadMutants, loadSpecOracle, oracleDir, specDir } from '../../../harness/index.js';
-import { runTaskCheck } from '../../../harness/task/check-run.js';
-import { renderCheck } from '../../../harness/task/check-table.js';
-import { listTasks } from '../../../harness/task/task-list.js';
+import { runTaskCheck, renderCheck, listTasks, loadMutants, loadSpecOracle, oracleDir, specDir } from '../../../harness/index.js';
 import { parseCsv } from '../../support/csv.js';
 
 /**

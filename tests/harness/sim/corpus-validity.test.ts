@@ -2,11 +2,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTaskCheck } from '../../../harness/task/check-run.js';
-import { renderCheck } from '../../../harness/task/check-table.js';
-import { taskCorpusDir } from '../../../harness/task/check-material.js';
-import { listTasks } from '../../../harness/task/task-list.js';
-import { applyDefects, readCorpus, testFileFor } from '../../../harness/testing.js';
+import { runTaskCheck, renderCheck, listTasks } from '../../../harness/index.js';
+import { taskCorpusDir, applyDefects, readCorpus, testFileFor } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 
 /**

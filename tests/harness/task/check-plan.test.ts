@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { renderCheck } from '../../../harness/index.js';
+import { randomSubset, twoGroupings, constantFamily, gradingPlan, mutantSample, SLICE_GROUPS, distinctOutputs, sentenceMapHoles, specSentences, constantProgram } from '../../../harness/testing.js';
 import type { OracleCase } from '../../../harness/index.js';
-import { randomSubset, twoGroupings } from '../../../harness/task/check/corpus-groupings.js';
-import { constantFamily, gradingPlan, mutantSample, SLICE_GROUPS } from '../../../harness/task/check/grading-plan.js';
-import { distinctOutputs } from '../../../harness/task/check/distinct-outputs.js';
-import { sentenceMapHoles, specSentences } from '../../../harness/task/check/sentence-map.js';
-import { renderCheck } from '../../../harness/task/check-table.js';
-import { constantProgram } from '../../../harness/task/check-trees.js';
 
 /** A mutant of one requirement, patching text of its own, so any set of them packs together. */
 const mutant = (i: number, breaks: string[], extra: Partial<{ output: boolean; apart: string[] }> = {}) => ({

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GradedTree } from '../../../harness/task/check/check-result.js';
-import { baselineProperties } from '../../../harness/task/check/baselines.js';
-import { corpusClean, corpusDefects } from '../../../harness/task/check/corpus-checks.js';
-import { isolation } from '../../../harness/task/check/isolation.js';
-import { evaluateCheck } from '../../../harness/task/check/evaluate.js';
-import { modesAgree, mutantPerRequirement, mutantsExact, outputMutants, sentenceKills } from '../../../harness/task/check/mutant-checks.js';
+import { GradedTree, baselineProperties, corpusClean, corpusDefects, isolation, evaluateCheck, modesAgree, mutantPerRequirement, mutantsExact, outputMutants, sentenceKills } from '../../../harness/testing.js';
 
 /**
  * The battery's pure checks on synthetic gradings of a three-requirement task: each planted

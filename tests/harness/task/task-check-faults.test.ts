@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { CheckReport } from '../../../harness/task/check/check-result.js';
-import { EXIT, oracleDir, runCli, specDir } from '../../../harness/index.js';
+import { CheckReport, EXIT, oracleDir, runCli, specDir } from '../../../harness/index.js';
 import { CORPUS_DIR, bufferIo } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 
