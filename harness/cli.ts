@@ -11,6 +11,7 @@ import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { simCommand } from './commands/sim.js';
 import { modelsCommand } from './commands/models.js';
+import { taskCommand } from './commands/task.js';
 import { EXIT, EXIT_DESCRIPTIONS, exitCodeFor } from './exit-codes.js';
 import { dropWritesToClosedPipes, processIo, type CliIo } from './io.js';
 import { REPO_ROOT } from './paths.js';
@@ -36,6 +37,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void = () => 
   program.addCommand(solveCommand(io));
   program.addCommand(simCommand(io));
   program.addCommand(modelsCommand(io, setExit));
+  program.addCommand(taskCommand(io, setExit));
 
   // Commander's own errors (unknown flag, missing argument) become one-line usage errors.
   const configure = (cmd: Command): void => {

@@ -25,6 +25,8 @@ export const EXIT = {
   ceilingReached: 8,
   /** A staged cell of a sweep ended unavailable: no figure includes it. */
   cellsLost: 9,
+  /** `harness task check`: a property of the task's validity battery failed (the table names it). */
+  propertyFailed: 10,
   /** Interrupted (Ctrl-C, SIGINT): 128 + 2, as shells expect. */
   interrupted: 130,
 } as const;
@@ -41,6 +43,7 @@ export const EXIT_DESCRIPTIONS: Array<[ExitCode, string]> = [
   [EXIT.replayDiverged, 'a replay diverged from its recording'],
   [EXIT.ceilingReached, 'a spend ceiling (max_sessions, max_cost_usd) stopped the sweep before every staged cell was measured; what was measured is kept'],
   [EXIT.cellsLost, 'a staged cell ended unavailable; the same command re-runs the transient ones, --retry-unavailable the rest'],
+  [EXIT.propertyFailed, "a task check found a property that does not hold: the table names it and what broke it"],
   [EXIT.interrupted, 'interrupted'],
 ];
 
@@ -63,6 +66,7 @@ type HarnessErrorCode =
   | 'sim_server_listen'
   | 'oracle_invalid'
   | 'spec_invalid'
+  | 'task_invalid'
   | 'sandbox_build_failed'
   | 'grading_refused'
   | 'replay_diverged';
@@ -112,6 +116,7 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   sim_server_listen: EXIT.environment,
   oracle_invalid: EXIT.gradingRefused,
   spec_invalid: EXIT.usage,
+  task_invalid: EXIT.usage,
   sandbox_build_failed: EXIT.environment,
   grading_refused: EXIT.gradingRefused,
   replay_diverged: EXIT.replayDiverged,

@@ -16,6 +16,11 @@ export { loadOracle, OracleCase, OracleInvalidError, formatOf, type Oracle } fro
 export { loadOracleDefinition, OracleDefinition } from './grading/oracle-definition.js';
 export { loadMutants, applyMutant, applyMutants, mutantGroups, Mutant } from './grading/oracle-mutants.js';
 export { loadRequirements, Requirement, SpecInvalidError } from './grading/spec-requirements.js';
+export { runTaskCheck, type TaskCheckOptions } from './task/check/check-run.js';
+export { renderCheck } from './task/check/check-table.js';
+export { CheckReport, PropertyResult } from './task/check/check-result.js';
+export { listTasks } from './task/task-list.js';
+export { loadTaskDefinition, TaskDefinition, TaskInvalidError } from './task/task-definition.js';
 export { survivalTally, cellCounts, reviewRelation, totalSpend, withEstimated, ModelIdentity, LeafClaim, MeasuredLeaf, MeasuredReview, MeasuredMerge, Escalation, Spend, CellMeasurement, type CellCounts, type ReviewRelation } from './journal/cell-measurement.js';
 export { CodeIdentity, readCodeIdentity, type CodeIdentityOptions } from './journal/code-identity.js';
 export { FolderDigest, digestFolder } from './journal/folder-digest.js';

@@ -1,0 +1,103 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { loadSpecOracle } from '../../grading/grader.js';
+import { loadMutants, type Mutant } from '../../grading/oracle-mutants.js';
+import type { Oracle } from '../../grading/oracle-cases.js';
+import type { Requirement } from '../../grading/spec-requirements.js';
+import { oracleDir, specDir } from '../../paths.js';
+import { CORPUS_DIR, DEFECTS_FILE, readCorpus, type SimCorpus } from '../../sim/corpus-files.js';
+import { SentenceMap } from './sentence-map.js';
+import { loadTaskDefinition, type TaskDefinition } from '../task-definition.js';
+
+/**
+ * The IO edge of `harness task check`: everything the battery reads of a task, loaded once
+ * through each part's own loader and validated there. The folders are options so a check can
+ * run on a copy (a planted fault in a temp dir); they default to the task's own.
+ */
+
+export interface TaskFolders {
+  /** Default spec/<task>. */
+  specDir?: string;
+  /** Default oracle/<task>. */
+  oracleDir?: string;
+  /** Default harness/sim/corpus/<task>. */
+  corpusDir?: string;
+}
+
+export interface TaskMaterial {
+  task: string;
+  dirs: Required<TaskFolders>;
+  definition: TaskDefinition;
+  requirements: Requirement[];
+  /** requirements.yaml's `output: true` entries: the requirements about output format alone. */
+  outputRequirements: string[];
+  oracle: Oracle;
+  mutants: Mutant[];
+  reference: string;
+  /** The reference's files that mutants patch, to pack mutants into shared trees. */
+  referenceSources: Record<string, string>;
+  spec: string;
+  /** The sentence map, or why coverage.yaml is not one. */
+  sentenceMap: { ok: true; map: SentenceMap } | { ok: false; problem: string };
+  /** The SIMULATED corpus, or why there is none. */
+  corpus: { ok: true; corpus: SimCorpus } | { ok: false; problem: string };
+}
+
+const exists = (p: string) => stat(p).then(() => true, () => false);
+
+/**
+ * The corpus folder of a task. Before the corpus moved to harness/sim/corpus/<task>/ (issue 23)
+ * it was the whole of harness/sim/corpus/; that layout is still read when the task's folder
+ * holds no defect table, so the check runs on either side of the move.
+ */
+export async function taskCorpusDir(task: string): Promise<string> {
+  const own = path.join(CORPUS_DIR, task);
+  if (await exists(path.join(own, DEFECTS_FILE))) return own;
+  return (await exists(path.join(CORPUS_DIR, DEFECTS_FILE))) ? CORPUS_DIR : own;
+}
+
+export async function loadTaskMaterial(task: string, folders: TaskFolders = {}): Promise<TaskMaterial> {
+  const dirs = {
+    specDir: folders.specDir ?? specDir(task),
+    oracleDir: folders.oracleDir ?? oracleDir(task),
+    corpusDir: folders.corpusDir ?? (await taskCorpusDir(task)),
+  };
+  const definition = await loadTaskDefinition(dirs.specDir);
+  const { oracle, requirements } = await loadSpecOracle(task, dirs);
+  const mutants = await loadMutants(dirs.oracleDir);
+  const reference = path.join(dirs.oracleDir, 'reference');
+  const patched = [...new Set(mutants.flatMap((m) => m.patch.map((p) => p.file)))];
+  const referenceSources = Object.fromEntries(await Promise.all(patched.map(async (f) => [f, await readFile(path.join(reference, f), 'utf8')] as const)));
+  return {
+    task,
+    dirs,
+    definition,
+    requirements,
+    // Until requirements.yaml carries `output` (issue 23), no requirement declares it.
+    outputRequirements: requirements.filter((r) => (r as { output?: unknown }).output === true).map((r) => r.id),
+    oracle,
+    mutants,
+    reference,
+    referenceSources,
+    spec: await readFile(path.join(dirs.specDir, 'SPEC.md'), 'utf8'),
+    sentenceMap: await readSentenceMap(path.join(dirs.oracleDir, 'coverage.yaml')),
+    corpus: await readCorpus(dirs.corpusDir).then(
+      (corpus) => ({ ok: true as const, corpus }),
+      (error: Error) => ({ ok: false as const, problem: `no SIMULATED corpus at ${dirs.corpusDir}: ${error.message}` }),
+    ),
+  };
+}
+
+async function readSentenceMap(file: string): Promise<TaskMaterial['sentenceMap']> {
+  let raw: unknown;
+  try {
+    raw = parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    return { ok: false, problem: `${file}: cannot read: ${(error as Error).message}` };
+  }
+  const parsed = SentenceMap.safeParse(raw);
+  if (parsed.success) return { ok: true, map: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, problem: `${file} is not a sentence map: ${issue.path.join('.')}: ${issue.message}` };
+}

@@ -1,0 +1,135 @@
+import { mutantGroups, type Mutant } from '../../grading/oracle-mutants.js';
+import type { OracleCase } from '../../grading/oracle-cases.js';
+import type { DefectDeclaration } from './corpus-checks.js';
+import { randomSubset, SUBSET_SEEDS, twoGroupings } from './corpus-groupings.js';
+
+/**
+ * Which trees a check grades, decided before any grading. Pure.
+ *
+ * Mutants: `npm test` cannot afford every mutant alone, so by default they are packed eight
+ * to a tree (never two breaking a common requirement, never two recorded `apart`) and one
+ * SLICE of those groups is graded, at most SLICE_GROUPS of them: slice k holds the groups whose
+ * index is k modulo the number of slices, and k turns with the UTC day, so consecutive days
+ * grade every group. A SAMPLE of mutants is graded alone both ways (fork and exec). The
+ * exhaustive form grades every mutant alone, both ways.
+ */
+
+export const MUTANT_GROUP_SIZE = 8;
+export const SLICE_GROUPS = 11;
+export const SAMPLE_SIZE = 4;
+
+/** The parts of a check: static (no grading), baselines, mutants, corpus. */
+export const PARTS = ['static', 'baselines', 'mutants', 'corpus'] as const;
+export type Part = (typeof PARTS)[number];
+
+export type PlannedTree =
+  | { name: string; kind: 'reference' | 'empty'; members: [] }
+  | { name: string; kind: 'constant'; members: []; exit: number; stdout: string; stderr: string }
+  | { name: string; kind: 'mutants'; members: string[]; mode: 'fork' | 'exec' }
+  | { name: string; kind: 'corpus'; members: string[] };
+
+export interface PlanOptions {
+  parts: readonly Part[];
+  /** Every mutant alone both ways / every defect alone too, and the crossed constant family. Default false. */
+  exhaustive: { mutants: boolean; corpus: boolean };
+  /** The slice of mutant groups; default the UTC day's. */
+  slice?: number;
+  /** Grade only these mutants, alone (fork), instead of the slice and sample. */
+  mutants?: readonly string[];
+  /** Grade only these defects, alone, beside the clean corpus, instead of the groupings. */
+  defects?: readonly string[];
+  /** Milliseconds since the epoch, for the day's slice. Default now. */
+  now?: number;
+}
+
+export interface PlanInput {
+  cases: readonly OracleCase[];
+  mutants: readonly Mutant[];
+  /** The reference's files that mutants patch (relative path -> text), to pack them. */
+  referenceSources: Readonly<Record<string, string>>;
+  defects: readonly DefectDeclaration[] | null;
+}
+
+export interface GradingPlan {
+  trees: PlannedTree[];
+  /** What the plan chose, for the summary line. */
+  notes: string[];
+}
+
+export function gradingPlan(input: PlanInput, o: PlanOptions): GradingPlan {
+  const trees: PlannedTree[] = [];
+  const notes: string[] = [];
+  if (o.parts.includes('baselines')) {
+    trees.push({ name: 'reference', kind: 'reference', members: [] }, { name: 'empty tree', kind: 'empty', members: [] });
+    trees.push(...constantFamily(input.cases, o.exhaustive.mutants));
+  }
+  if (o.parts.includes('mutants')) trees.push(...mutantTrees(input, o, notes));
+  if (o.parts.includes('corpus') && input.defects) trees.push(...corpusTrees(input.defects, o, notes));
+  return { trees, notes };
+}
+
+function mutantTrees(input: PlanInput, o: PlanOptions, notes: string[]): PlannedTree[] {
+  const alone = (m: string, mode: 'fork' | 'exec'): PlannedTree => ({ name: mode === 'fork' ? m : `${m} (exec)`, kind: 'mutants', members: [m], mode });
+  if (o.mutants) return o.mutants.map((m) => alone(m, 'fork'));
+  if (o.exhaustive.mutants) {
+    notes.push(`every mutant alone, both ways (${input.mutants.length * 2} gradings)`);
+    return input.mutants.flatMap((m) => [alone(m.id, 'fork'), alone(m.id, 'exec')]);
+  }
+  const packed = mutantGroups(input.mutants, input.referenceSources, MUTANT_GROUP_SIZE);
+  const slices = Math.max(1, Math.ceil(packed.length / SLICE_GROUPS));
+  const slice = (o.slice ?? Math.floor((o.now ?? Date.now()) / 86_400_000)) % slices;
+  const groups = packed.filter((_, i) => i % slices === slice);
+  notes.push(`mutants: ${input.mutants.length} in ${packed.length} groups; slice ${slice} of ${slices} (--slice ${slice}): ${groups.length} groups`);
+  const sample = mutantSample(input.mutants, slice);
+  return [
+    ...groups.map((g) => ({ name: `group ${packed.indexOf(g) + 1} (${g.map((m) => m.id).join(' + ')})`, kind: 'mutants' as const, members: g.map((m) => m.id), mode: 'fork' as const })),
+    ...sample.flatMap((m) => [alone(m, 'fork'), alone(m, 'exec')]),
+  ];
+}
+
+/**
+ * Mutants graded alone by default: the output mutant and the mutant with the largest declared
+ * cascades (where a grouping hides most), and others that turn with the slice.
+ */
+export function mutantSample(mutants: readonly Mutant[], slice: number): string[] {
+  const widest = (list: readonly Mutant[]) => [...list].sort((a, b) => b.breaks.length - a.breaks.length || a.id.localeCompare(b.id))[0];
+  const picked = [widest(mutants.filter((m) => m.output)), widest(mutants)].filter((m): m is Mutant => m !== undefined).map((m) => m.id);
+  const rest = mutants.filter((m) => !picked.includes(m.id));
+  for (let i = 0; picked.length < SAMPLE_SIZE && i < rest.length; i++) picked.push(rest[(slice * SAMPLE_SIZE + i * 37) % rest.length]!.id);
+  return [...new Set(picked)];
+}
+
+function corpusTrees(defects: readonly DefectDeclaration[], o: PlanOptions, notes: string[]): PlannedTree[] {
+  const trees: PlannedTree[] = [{ name: 'corpus, no defect', kind: 'corpus', members: [] }];
+  if (o.defects) return [...trees, ...o.defects.map((d) => ({ name: d, kind: 'corpus' as const, members: [d] }))];
+  const { first, second } = twoGroupings(defects);
+  trees.push(...first.map((g, i) => ({ name: `defects A${i + 1}`, kind: 'corpus' as const, members: g.map((d) => d.id) })));
+  trees.push(...second.map((g, i) => ({ name: `defects B${i + 1}`, kind: 'corpus' as const, members: g.map((d) => d.id) })));
+  for (const seed of SUBSET_SEEDS) trees.push({ name: `random subset ${seed}`, kind: 'corpus', members: [...randomSubset(defects, seed).values()].sort() });
+  if (o.exhaustive.corpus) trees.push(...defects.map((d) => ({ name: d.id, kind: 'corpus' as const, members: [d.id] })));
+  notes.push(`corpus: ${defects.length} defects in ${first.length} + ${second.length} groups and ${SUBSET_SEEDS.length} random subsets${o.exhaustive.corpus ? ', and each alone' : ''}`);
+  return trees;
+}
+
+/**
+ * Programs that ignore their input: the same exit status, stdout and stderr for every case.
+ * Outputs: nothing, and the expected stdouts most cases share (the strongest constants there
+ * are). By default each status 0-3 with no output, each common output with the status its
+ * cases expect, and non-zero statuses with a silent stderr; exhaustive crosses every output
+ * with every status and both stderrs.
+ */
+export function constantFamily(cases: readonly OracleCase[], crossed: boolean): PlannedTree[] {
+  const counts = new Map<string, { n: number; exit: number }>();
+  for (const c of cases) if (c.expect.stdout !== undefined && c.expect.stdout !== '') counts.set(c.expect.stdout, { n: (counts.get(c.expect.stdout)?.n ?? 0) + 1, exit: c.expect.exit });
+  const common = [...counts].sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0])).slice(0, 3);
+  const family: Array<[number, string, string]> = [];
+  const noise = (exit: number) => (exit === 0 ? '' : 'error\n');
+  if (crossed) {
+    for (const exit of [0, 1, 2, 3]) for (const stdout of ['', ...common.map(([s]) => s)]) for (const stderr of ['', 'error\n']) family.push([exit, stdout, stderr]);
+  } else {
+    for (const exit of [0, 1, 2, 3]) family.push([exit, '', noise(exit)]);
+    for (const [stdout, { exit }] of common) family.push([exit, stdout, noise(exit)]);
+    family.push([2, '', ''], [3, '', ''], [0, '', 'warning\n']);
+  }
+  return family.map(([exit, stdout, stderr]) => ({ name: `constant: exit ${exit}, stdout ${JSON.stringify(stdout.slice(0, 30))}, stderr ${JSON.stringify(stderr)}`, kind: 'constant', members: [], exit, stdout, stderr }));
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { renderCheck } from '../../../harness/index.js';
+import { randomSubset, twoGroupings, constantFamily, gradingPlan, mutantSample, SLICE_GROUPS, distinctOutputs, sentenceMapHoles, specSentences, constantProgram } from '../../../harness/testing.js';
+import type { OracleCase } from '../../../harness/index.js';
+
+/** A mutant of one requirement, patching text of its own, so any set of them packs together. */
+const mutant = (i: number, breaks: string[], extra: Partial<{ output: boolean; apart: string[] }> = {}) => ({
+  id: `m-${i}`,
+  description: 'x',
+  breaks,
+  patch: [{ file: 'p.py', find: `line${i};`, replace: 'bug' }],
+  ...extra,
+});
+const REQ = (i: number) => `R${String((i % 30) + 1).padStart(2, '0')}`;
+const MUTANTS = Array.from({ length: 300 }, (_, i) => mutant(i, [REQ(i)]));
+const SOURCES = { 'p.py': MUTANTS.map((_, i) => `line${i};`).join('\n') };
+const input = { cases: [], mutants: MUTANTS, referenceSources: SOURCES, defects: null };
+
+describe('the grading plan', () => {
+  it('grades one slice of the packed groups, turning with the day, and the slices cover every group', () => {
+    const slices = [0, 1, 2, 3].map((slice) => gradingPlan(input, { parts: ['mutants'], exhaustive: { mutants: false, corpus: false }, slice }).trees.filter((t) => t.name.startsWith('group')));
+    const all = slices.slice(0, 3).flatMap((s) => s.flatMap((t) => t.members));
+    // 300 mutants of 30 requirements, 8 to a group with distinct breaks: 38 groups, 4 slices.
+    expect(slices.every((s) => s.length <= SLICE_GROUPS)).toBe(true);
+    expect(new Set([...all, ...slices[3]!.flatMap((t) => t.members)]).size).toBe(300);
+    for (const s of slices) for (const t of s) expect(new Set(t.members.map((id) => MUTANTS.find((m) => m.id === id)!.breaks[0])).size).toBe(t.members.length);
+    const day = (d: number) => gradingPlan(input, { parts: ['mutants'], exhaustive: { mutants: false, corpus: false }, now: d * 86_400_000 }).trees[0]!.name;
+    expect(day(1)).not.toBe(day(2));
+  });
+
+  it('grades a sample alone both ways: the widest output mutant and the widest cascade first', () => {
+    const mutants = [...MUTANTS.slice(0, 10), mutant(900, ['R01', 'R02', 'R03']), mutant(901, ['R04', 'R05'], { output: true })];
+    expect(mutantSample(mutants, 0).slice(0, 2)).toEqual(['m-901', 'm-900']);
+    expect(mutantSample(mutants, 0)).toHaveLength(4);
+    const trees = gradingPlan({ ...input, mutants }, { parts: ['mutants'], exhaustive: { mutants: false, corpus: false }, slice: 0 }).trees;
+    expect(trees.filter((t) => t.kind === 'mutants' && t.mode === 'exec').map((t) => t.members[0]).sort()).toEqual(mutantSample(mutants, 0).sort());
+  });
+
+  it('exhaustive: every mutant alone, both ways; --mutants: those alone', () => {
+    const all = gradingPlan(input, { parts: ['mutants'], exhaustive: { mutants: true, corpus: false } }).trees;
+    expect(all).toHaveLength(600);
+    expect(gradingPlan(input, { parts: ['mutants'], exhaustive: { mutants: false, corpus: false }, mutants: ['m-3'] }).trees.map((t) => t.name)).toEqual(['m-3']);
+  });
+
+  it('two defect groupings with disjoint breaks in each group and no pair together twice, and seeded subsets', () => {
+    const defects = Array.from({ length: 42 }, (_, i) => ({ id: `d-r${i}`, requirement: REQ(i), breaks: [REQ(i), ...(i % 7 === 0 ? [REQ(i + 1)] : [])] }));
+    const { first, second } = twoGroupings(defects);
+    const pairs = (g: typeof first) => g.flatMap((x) => x.flatMap((a) => x.filter((b) => b !== a).map((b) => `${a.id} ${b.id}`)));
+    for (const grouping of [first, second]) {
+      expect(grouping.flat().map((d) => d.id).sort()).toEqual(defects.map((d) => d.id).sort());
+      for (const g of grouping) expect(new Set(g.flatMap((d) => d.breaks)).size).toBe(g.flatMap((d) => d.breaks).length);
+    }
+    expect(pairs(second).filter((p) => pairs(first).includes(p))).toEqual([]);
+    const subset = randomSubset(defects, 20);
+    expect(subset.size).toBe(8);
+    expect([...randomSubset(defects, 20)]).toEqual([...subset]);
+    expect([...randomSubset(defects, 2020)]).not.toEqual([...subset]);
+  });
+
+  it('constant programs: every exit status 0-3 and the outputs most cases expect; crossed when exhaustive', () => {
+    const c = (id: string, stdout: string, exit = 0) => ({ id, req: 'R01', args: [], expect: { exit, stdout }, sqlite: 'same' }) as OracleCase;
+    const family = constantFamily([c('R01-a', 'usage\n', 2), c('R01-b', 'usage\n', 2), c('R01-c', 'x\n')], false);
+    expect(family.map((t) => t.name)).toMatchInlineSnapshot(`
+      [
+        "constant: exit 0, stdout "", stderr """,
+        "constant: exit 1, stdout "", stderr "error\\n"",
+        "constant: exit 2, stdout "", stderr "error\\n"",
+        "constant: exit 3, stdout "", stderr "error\\n"",
+        "constant: exit 2, stdout "usage\\n", stderr "error\\n"",
+        "constant: exit 0, stdout "x\\n", stderr """,
+        "constant: exit 2, stdout "", stderr """,
+        "constant: exit 3, stdout "", stderr """,
+        "constant: exit 0, stdout "", stderr "warning\\n"",
+      ]
+    `);
+    expect(constantFamily([c('R01-a', 'usage\n', 2)], true)).toHaveLength(16);
+  });
+
+  it('a constant program is the deliverable: its __main__ entry points print, the others are empty', () => {
+    expect(constantProgram(['pkg/__init__.py', 'pkg/__main__.py'], { exit: 3, stdout: 'a"\n', stderr: '' })).toMatchInlineSnapshot(`
+      {
+        "pkg/__init__.py": "",
+        "pkg/__main__.py": "import sys
+      sys.stdout.write("a\\"\\n")
+      sys.stderr.write("")
+      sys.exit(3)
+      ",
+      }
+    `);
+  });
+});
+
+describe('coverage', () => {
+  const SPEC = ['# t', '', 'Intro, not numbered.', '', '## 1. Usage', '', 'Run it. Then stop.', '', '* An item', '  that wraps.', '', '    code is left out', '', '## 2. Requirements', '', 'Never mapped.'].join('\n');
+  const entry = (id: string, sentence: string, cases: string[] = ['R01-a']) => ({ id, section: '1', sentence, cases });
+
+  it('reads the sentences of the numbered sections before the requirements', () => {
+    expect(specSentences(SPEC)).toEqual([['1', 'Run it.'], ['1', 'Then stop.'], ['1', '* An item that wraps.']]);
+  });
+
+  it('names a sentence without an entry, a stale entry, an unknown case, a repeated id, and a pinned sentence no mutant violates', () => {
+    const map = [entry('s1-01', 'Run it.'), entry('s1-01', 'Gone.'), entry('s1-03', '* An item that wraps.', ['R09-x'])];
+    const row = sentenceMapHoles(SPEC, map, new Set(['R01-a']), [{ id: 'm-a', breaks: ['R01'], sentence: 's1-01' }, { id: 'm-b', breaks: ['R01'] }]);
+    expect(row.failures).toMatchInlineSnapshot(`
+      [
+        "sentence without an entry: §1 Then stop.",
+        "entry no longer in SPEC.md: §1 Gone.",
+        "s1-03: unknown case R09-x",
+        "s1-01: id repeated",
+        "s1-03: pinned, but no mutant violates it",
+        "m-b: names no sentence",
+      ]
+    `);
+  });
+
+  it('needs two cases per requirement that no single output passes', () => {
+    const c = (id: string, exit: number, stdout?: string) => ({ id, req: id.slice(0, 3), args: [], expect: { exit, ...(stdout === undefined ? {} : { stdout }) }, sqlite: 'same' }) as OracleCase;
+    const cases = [c('R01-a', 0, 'x\n'), c('R01-b', 0, 'y\n'), c('R02-a', 0, 'x\n'), c('R02-b', 0, 'x\n'), c('R03-a', 1), c('R03-b', 0)];
+    const row = distinctOutputs(cases, { R01: ['R01-a', 'R01-b'], R02: ['R02-a', 'R02-b'], R03: ['R03-a', 'R03-b'] });
+    expect(row.failures).toEqual(['R02: 2 case(s), no two that a single output cannot pass both']);
+  });
+});
+
+describe('the table', () => {
+  it('one row per property, failures under a failing row, and a summary line naming what failed', () => {
+    const text = renderCheck({
+      version: 1,
+      task: 'toy',
+      exhaustive: { mutants: false, corpus: false },
+      pass: false,
+      gradings: 3,
+      elapsedMs: 12_345,
+      properties: [
+        { property: 'reference-passes', status: 'pass', detail: '3/3 requirements, every case', failures: [] },
+        { property: 'isolation', status: 'fail', detail: '1 case(s) depend on another', failures: ['case R01-x (R01) fails under m-two'] },
+        { property: 'modes-agree', status: 'skip', detail: 'the mutants part was left out', failures: [] },
+      ],
+    });
+    expect(text).toMatchInlineSnapshot(`
+      "property          status  detail
+      ----------------  ------  ------
+      reference-passes  PASS    3/3 requirements, every case
+      isolation         FAIL    1 case(s) depend on another
+                          - case R01-x (R01) fails under m-two
+      modes-agree       SKIP    the mutants part was left out
+
+      toy: INVALID (isolation): 1 passed, 1 failed, 1 skipped of 3 properties; 3 gradings in 12 s
+      "
+    `);
+  });
+});
