@@ -20,7 +20,6 @@ export { runTaskCheck, type TaskCheckOptions } from './task/check/check-run.js';
 export { renderCheck } from './task/check/check-table.js';
 export { CheckReport, PropertyResult } from './task/check/check-result.js';
 export { listTasks } from './task/task-list.js';
-export { loadTaskDefinition, TaskDefinition, TaskInvalidError } from './task/task-definition.js';
 export { survivalTally, cellCounts, reviewRelation, totalSpend, withEstimated, ModelIdentity, LeafClaim, MeasuredLeaf, MeasuredReview, MeasuredMerge, Escalation, Spend, CellMeasurement, type CellCounts, type ReviewRelation } from './journal/cell-measurement.js';
 export { CodeIdentity, readCodeIdentity, type CodeIdentityOptions } from './journal/code-identity.js';
 export { FolderDigest, digestFolder } from './journal/folder-digest.js';
