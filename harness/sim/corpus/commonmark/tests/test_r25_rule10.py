@@ -1,0 +1,10 @@
+from mdlite_testkit import inline
+
+
+def test_strong_holds_emphasis():
+    assert inline("**a *b* c**") == "<strong>a <em>b</em> c</strong>"
+    assert inline("**a*b*c**") == "<strong>a<em>b</em>c</strong>"
+
+
+def test_strong_nests_in_strong():
+    assert inline("**a **b** c**") == "<strong>a <strong>b</strong> c</strong>"
