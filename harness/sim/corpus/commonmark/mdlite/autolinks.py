@@ -1,7 +1,9 @@
 """Autolinks (section "Autolinks"): absolute URIs and email addresses in angle brackets."""
 import re
 
-URI = re.compile(r"<([A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\x00-\x20]*)>")
+SCHEME = r"[A-Za-z][A-Za-z0-9.+-]{1,31}"
+URI_BODY = r"[^<>\x00-\x20]*"
+URI = re.compile("<(" + SCHEME + ":" + URI_BODY + ")>")
 EMAIL = re.compile(
     r"<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
     r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>")

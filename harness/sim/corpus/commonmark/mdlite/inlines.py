@@ -2,9 +2,10 @@
 import re
 
 from mdlite.autolinks import match_autolink
-from mdlite.characters import ASCII_PUNCTUATION, is_unicode_punctuation, is_unicode_whitespace
+from mdlite.characters import ASCII_PUNCTUATION
 from mdlite.emphasis import Delimiter, process_emphasis
 from mdlite.entities import REFERENCE, decode_reference
+from mdlite.flanking import can_open_and_close
 from mdlite.nodes import Node
 
 PLAIN_TEXT = re.compile(r"[^\n`\\<&*_]+")
@@ -108,17 +109,7 @@ class InlineParser:
         while self.peek() == char:
             self.pos += 1
         before = self.subject[start - 1] if start > 0 else ""
-        after = self.peek()
-        left = not is_unicode_whitespace(after) and (
-            not is_unicode_punctuation(after) or is_unicode_whitespace(before) or is_unicode_punctuation(before))
-        right = not is_unicode_whitespace(before) and (
-            not is_unicode_punctuation(before) or is_unicode_whitespace(after) or is_unicode_punctuation(after))
-        if char == "*":
-            can_open, can_close = left, right
-        else:
-            # Underscores do not make emphasis inside words.
-            can_open = left and (not right or is_unicode_punctuation(before))
-            can_close = right and (not left or is_unicode_punctuation(after))
+        can_open, can_close = can_open_and_close(char, self.pos - start, before, self.peek())
         node = self.text(self.subject[start:self.pos])
         self.delimiters = Delimiter(node, char, self.pos - start, can_open, can_close, self.delimiters)
 
