@@ -9,7 +9,7 @@ import PQueue from 'p-queue';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyDefects, readCorpus, type PlantedDefect } from '../../../harness/testing.js';
+import { applyDefects, readCorpus, testFileFor, type PlantedDefect } from '../../../harness/testing.js';
 
 /**
  * The local validity check of the SIMULATED commonmark corpus, before the commonmark judge is
@@ -18,7 +18,9 @@ import { applyDefects, readCorpus, type PlantedDefect } from '../../../harness/t
  * from the pinned commonmark-spec package and grouped by requirement with
  * oracle/commonmark/coverage.yaml. The clean corpus passes every in-scope example; each planted
  * defect fails exactly the requirements its `breaks` records; groups of defects with disjoint
- * breaks fail exactly the union (the additivity the closed-form truth assumes). The real check,
+ * breaks fail exactly the union (the additivity the closed-form truth assumes); and the corpus's
+ * own pytest files pass clean while each defect fails only its requirement's file, so a simulated
+ * checker running a tree's tests cannot see a defect of another requirement. The real check,
  * through the grader in Docker, comes with the commonmark judge.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -68,15 +70,35 @@ const PER_RUN = 120_000;
 const run = promisify(execFile);
 const Output = z.object({ examples: z.number().int(), failed: z.array(z.number().int()) });
 
+/** Writes the files under work/name, program files only unless `withTests`. */
+async function writeTree(name: string, files: Record<string, string>, withTests: boolean): Promise<string> {
+  const dir = path.join(work, name);
+  for (const [rel, text] of Object.entries(files)) {
+    if (rel.startsWith('tests/') && !withTests) continue;
+    await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await writeFile(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+/** The corpus test files (tests/test_rNN_*.py) that fail in a tree of these files, sorted. */
+function failingTestFiles(name: string, files: Record<string, string>): Promise<string[]> {
+  return runs.add(async () => {
+    const dir = await writeTree(`own-${name}`, files, true);
+    const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
+    const out = await run('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], { cwd: dir, timeout: PER_RUN, env }).then(
+      (r) => r.stdout,
+      (e: { stdout?: string }) => e.stdout ?? '',
+    );
+    if (!/\d+ passed|\d+ failed/.test(out)) throw new Error(`pytest printed no summary for ${name}: ${out.slice(-400)}`);
+    return [...new Set([...out.matchAll(/(?:FAILED|ERROR) (tests\/test_r\d\d_\w+\.py)/g)].map((m) => m[1]!))].sort();
+  }) as Promise<string[]>;
+}
+
 /** The example numbers mdlite fails in a tree of these files (program files only: tests stay out). */
 function failedExamples(name: string, files: Record<string, string>): Promise<number[]> {
   return runs.add(async () => {
-    const dir = path.join(work, name);
-    for (const [rel, text] of Object.entries(files)) {
-      if (rel.startsWith('tests/')) continue;
-      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
-      await writeFile(path.join(dir, rel), text);
-    }
+    const dir = await writeTree(name, files, false);
     // The timeout turns a defect that loops forever into a failed run, not a hung suite.
     const { stdout } = await run('python3', [RUNNER, '--root', dir, examplesFile], { timeout: PER_RUN, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
     const out = Output.parse(JSON.parse(stdout));
@@ -152,5 +174,15 @@ describe.concurrent('the commonmark corpus over the included examples', () => {
     const measured = brokenBy(await failedExamples(`doctored-${d.id}`, applyDefects(corpus.files, [d])), await clean);
     expect(disagreement({ ...d, breaks: [d.requirement] }, measured)).toContain(`${d.id} records breaks [${d.requirement}] but breaks`);
     expect(disagreement(d, measured)).toBeUndefined();
+  }, PER_RUN * 2);
+});
+
+describe.concurrent("the commonmark corpus's own tests", () => {
+  it('pass on the clean corpus', async () => {
+    expect(await failingTestFiles('clean', corpus.files)).toEqual([]);
+  }, PER_RUN * 2);
+
+  it.each(corpus.defects.map((d) => ({ d, id: d.id })))("$id fails only its requirement's test file", async ({ d }) => {
+    expect(await failingTestFiles(d.id, applyDefects(corpus.files, [d]))).toEqual([testFileFor(corpus.files, d.requirement)]);
   }, PER_RUN * 2);
 });

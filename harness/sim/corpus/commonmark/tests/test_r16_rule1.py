@@ -9,3 +9,7 @@ def test_left_flanking_star_opens():
 def test_star_followed_by_whitespace_does_not_open():
     assert inline("* word*") == "* word*"
     assert inline("a * b*") == "a * b*"
+
+
+def test_symbols_count_as_punctuation():
+    assert inline("*\u20ac*word") == "*\u20ac*word"

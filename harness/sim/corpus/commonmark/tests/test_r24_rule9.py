@@ -8,4 +8,4 @@ def test_emphasis_holds_strong():
 
 def test_rule_of_three_for_runs_that_open_and_close():
     assert inline("*a**b*") == "<em>a**b</em>"
-    assert inline("*a**b***") == "<em>a<strong>b</strong></em>"
+    assert inline("x***y******z") == "x<em><strong>y</strong></em>***z"

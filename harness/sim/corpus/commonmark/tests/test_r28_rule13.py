@@ -9,3 +9,7 @@ def test_fewest_nestings():
 
 def test_three_delimiters_make_strong_inside_emphasis():
     assert inline("***a***") == "<em><strong>a</strong></em>"
+
+
+def test_emphasis_of_both_characters_nests():
+    assert inline("*_a_*") == "<em><em>a</em></em>"
