@@ -1,0 +1,7 @@
+"""Makes the tree root importable, so `pytest` works from any directory."""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
