@@ -58,6 +58,7 @@ type HarnessErrorCode =
   | 'sim_defect_model'
   | 'sim_defect_table'
   | 'sim_population'
+  | 'task_invalid'
   | 'fault_plan_invalid'
   | 'sim_request_refused'
   | 'sim_server_listen'
@@ -112,6 +113,7 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   sim_server_listen: EXIT.environment,
   oracle_invalid: EXIT.gradingRefused,
   spec_invalid: EXIT.usage,
+  task_invalid: EXIT.usage,
   sandbox_build_failed: EXIT.environment,
   grading_refused: EXIT.gradingRefused,
   replay_diverged: EXIT.replayDiverged,

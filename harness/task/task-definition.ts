@@ -41,7 +41,7 @@ export const TaskDefinition = z.strictObject({
   deliverable: z.strictObject({
     language: z.string().min(1).describe('What the deliverable is written in, as SPEC.md states it (e.g. "Python 3.11, standard library only").'),
     package: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).describe('The package folder at the tree\'s root that the deliverable is.'),
-    command: z.array(z.string().min(1)).min(1).describe('How a case runs the deliverable from the tree\'s root (e.g. [python3, -m, sqlcsv]).'),
+    command: z.array(z.string().min(1)).min(1).describe('How a case runs the deliverable from the tree\'s root (e.g. [python3, -m, mypackage]).'),
     entry_points: z.array(InsideTree).min(1).describe('Files a tree must hold at its root to be runnable; a merged subtree without them is a piece, never graded.'),
   }),
   depends_on: z

@@ -104,7 +104,7 @@ describe.skipIf(!HAS_DOCKER)('the oracle discriminates per requirement (graded i
     '%s fails exactly the union of the requirements its mutants are recorded to break',
     async (_name, group) => {
       const dir = await mutated(`group-${GROUPS.indexOf(group)}`, group);
-      const fast = await queue.add(() => gradeTree({ tree: dir, ...SLACK, mode: 'fork' }));
+      const fast = await queue.add(() => gradeTree({ spec: 'sqlcsv', tree: dir, ...SLACK, mode: 'fork' }));
       expect(failing(fast!)).toEqual([...new Set(group.flatMap((m) => m.breaks))].sort());
       // In a group another member may have failed the case; the full run checks each alone.
       expect(unseen(fast!, group)).toEqual([]);
@@ -115,11 +115,11 @@ describe.skipIf(!HAS_DOCKER)('the oracle discriminates per requirement (graded i
     '%s alone fails exactly the requirements it is recorded to break, and the fast path and one interpreter per case agree on every case',
     async (_id, m) => {
       const dir = await mutated(m.id, [m]);
-      const fast = await queue.add(() => gradeTree({ tree: dir, ...SLACK, mode: 'fork' }));
+      const fast = await queue.add(() => gradeTree({ spec: 'sqlcsv', tree: dir, ...SLACK, mode: 'fork' }));
       expect(failing(fast!)).toEqual([...m.breaks].sort());
       // The cases coverage.yaml maps to the sentence this mutant violates must see it.
       expect(unseen(fast!, [m])).toEqual([]);
-      const slow = await queue.add(() => gradeTree({ tree: dir, ...SLACK, mode: 'exec' }));
+      const slow = await queue.add(() => gradeTree({ spec: 'sqlcsv', tree: dir, ...SLACK, mode: 'exec' }));
       expect(verdicts(slow!)).toEqual(verdicts(fast!));
     },
   );
@@ -136,7 +136,7 @@ describe.skipIf(!HAS_DOCKER)('the oracle discriminates per requirement (graded i
     const scores = await Promise.all(
       family.map(([exit, stdout, stderr]) =>
         queue.add(async () => {
-          const result = await gradeTree({ tree: await tree(constant(exit, stdout, stderr)), ...SLACK });
+          const result = await gradeTree({ spec: 'sqlcsv', tree: await tree(constant(exit, stdout, stderr)), ...SLACK });
           return `exit ${exit} stdout ${JSON.stringify(stdout)} stderr ${JSON.stringify(stderr)}: ${result.satisfied}/42${result.satisfied ? ` (${result.requirements.filter((r) => r.pass).map((r) => r.id).join(',')})` : ''}`;
         }),
       ),

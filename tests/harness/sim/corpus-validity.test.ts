@@ -5,19 +5,19 @@ import PQueue from 'p-queue';
 import { describe, expect, it } from 'vitest';
 import { gradeTree } from '../../../harness/index.js';
 import {
-  SQLCSV_REQUIREMENTS,
   applyDefects,
   brokenRequirements,
   defectById,
   defectModelOf,
   pickVariant,
-  readCorpus,
   streamDraws,
   testFileFor,
   treeFiles,
   type PlantedDefect,
 } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
+import { sqlcsvCorpus } from '../../support/sim-corpus.js';
 
 /**
  * The sim corpus against the real held-out oracle in real Docker: the clean corpus earns 42/42,
@@ -34,7 +34,7 @@ import { HAS_DOCKER, testProvider } from '../../support/docker.js';
  * defect alone as well. Gradings run two at a time; the per-case limit is generous so that a
  * loaded machine cannot turn a slow case into a recorded breakage.
  */
-const corpus = await readCorpus();
+const corpus = await sqlcsvCorpus();
 const GRADE = { caseTimeoutMs: 15_000 };
 
 async function writeTree(files: Record<string, string>, root: string, name: string): Promise<string> {
@@ -46,7 +46,7 @@ async function writeTree(files: Record<string, string>, root: string, name: stri
   return dir;
 }
 
-const failedOf = async (tree: string) => (await gradeTree({ tree, ...GRADE })).requirements.filter((r) => !r.pass).map((r) => r.id);
+const failedOf = async (tree: string) => (await gradeTree({ tree, spec: 'sqlcsv', ...GRADE })).requirements.filter((r) => !r.pass).map((r) => r.id);
 
 const ALL = process.env.RDH_CORPUS_DEFECTS === 'all';
 const GROUP_SIZE = 7;
