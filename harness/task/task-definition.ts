@@ -24,7 +24,7 @@ const RequirementId = z.string().regex(/^R\d{2}$/, 'is not a requirement id (R01
 
 /** A document the brief carries beside SPEC.md, read from a pinned npm package at run time. */
 export const BriefSource = z.strictObject({
-  package: z.string().min(1).describe('The npm package it is read from, a pinned dependency of this project (e.g. commonmark-spec).'),
+  package: z.string().min(1).describe('The npm package it is read from, a pinned dependency of this project (its package.json names it).'),
   version: z.string().min(1).describe('The exact version the package.json pins; a different installed version is refused.'),
   file: InsideTree.describe('The file inside the package (e.g. spec.txt).'),
   sections: z.array(z.string().min(1)).min(1).describe('Headings of the sections carried, in the package\'s own words; every other section is left out.'),
