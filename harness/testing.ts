@@ -65,3 +65,5 @@ export { rateEvent, startRateWatch, type RateView } from './record/rate-watch.js
 export { controllersOf, renderSummary, summarise } from './record/run-summary.js';
 export { recordedLayout } from './replay/replay-layout.js';
 export { TASK_FILE, TaskDefinition, TaskInvalidError, loadTaskDefinition } from './task/task-definition.js';
+export { simChecks, testCommand } from './sim/population/sim-checks.js';
+export { gatherCommand } from './sim/population/merger.js';

@@ -205,6 +205,7 @@ describe('exit codes (item 15)', () => {
         "spec_invalid": 2,
         "structured_output_unreadable": 6,
         "survival_data_invalid": 2,
+        "task_invalid": 2,
         "transcript_gap": 1,
         "usage": 2,
         "workspace_listing": 3,

@@ -1,5 +1,6 @@
 import type { Arm, ModelRequest } from '../../../engine/index.js';
 import { applySeams, repairDraws, seamDraws } from '../decisions.js';
+import type { SimCorpus } from '../corpus-files.js';
 import { DEFECT_MARKER } from '../defect-table.js';
 import { treeFiles } from '../sim-tree.js';
 import { answer, calls, commandStdout, lastUser, resultsOfTurn, turnOf, whole, type SimReply } from './conversation.js';
@@ -7,13 +8,13 @@ import { programFiles, simChecks } from './sim-checks.js';
 import { SimPopulationError, type SimWorld } from './sim-world.js';
 
 /** The program's top-level entries (its package folder, for a corpus that keeps its program in one), where planted markers live. */
-function programRoots(world: SimWorld): string[] {
-  return [...new Set(programFiles(world.corpus).map((f) => f.split('/')[0]!))].sort();
+function programRoots(corpus: SimCorpus): string[] {
+  return [...new Set(programFiles(corpus).map((f) => f.split('/')[0]!))].sort();
 }
 
 /** One run_command that shows the merger every planted marker and every test file, in the children and at the root. */
-export function gatherCommand(world: SimWorld): string {
-  const roots = programRoots(world);
+export function gatherCommand(corpus: SimCorpus): string {
+  const roots = programRoots(corpus);
   return `grep -rn --include='*.py' 'SIMULATED DEFECT R' ${roots.map((r) => `.children/*/${r}`).join(' ')} ${roots.join(' ')} 2>/dev/null; echo '== tests'; find .children/*/tests tests -maxdepth 1 -name 'test_r*.py' 2>/dev/null | sort`;
 }
 
@@ -50,7 +51,7 @@ function statesOf(world: SimWorld, output: string): Map<string, TreeState> {
   const state = (key: string) => states.get(key) ?? (states.set(key, { present: new Map(), tests: new Set() }), states.get(key)!);
   const [markers = '', tests = ''] = commandStdout(output).split('== tests\n');
   const hits = new Map<string, Array<{ file: string; line: string }>>();
-  const roots = programRoots(world).map((r) => r.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const roots = programRoots(world.corpus).map((r) => r.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   const marker = new RegExp(`^(?:\\.children\\/([^/]+)\\/)?((?:${roots})(?:\\/[^:]*)?):\\d+:(.*)$`);
   for (const text of markers.split('\n').filter(Boolean)) {
     const m = marker.exec(text);
@@ -84,7 +85,7 @@ export function mergerReply(world: SimWorld, req: ModelRequest): SimReply {
   const arm: Arm | undefined = req.arm;
   if (!arm) throw new SimPopulationError(`${req.sessionId}: a merge call must say which arm it serves`);
   const turn = turnOf(req);
-  const gather = gatherCommand(world);
+  const gather = gatherCommand(world.corpus);
   if (turn === 0) return calls(req, [{ name: 'run_command', args: { command: gather } }]);
   const buildArm = world.buildArmOf(arm);
   const node = world.node(buildArm, req.nodeId);

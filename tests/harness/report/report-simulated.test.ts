@@ -194,7 +194,7 @@ describe('every artifact of a simulated sweep says SIMULATED, with its planted p
     expect(plantedText(planted)).toContain('judge_recall 0.9');
     // A corpus other than the pinned one: no truth rather than a wrong one, and the report says why.
     const other = await writeReport(dir, { simCorpusDir: path.join(REPO_ROOT, 'spec', 'sqlcsv') });
-    expect(other.report.simulated?.truth).toMatch(/^not computed: the sim corpus \(harness\/sim\/corpus\) is not the one the journal pinned/);
+    expect(other.report.simulated?.truth).toMatch(/^not computed: the sim corpus \(harness\/sim\/corpus\/sqlcsv\) is not the one the journal pinned/);
     expect(other.report.survival.byCap.every((r) => r.gated?.truth === null)).toBe(true);
   });
 });
