@@ -61,6 +61,7 @@ type HarnessErrorCode =
   | 'sim_defect_model'
   | 'sim_defect_table'
   | 'sim_population'
+  | 'task_invalid'
   | 'fault_plan_invalid'
   | 'sim_request_refused'
   | 'sim_server_listen'

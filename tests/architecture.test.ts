@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SOURCE_FOLDERS = ['engine', 'harness', 'site/src', 'site/scripts', 'tests'];
@@ -108,6 +109,64 @@ async function treeProblems(root: string): Promise<string[]> {
   return [...violations(await importEdges(root)), ...entries.flat()];
 }
 
+
+/** The folders that may name a task: each task's own simulated corpus (harness/sim/corpus/<task>/). */
+const CORPORA = path.join('harness', 'sim', 'corpus');
+/** The folders no file of which may name a task, outside the corpora. */
+const TASK_FREE = ['harness', 'engine'];
+
+/**
+ * The names of the tasks of a tree: every folder under spec/, and the deliverable package its
+ * task.yaml declares (`deliverable.package`), when it declares one.
+ */
+async function taskNames(root = ROOT): Promise<string[]> {
+  const names = new Set<string>();
+  for (const entry of await readdir(path.join(root, 'spec'), { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory()) continue;
+    names.add(entry.name);
+    const text = await readFile(path.join(root, 'spec', entry.name, 'task.yaml'), 'utf8').catch(() => '');
+    const pkg = (parse(text) as { deliverable?: { package?: unknown } } | null)?.deliverable?.package;
+    if (typeof pkg === 'string' && pkg) names.add(pkg);
+  }
+  return [...names].sort();
+}
+
+/**
+ * Every line of one file that names a task, as `file:line: names "task"`. A name is matched as
+ * a whole word in code and comments alike, whatever its case, with "_" a separator as "-" and
+ * "/" are, so an identifier such as NAME_REQUIREMENTS counts and a longer word holding it does not.
+ */
+export function taskNameProblems(file: string, text: string, names: readonly string[]): string[] {
+  if (names.length === 0) return [];
+  const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const word = new RegExp(`(?<![A-Za-z0-9])(${escaped.join('|')})(?![A-Za-z0-9])`, 'gi');
+  const out: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    for (const m of line.matchAll(word)) out.push(`${file}:${i + 1}: names "${m[1]}"; a task is named only in its own folders (spec/, oracle/, harness/sim/corpus/<task>/)`);
+  });
+  return out;
+}
+
+/** Every file under harness/ and engine/ outside the corpora that names a task of the tree. */
+async function taskNameViolations(root = ROOT): Promise<string[]> {
+  const names = await taskNames(root);
+  const out: string[] = [];
+  const visit = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(path.join(root, dir), { withFileTypes: true }).catch(() => [])) {
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (path.dirname(rel) === CORPORA || entry.name === 'node_modules' || entry.name === '__pycache__') continue;
+        await visit(rel);
+      } else if (entry.isFile()) {
+        const bytes = await readFile(path.join(root, rel));
+        if (!bytes.includes(0)) out.push(...taskNameProblems(rel, bytes.toString('utf8'), names));
+      }
+    }
+  };
+  for (const folder of TASK_FREE) await visit(folder);
+  return out;
+}
+
 describe('architecture', () => {
   it('holds: engine never imports harness or site, and folders meet only at their public entries', async () => {
     const edges = await importEdges();
@@ -167,6 +226,40 @@ describe('architecture', () => {
           "site/scripts/make-site.ts -> harness/testing.ts: only tests/ imports harness/testing.ts",
           "tests/harness/record/record.test.ts -> harness/record/record.ts: import harness/index.ts or harness/testing.ts, not its internals",
           "harness/index.ts: export * from './sim/index.js'; name what the entry exports",
+        ]
+      `);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds: no file under harness/ or engine/ outside a task\'s corpus folder names a task (its spec folder or its deliverable package)', async () => {
+    const names = await taskNames();
+    // The rule is about real names: at least the first task and its package are found.
+    expect(names.length).toBeGreaterThanOrEqual(1);
+    expect(await taskNameViolations()).toEqual([]);
+  });
+
+  it('would catch a task named outside its folders, naming the file and line, and lets its corpus name it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rdh-task-names-'));
+    try {
+      const plant = async (file: string, text: string) => {
+        await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+        await writeFile(path.join(dir, file), text);
+      };
+      await plant('spec/toy-task/task.yaml', 'version: 1\nname: toy-task\ndeliverable:\n  package: toypkg\n');
+      await plant('harness/sim/corpus/toy-task/toypkg/cli.py', '"""toy-task: toypkg is named here, in its own corpus."""\n');
+      await plant('harness/grading/clean.ts', '// toy-tasks and toypkgs are other words; atoy-task is too\nexport const x = 1;\n');
+      expect(await taskNameViolations(dir)).toEqual([]);
+      await plant('harness/grading/grader.ts', "import x from './clean.js';\n// Default: toy-task.\nconst spec = options.spec ?? 'Toy-Task';\n");
+      await plant('engine/prompts/worker.md', 'Write the toypkg package.\n');
+      await plant('harness/sim/defect-model.ts', 'export const TOYPKG_REQUIREMENTS = [];\n');
+      expect(await taskNameViolations(dir)).toMatchInlineSnapshot(`
+        [
+          "harness/grading/grader.ts:2: names "toy-task"; a task is named only in its own folders (spec/, oracle/, harness/sim/corpus/<task>/)",
+          "harness/grading/grader.ts:3: names "Toy-Task"; a task is named only in its own folders (spec/, oracle/, harness/sim/corpus/<task>/)",
+          "harness/sim/defect-model.ts:1: names "TOYPKG"; a task is named only in its own folders (spec/, oracle/, harness/sim/corpus/<task>/)",
+          "engine/prompts/worker.md:1: names "toypkg"; a task is named only in its own folders (spec/, oracle/, harness/sim/corpus/<task>/)",
         ]
       `);
     } finally {

@@ -58,7 +58,7 @@ export interface PairRunOptions {
   hooks?: PairHooks;
   /**
    * Grade every assembled node's tree too (`grade_merges`), with the same grader: a node whose
-   * tree lacks any of `entryPoints` (paths relative to its workspace, e.g. `sqlcsv/__main__.py`)
+   * tree lacks any of `entryPoints` (paths relative to its workspace, the task.yaml's `deliverable.entry_points`)
    * is not gradable there. Default: only the root is graded.
    */
   gradeMerges?: { entryPoints: readonly string[] };

@@ -5,7 +5,7 @@ import type { CliIo } from '../io.js';
 import { SIM_ENDPOINT } from '../providers/engine-roster.js';
 import { recordRun, type RecordFlags, type RecordResult, type RecordSeams } from '../record/record.js';
 import type { SimulatedPopulation } from '../record/sweep-models.js';
-import { CORPUS_DIR } from '../sim/corpus-files.js';
+import { corpusDir } from '../sim/corpus-files.js';
 import { simPairsOf, simSetup } from '../sim/population/sim-setup.js';
 
 /**
@@ -13,11 +13,11 @@ import { simPairsOf, simSetup } from '../sim/population/sim-setup.js';
  * (harness/record/) never imports sim/ (tests/architecture.test.ts holds it).
  */
 export const SIM_POPULATION: SimulatedPopulation = {
-  corpusDir: CORPUS_DIR,
-  async clientFor({ manifest, cap, repetition, requirements }) {
+  corpusDir,
+  async clientFor({ manifest, specDir, cap, repetition, requirements }) {
     const setup = await simSetup({
       params: manifest.simulated, maxDepth: cap, repetition, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing,
-      requirements, pairs: simPairsOf(manifest),
+      requirements, specDir, pairs: simPairsOf(manifest),
     });
     return setup.clients[SIM_ENDPOINT]!;
   },

@@ -85,14 +85,14 @@ interface Models {
 }
 
 /** The built-in simulated population, planted from a manifest's `simulated:` block. */
-async function simulatedModels(flags: SolveFlags, objective: SpecObjective): Promise<Models> {
+async function simulatedModels(flags: SolveFlags, objective: SpecObjective, specDir: string): Promise<Models> {
   const loaded = await loadManifest(flags.manifest ?? DEFAULT_SIM_MANIFEST);
   const m = loaded.manifest;
   const params = { ...m.simulated, ...(flags.seed !== undefined ? { seed: flags.seed } : {}) };
   // A pair the manifest serves with the sim keeps its id and family; any other pair is simulated under the default names.
   const named = (pair: typeof m.executor, fallback: SimPairName) => (pair.provider === 'sim' ? { model: pair.model, family: pair.family ?? fallback.family } : fallback);
   const setup = await simSetup({
-    params, maxDepth: flags.maxDepth, mergeAttempts: m.merge_attempts, requirements: objective.requirements,
+    params, maxDepth: flags.maxDepth, mergeAttempts: m.merge_attempts, requirements: objective.requirements, specDir,
     pairs: { executor: named(m.executor, DEFAULT_SIM_PAIRS.executor), reviewer: named(m.reviewer, DEFAULT_SIM_PAIRS.reviewer) },
   });
   return {
@@ -146,7 +146,7 @@ export function solveCommand(io: CliIo): Command {
       if (goalArg === undefined && !specDir) throw new UsageError('<goal>: give a goal in one line, or --spec DIR to build a specification.');
       const objective = specDir ? await specObjective(path.resolve(specDir)) : null;
       const goal = goalArg ?? objective!.goal;
-      const models = flags.sim ? await simulatedModels(flags, objective!) : await configuredModels(flags);
+      const models = flags.sim ? await simulatedModels(flags, objective!, path.resolve(specDir!)) : await configuredModels(flags);
 
       const out = path.resolve(flags.out ?? path.join(REPO_ROOT, 'runs', `solve-${new Date().toISOString().replace(/[:.]/g, '-')}`));
       await mkdir(out, { recursive: true });

@@ -16,10 +16,10 @@ import { stageTree, TREE_LIMITS, type StagedTree, type TreeLimits } from './tree
 export { GradingRefusedError } from './grading-container.js';
 
 export interface GradeOptions {
-  /** The tree to grade (its root holds the deliverable, e.g. `sqlcsv/__main__.py`). */
+  /** The tree to grade (its root holds the deliverable: the entry points of the task's task.yaml). */
   tree: string;
-  /** Spec name: `spec/<name>` and `oracle/<name>`. Default `sqlcsv`. */
-  spec?: string;
+  /** The task's name: `spec/<name>` and `oracle/<name>`. No default: a grade names its task. */
+  spec: string;
   /** Where the spec's requirements live. Default `spec/<spec>`. */
   specDir?: string;
   /** Where the held-out oracle lives. Default `oracle/<spec>`. */
@@ -99,7 +99,7 @@ export function loadSpecOracle(spec: string, dirs: { specDir?: string; oracleDir
  * remains. Whatever the tree holds, it gets a score: only the oracle's own failure refuses.
  */
 export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
-  const spec = options.spec ?? 'sqlcsv';
+  const spec = options.spec;
   const docker = options.docker ?? new Docker();
   const image = options.image ?? sandboxImageTag();
   const mode = options.mode ?? 'fork';

@@ -6,7 +6,8 @@ import { RdhError } from '../../engine/index.js';
 
 /**
  * One numbered requirement of a task specification. The `criterion` text is what planners
- * see and claim; it restates observable behaviour and never names a test.
+ * see and claim; it restates observable behaviour and never names a test. A spec holds any
+ * number of them, and every count the harness prints is the spec's own.
  */
 export const Requirement = z
   .object({
@@ -14,6 +15,12 @@ export const Requirement = z
     area: z.string().min(1),
     title: z.string().min(1),
     criterion: z.string().min(1),
+    /**
+     * True for a requirement about the output's format (how results are rendered) rather than
+     * what is computed: a mutant that changes only the format may break these and no other.
+     * Absent means false.
+     */
+    output: z.literal(true).optional(),
   })
   .strict();
 export type Requirement = z.infer<typeof Requirement>;

@@ -137,7 +137,7 @@ export const CellMeasurement = z
     grade: z.strictObject({
       /** Requirement ids passing in the graded root tree. */
       passing: z.array(Text),
-      /** Requirements in the spec (42 for sqlcsv): the spec fraction is passing / total. */
+      /** Requirements in the spec the cell was graded on (its requirements.yaml, any number): the spec fraction is passing / total. */
       total: z.int().positive(),
       /** Test files the graded tree carries: a score says nothing about this by itself. */
       testsCarried: Count,

@@ -109,7 +109,7 @@ export interface PinSources {
   manifestShownAs: string;
   specDir: string;
   oracleDir: string;
-  /** The sim's corpus folder (harness/sim/corpus); a missing folder pins as `absent`. */
+  /** The sim's corpus folder of the task (harness/sim/corpus/<task>/); a missing folder pins as `absent`. */
   simCorpusDir: string;
   /** The checkout the code identity is read from; folder paths in pins are shown relative to it. */
   repoRoot: string;

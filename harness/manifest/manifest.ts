@@ -145,7 +145,7 @@ export const Manifest = z
       .describe(
         `Folder holding the specification handed to agents (SPEC.md and requirements.yaml), relative to this manifest file's own folder, so the manifest means the same from any working directory. Must exist, and must not be, lie inside or hold a folder of held-out material (an oracle folder, marked by a .held-out file), even through a symbolic link. At most ${TEXT_LIMITS.path} characters. No default.`,
       )
-      .meta({ examples: ['../spec/sqlcsv'] }),
+      .meta({ examples: ['../spec/my-task'] }),
     // Metadata sits inside the transform so the JSON Schema (input side) keeps it.
     depth_caps: z
       .array(PositiveInt().max(MAX_DEPTH_CAP, `must be at most ${MAX_DEPTH_CAP}: a cap d holds b^d leaves, so a deeper cap is a bill nobody can pay`))

@@ -1,6 +1,7 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { HELD_OUT_MARKER } from '../paths.js';
+import { TASK_FILE } from '../task/task-definition.js';
 
 /** What a spec folder must hold: the text agents read and the requirements they are graded on. */
 export const SPEC_FILES = ['SPEC.md', 'requirements.yaml'] as const;
@@ -11,6 +12,14 @@ export const SPEC_FILES = ['SPEC.md', 'requirements.yaml'] as const;
  * would cost more than any answer is worth, so it is refused rather than half-searched.
  */
 export const MAX_SPEC_ENTRIES = 2000;
+
+/** The tasks found under a folder of specs (spec/): its subfolders that hold a task.yaml, sorted. */
+export async function specTasks(specRoot: string): Promise<string[]> {
+  const entries = await readdir(specRoot, { withFileTypes: true }).catch(() => []);
+  const tasks: string[] = [];
+  for (const e of entries) if (e.isDirectory() && (await exists(path.join(specRoot, e.name, TASK_FILE)))) tasks.push(e.name);
+  return tasks.sort();
+}
 
 const exists = (file: string) => lstat(file).then(() => true, () => false);
 const shown = (from: string, to: string) => path.relative(from, to) || '.';
@@ -76,7 +85,7 @@ export async function specFolderProblem(specDir: string, relativeTo: string): Pr
     if (!(await stat(path.join(real, name)).then((s) => s.isFile(), () => false))) missing.push(name);
   }
   if (missing.length > 0) {
-    return `${via}has no ${missing.join(' and no ')}; a spec folder holds ${SPEC_FILES.join(' and ')}, so point spec at one (e.g. ../spec/sqlcsv from manifests/)`;
+    return `${via}has no ${missing.join(' and no ')}; a spec folder holds ${SPEC_FILES.join(' and ')}, so point spec at one (e.g. ../spec/<task> from manifests/)`;
   }
   const found = await walk(real);
   if ('marked' in found) {

@@ -259,7 +259,7 @@ export type GradeMergesSource = 'manifest' | 'simulated';
  * Seconds of one oracle grading of a tree, for the time grade_merges adds. The plan had no
  * grading time before; this is the mean of the four root gradings recorded in
  * runs/example-sim (each cell's grade.json, `elapsedMs`: 23,171, 14,871, 15,584 and 15,597 ms;
- * sqlcsv's 326 cases, fork mode), rounded to 17 s. A subtree's tree carries no more than the
+ * the first task's 326 cases, fork mode), rounded to 17 s; another task's cases take another time. A subtree's tree carries no more than the
  * root's, so it is an upper-side figure per grading, and a serial one: concurrency divides it.
  */
 export const GRADING_SECONDS = 17;

@@ -122,7 +122,7 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
   // Bounds (MIN-START-MAX) hand the live clients to one rate controller per provider key; a number keeps them unpaced.
   const plan = concurrencyPlan(flags.concurrency ?? manifest.concurrency);
   const bounds = plan.kind === 'adaptive' ? { min: plan.min, start: plan.start, max: plan.max } : undefined;
-  const models = sweepModels({ manifest, population, ...(providers ? { providers } : {}), requirements: objective.requirements, ...(seams.clientClock ? { clock: seams.clientClock } : {}), ...(bounds ? { bounds } : {}) });
+  const models = sweepModels({ manifest, specDir: loaded.specDir, population, ...(providers ? { providers } : {}), requirements: objective.requirements, ...(seams.clientClock ? { clock: seams.clientClock } : {}), ...(bounds ? { bounds } : {}) });
   // A cost ceiling that cannot see a model's calls is no ceiling: refused before anything is written.
   const unpriced = models.roster.filter((m) => m.prices === null);
   if (manifest.max_cost_usd !== undefined && unpriced.length > 0) {
@@ -146,7 +146,7 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
   }
 
   const { runDir, contents, history, pins, runId, caveats, resume } = await openRunFolder({
-    loaded, models, flags, io, simCorpusDir: population.corpusDir, runsDir: seams.runsDir, removeLeftoversOn: seams.sandboxes ? [] : [docker, ...(pool?.clients() ?? [])],
+    loaded, models, flags, io, simCorpusDir: population.corpusDir(path.basename(loaded.specDir)), runsDir: seams.runsDir, removeLeftoversOn: seams.sandboxes ? [] : [docker, ...(pool?.clients() ?? [])],
   });
 
   // max_cost_usd counts what every earlier invocation paid: every live call in the run's transcripts.

@@ -40,10 +40,10 @@ export interface SweepModels {
  * one injected dependency, not a branch of the loop.
  */
 export interface SimulatedPopulation {
-  /** The sim corpus folder, whose digest every journal header pins. */
-  readonly corpusDir: string;
-  /** The in-process client of the sim endpoint for one pair (cap, repetition) of the sweep. */
-  clientFor(o: { manifest: Manifest; cap: number; repetition: number; requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[] }): Promise<ModelClient>;
+  /** The sim corpus folder of a task (named by its spec folder), whose digest every journal header pins. */
+  corpusDir(task: string): string;
+  /** The in-process client of the sim endpoint for one pair (cap, repetition) of the sweep, on the task of `specDir`. */
+  clientFor(o: { manifest: Manifest; specDir: string; cap: number; repetition: number; requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[] }): Promise<ModelClient>;
 }
 
 export interface SweepModelsOptions {
@@ -53,6 +53,8 @@ export interface SweepModelsOptions {
   /** Default none: every pair must be `sim`. */
   providers?: LoadedProviderConfig;
   requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[];
+  /** The spec folder the sweep runs on (the manifest's `spec`, resolved): the simulated population's task. */
+  specDir: string;
   /** Sleeps between attempts and times each provider's patience. Default: the system clock. */
   clock?: Clock;
   /** Adaptive bounds: a rate controller per provider key paces the live clients. Default none (unpaced, as a fixed concurrency runs). */
@@ -75,7 +77,7 @@ export function sweepModels(o: SweepModelsOptions): SweepModels {
     async forPair(cap, repetition) {
       if (!simPairs) return { roster: engine, clients: live };
       if (!o.population) throw new Error('sweepModels: the roster has a sim pair, but no simulated population was passed (the command layer passes harness/commands/record.ts SIM_POPULATION)');
-      const client = await o.population.clientFor({ manifest, cap, repetition, requirements: o.requirements });
+      const client = await o.population.clientFor({ manifest, specDir: o.specDir, cap, repetition, requirements: o.requirements });
       return { roster: engine, clients: { ...live, [SIM_ENDPOINT]: client } };
     },
     async warmUp() {

@@ -21,7 +21,7 @@ import { mergeGradingOf } from '../grading/deliverable.js';
 import { engineRoster, isSimulatedRoster, sweepRoster } from '../providers/sweep-roster.js';
 import { readRecordedRun, type RecordedRun } from '../report/read-run.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
-import { CORPUS_DIR } from '../sim/corpus-files.js';
+import { corpusDir } from '../sim/corpus-files.js';
 import { readCodeIdentity } from '../journal/code-identity.js';
 import { digestFolder } from '../journal/folder-digest.js';
 import { comparePins, readHarnessVersion, type JournalPins } from '../journal/journal-header.js';
@@ -115,7 +115,8 @@ async function currentPins(stored: JournalPins, runDir: string): Promise<Journal
     ...stored,
     spec: await folder(stored.spec, specDir),
     oracle: await folder(stored.oracle, oracleDir(path.basename(specDir))),
-    simCorpus: await folder(stored.simCorpus, CORPUS_DIR),
+    // The corpus of the spec's task: its own folder, harness/sim/corpus/<task>/.
+    simCorpus: await folder(stored.simCorpus, corpusDir(path.basename(specDir))),
     code: await readCodeIdentity(REPO_ROOT, { outputDirs: [path.join(REPO_ROOT, 'runs'), runDir] }),
     harnessVersion: await readHarnessVersion(REPO_ROOT),
   };

@@ -10,7 +10,7 @@ import { achievedDepthDistribution, expectedCurves, type ArmTruthByCap } from '.
 export { SimParams, plantedText } from '../sim/sim-params.js';
 export type { DefectModel } from '../sim/defect-model.js';
 export { defectModelOf } from '../sim/defect-table.js';
-export { CORPUS_DIR, DEFECTS_FILE, loadDefectTable } from '../sim/corpus-files.js';
+export { DEFECTS_FILE, corpusDir, loadDefectTable } from '../sim/corpus-files.js';
 
 /**
  * The planted truth of a SIMULATED sweep, from the sim's exact closed form: what each measured

@@ -1,6 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CORPUS_DIR, DEFECTS_FILE, defectModelOf, loadDefectTable, type DefectModel } from './planted-truth.js';
+import { DEFECTS_FILE, corpusDir, defectModelOf, loadDefectTable, type DefectModel } from './planted-truth.js';
 import { digestFolder } from '../journal/folder-digest.js';
 import { loadRequirements } from '../grading/spec-requirements.js';
 import { REPO_ROOT } from '../paths.js';
@@ -24,7 +24,7 @@ import { renderSvg } from './render-svg.js';
 export interface WriteReportOptions {
   /** The run folder as the user wrote it, for messages and the summary. Default: the path given. */
   shownAs?: string;
-  /** The sim corpus folder whose defect table gives a simulated sweep its planted truth. Default: harness/sim/corpus. */
+  /** The sim corpus folder whose defect table gives a simulated sweep its planted truth. Default: the pinned spec's task's, harness/sim/corpus/<task>/. */
   simCorpusDir?: string;
 }
 
@@ -58,24 +58,26 @@ export function reportJson(value: unknown): string {
  * The defect model behind a simulated sweep's truth: the corpus table, but only while the corpus
  * is the one the journal pinned; otherwise there is no truth to show rather than a wrong one.
  */
-async function defectsFor(run: RecordedRun, corpusDir: string): Promise<{ defects: DefectModel; requirements: string[] } | { noTruthBecause: string } | undefined> {
+async function defectsFor(run: RecordedRun, corpusOverride: string | undefined): Promise<{ defects: DefectModel; requirements: string[] } | { noTruthBecause: string } | undefined> {
   const { simCorpus, spec } = run.header.pins;
   // The one SIMULATED rule, however the sim was served (in-process, or over HTTP).
   if (!isSimulatedRun(run.header.pins)) return undefined;
-  const now = await digestFolder(corpusDir);
+  // The corpus of the pinned spec's task (its folder's name), unless the caller names another.
+  const corpus = corpusOverride ?? corpusDir(path.basename(spec.path));
+  const now = await digestFolder(corpus);
   if (JSON.stringify(now) !== JSON.stringify(simCorpus.content)) return { noTruthBecause: `the sim corpus (${simCorpus.path}) is not the one the journal pinned, so its defect table may not be the one the sweep drew from` };
   // The truth sums over the requirements of the spec the sweep was graded against, never a list of its own.
   const specDir = path.resolve(REPO_ROOT, spec.path);
   const specNow = await digestFolder(specDir).catch(() => null);
   if (JSON.stringify(specNow) !== JSON.stringify(spec.content)) return { noTruthBecause: `the spec (${spec.path}) is not the one the journal pinned, so its requirements may not be the ones the sweep was graded on` };
   const requirements = (await loadRequirements(specDir)).map((r) => r.id);
-  return { defects: defectModelOf(await loadDefectTable(path.join(corpusDir, DEFECTS_FILE))), requirements };
+  return { defects: defectModelOf(await loadDefectTable(path.join(corpus, DEFECTS_FILE))), requirements };
 }
 
 export async function writeReport(runDir: string, options: WriteReportOptions = {}): Promise<WrittenReport> {
   const shownAs = options.shownAs ?? runDir;
   const run = await readRecordedRun(runDir, shownAs);
-  const truth = await defectsFor(run, options.simCorpusDir ?? CORPUS_DIR);
+  const truth = await defectsFor(run, options.simCorpusDir);
   const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth, firstCallCache: await firstCallCacheShare(runDir) });
   const files: Array<[string, string]> = [
     ['report.json', reportJson(report)],

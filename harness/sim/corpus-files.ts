@@ -2,27 +2,36 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import type { TaskDefinition } from '../task/task-definition.js';
 import { DefectTable, DefectTableError } from './defect-table.js';
 
 /**
- * The IO shell of the SIMULATED corpus: the sqlcsv implementation and tests a simulated leaf
- * writes (harness/sim/corpus/), written for the sim from the spec and never taken from oracle/,
- * and its planted-defect table.
+ * The IO shell of the SIMULATED corpora: for each task, the implementation and tests a simulated
+ * leaf writes (harness/sim/corpus/<task>/), written for the sim from the task's spec and never
+ * taken from oracle/, and its planted-defect table. Nothing here knows a task: the task's
+ * definition (spec/<task>/task.yaml) names its deliverable, and the corpus folder holds the rest.
  */
 
-/** Where the corpus lives. */
-export const CORPUS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'corpus');
+/** The folder of every task's corpus, one subfolder per task. */
+export const CORPORA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'corpus');
+
+/** Where one task's corpus lives: `harness/sim/corpus/<task>/`. */
+export function corpusDir(task: string): string {
+  return path.join(CORPORA_DIR, task);
+}
 
 /** The defect table's file name inside the corpus folder (not part of a written tree). */
 export const DEFECTS_FILE = 'defects.yaml';
 
-/** Test files every tree with tests needs, whatever requirements it covers. */
-export const TEST_SUPPORT_FILES: readonly string[] = Object.freeze(['tests/conftest.py', 'tests/sqlcsv_testkit.py']);
+/** A requirement's own test file in a corpus: `tests/test_r07_<anything>.py`. */
+const REQUIREMENT_TEST = /^tests\/test_r\d{2}_[^/]*\.py$/;
 
 export interface SimCorpus {
   /** Relative path -> text: every file a complete tree holds (program and tests). */
   files: Record<string, string>;
   defects: DefectTable;
+  /** What the task's definition says of the deliverable the corpus implements: its package, command and entry points. */
+  deliverable: TaskDefinition['deliverable'];
 }
 
 /** The corpus's own test file for one requirement (`tests/test_r07_*.py`), or undefined. */
@@ -31,8 +40,16 @@ export function testFileFor(files: Readonly<Record<string, string>>, requirement
   return Object.keys(files).find((f) => f.startsWith(prefix) && f.endsWith('.py'));
 }
 
-/** Reads and validates the defect table; a problem names the entry, the field and what is wrong. */
-export async function loadDefectTable(file = path.join(CORPUS_DIR, DEFECTS_FILE)): Promise<DefectTable> {
+/**
+ * Test files every tree with tests needs, whatever requirements it covers: every file under
+ * tests/ that is not one requirement's own test (pytest's conftest.py, a shared test kit).
+ */
+export function testSupportFiles(corpus: Pick<SimCorpus, 'files'>): string[] {
+  return Object.keys(corpus.files).filter((f) => f.startsWith('tests/') && !REQUIREMENT_TEST.test(f)).sort();
+}
+
+/** Reads and validates a defect table; a problem names the entry, the field and what is wrong. */
+export async function loadDefectTable(file: string): Promise<DefectTable> {
   let raw: unknown;
   try {
     raw = parse(await readFile(file, 'utf8'));
@@ -47,9 +64,15 @@ export async function loadDefectTable(file = path.join(CORPUS_DIR, DEFECTS_FILE)
   return parsed.data;
 }
 
-/** The corpus's files (without bytecode caches and the defect table) and its defect table. */
-export async function readCorpus(dir = CORPUS_DIR): Promise<SimCorpus> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+/**
+ * A task's corpus: its files (without bytecode caches and the defect table), its defect table,
+ * and the deliverable its task declares. `dir` defaults to the task's folder under
+ * harness/sim/corpus/; tests pass a scratch copy.
+ */
+export async function readCorpus(task: Pick<TaskDefinition, 'name' | 'deliverable'>, dir = corpusDir(task.name)): Promise<SimCorpus> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((cause: Error) => {
+    throw new DefectTableError(`${dir}: cannot read the simulated corpus of task ${task.name}: ${cause.message}; a task's corpus lives in harness/sim/corpus/<task>/`, { cause });
+  });
   const files: Record<string, string> = {};
   const paths = entries
     .filter((e) => e.isFile())
@@ -57,5 +80,5 @@ export async function readCorpus(dir = CORPUS_DIR): Promise<SimCorpus> {
     .filter((rel) => rel !== DEFECTS_FILE && !rel.split('/').includes('__pycache__') && !rel.endsWith('.pyc'))
     .sort();
   for (const rel of paths) files[rel] = await readFile(path.join(dir, rel), 'utf8');
-  return { files, defects: await loadDefectTable(path.join(dir, DEFECTS_FILE)) };
+  return { files, defects: await loadDefectTable(path.join(dir, DEFECTS_FILE)), deliverable: task.deliverable };
 }

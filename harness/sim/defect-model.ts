@@ -24,9 +24,6 @@ export type DefectModel = Readonly<Record<string, readonly DefectVariant[]>>;
 /** A defect present in a tree: the requirement it was planted in, and which variant. */
 export type PresentDefects = ReadonlyMap<string, string>;
 
-/** The ordered requirement ids R01..R42 of the sqlcsv spec. */
-export const SQLCSV_REQUIREMENTS: readonly string[] = Object.freeze(Array.from({ length: 42 }, (_, i) => `R${String(i + 1).padStart(2, '0')}`));
-
 /** One variant per requirement that breaks that requirement alone: the model without collateral. */
 export function isolatedDefects(requirements: readonly string[]): DefectModel {
   return Object.fromEntries(requirements.map((r) => [r, [{ id: `isolated-${r}`, breaks: [r] }]]));

@@ -8,7 +8,6 @@ export { draw, drawKeyText, identityDraws, streamDraws, type DrawKey, type Decis
 export { planNode, hasRoom, childPath, chunkSizes, splitChunks, pickBranching, type SimPlan, type SimNodeInput, type SimLeafReason } from './tree-shape.js';
 export {
   DefectModelError,
-  SQLCSV_REQUIREMENTS,
   isolatedDefects,
   pickVariant,
   brokenRequirements,
@@ -64,5 +63,5 @@ export {
   findMarkers,
   type DefectMarker,
 } from './defect-table.js';
-export { CORPUS_DIR, DEFECTS_FILE, TEST_SUPPORT_FILES, testFileFor, loadDefectTable, readCorpus, type SimCorpus } from './corpus-files.js';
+export { CORPORA_DIR, DEFECTS_FILE, corpusDir, testSupportFiles, testFileFor, loadDefectTable, readCorpus, type SimCorpus } from './corpus-files.js';
 export { treeFiles, leafTreeSpec, defectsIn, UNDELIVERED_TEST_FILE, type TreeSpec } from './sim-tree.js';

@@ -1,5 +1,5 @@
 import type { SimLeafDraws } from './decisions.js';
-import { TEST_SUPPORT_FILES, testFileFor, type SimCorpus } from './corpus-files.js';
+import { testFileFor, testSupportFiles, type SimCorpus } from './corpus-files.js';
 import { DefectTableError, applyDefects, defectById, type DefectTable } from './defect-table.js';
 import type { PresentDefects } from './defect-model.js';
 
@@ -45,7 +45,7 @@ export function treeFiles(corpus: SimCorpus, spec: TreeSpec): Record<string, str
     if (file === undefined) throw new DefectTableError(`the corpus has no test file for ${r}`);
     return file;
   });
-  if (tests.length > 0 || spec.undelivered) for (const f of TEST_SUPPORT_FILES) files[f] = corpus.files[f]!;
+  if (tests.length > 0 || spec.undelivered) for (const f of testSupportFiles(corpus)) files[f] = corpus.files[f]!;
   for (const f of tests) files[f] = corpus.files[f]!;
   if (spec.undelivered) files[UNDELIVERED_TEST_FILE] = UNDELIVERED_TEST;
   return files;

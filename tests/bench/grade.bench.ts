@@ -58,13 +58,13 @@ export async function gradeBench(floorMs: number): Promise<{ figures: Figure[]; 
   // A per-case limit far above the 3 s default: on a noisy machine a case that runs long
   // would otherwise fail, and the bench measures the time of a passing grade.
   const passing = (mode: 'fork' | 'exec') => async () => {
-    const result = await gradeTree({ tree: reference, mode, caseTimeoutMs: 20_000 });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: reference, mode, caseTimeoutMs: 20_000 });
     if (result.satisfied !== result.total) short.push(`${mode} ${result.satisfied}/${result.total}`);
     cases = result.casesTotal;
   };
   // Gradings are seconds each: few samples, one warm-up (the first pays for cold caches).
   const forkTimes = await sample(4, passing('fork'));
-  const emptyTimes = await sample(3, () => gradeTree({ tree: empty }), 0);
+  const emptyTimes = await sample(3, () => gradeTree({ spec: 'sqlcsv', tree: empty }), 0);
   const execTimes = await sample(2, passing('exec'), 0);
   const ref = figure('x', forkTimes).medianMs;
   const emptyMed = figure('x', emptyTimes).medianMs;

@@ -3,10 +3,12 @@ import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { median } from 'simple-statistics';
 import { buildReport, chartSpecs, readRecordedRun, renderSvg, writeReport } from '../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, defectModelOf, loadDefectTable, streamDraws } from '../../harness/testing.js';
+import { defectModelOf, streamDraws } from '../../harness/testing.js';
 import { simRun } from '../harness/report/run-fixture.js';
 import { simCells, type SimDesign } from '../harness/report/sim-sweep.js';
 import { figure, type Figure } from './stats.js';
+import { SPEC_IDS } from '../support/spec-ids.js';
+import { sqlcsvDefectTable } from '../support/sim-corpus.js';
 
 /** Target: the whole report of a 1,000-cell sweep (read, validate, build, render, write) in at most 5 s. */
 export const REPORT_TARGET_MS = 5000;
@@ -18,7 +20,7 @@ const RUNS = 4;
  * whole and by stage. Simulated, so the closed-form truth (the costliest pure step) is included.
  */
 export async function reportBench(): Promise<Figure[]> {
-  const defects = defectModelOf(await loadDefectTable());
+  const defects = defectModelOf(await sqlcsvDefectTable());
   const design: SimDesign = { params: { seed: 1 }, caps: [1, 2, 3, 4], repetitions: 125, mergeAttempts: 2, defects };
   const cells = simCells(design, { draws: (cap, rep) => streamDraws(hash('sha256', `bench/${cap}/${rep}`, 'buffer').readUInt32BE(0)) });
   const { dir } = await simRun(design, cells, { name: 'bench-20260102T030000Z' });
@@ -38,7 +40,7 @@ export async function reportBench(): Promise<Figure[]> {
       const t1 = performance.now();
       const recorded = await readRecordedRun(dir);
       const t2 = performance.now();
-      const report = buildReport({ runName: recorded.name, events: recorded.events, manifest: recorded.manifest, defects, requirements: SQLCSV_REQUIREMENTS });
+      const report = buildReport({ runName: recorded.name, events: recorded.events, manifest: recorded.manifest, defects, requirements: SPEC_IDS });
       const t3 = performance.now();
       for (const { spec } of chartSpecs(report)) await renderSvg(spec);
       const t4 = performance.now();

@@ -46,7 +46,7 @@ export async function simBench(): Promise<Figure[]> {
   const objective = await specObjective(specDir);
   const cap = Number(process.env.BENCH_SIM_CAP ?? 2);
   const params = SimParams.parse(manifest.simulated);
-  const setup = await simSetup({ params, maxDepth: Math.max(cap, 1), mergeAttempts: manifest.merge_attempts, requirements: objective.requirements });
+  const setup = await simSetup({ specDir, params, maxDepth: Math.max(cap, 1), mergeAttempts: manifest.merge_attempts, requirements: objective.requirements });
   const sim = setup.clients.sim!;
   const model = setup.roster[0]!.model;
   const leaf = setup.world.tree(null).phase.leaves[0]!.path.split('.').map((p, i) => (i === 0 ? p : String(Number(p) + 1))).join('.');

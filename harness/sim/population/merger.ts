@@ -1,14 +1,22 @@
 import type { Arm, ModelRequest } from '../../../engine/index.js';
 import { applySeams, repairDraws, seamDraws } from '../decisions.js';
+import type { SimCorpus } from '../corpus-files.js';
 import { DEFECT_MARKER } from '../defect-table.js';
 import { treeFiles } from '../sim-tree.js';
 import { answer, calls, commandStdout, lastUser, resultsOfTurn, turnOf, whole, type SimReply } from './conversation.js';
-import { simChecks } from './sim-checks.js';
+import { programFiles, simChecks } from './sim-checks.js';
 import { SimPopulationError, type SimWorld } from './sim-world.js';
 
+/** The program's top-level entries (its package folder, for a corpus that keeps its program in one), where planted markers live. */
+function programRoots(corpus: SimCorpus): string[] {
+  return [...new Set(programFiles(corpus).map((f) => f.split('/')[0]!))].sort();
+}
+
 /** One run_command that shows the merger every planted marker and every test file, in the children and at the root. */
-export const GATHER_COMMAND =
-  "grep -rn --include='*.py' 'SIMULATED DEFECT R' .children/*/sqlcsv sqlcsv 2>/dev/null; echo '== tests'; find .children/*/tests tests -maxdepth 1 -name 'test_r*.py' 2>/dev/null | sort";
+export function gatherCommand(corpus: SimCorpus): string {
+  const roots = programRoots(corpus);
+  return `grep -rn --include='*.py' 'SIMULATED DEFECT R' ${roots.map((r) => `.children/*/${r}`).join(' ')} ${roots.join(' ')} 2>/dev/null; echo '== tests'; find .children/*/tests tests -maxdepth 1 -name 'test_r*.py' 2>/dev/null | sort`;
+}
 
 interface TreeState {
   /** Requirement -> planted variant. */
@@ -43,8 +51,10 @@ function statesOf(world: SimWorld, output: string): Map<string, TreeState> {
   const state = (key: string) => states.get(key) ?? (states.set(key, { present: new Map(), tests: new Set() }), states.get(key)!);
   const [markers = '', tests = ''] = commandStdout(output).split('== tests\n');
   const hits = new Map<string, Array<{ file: string; line: string }>>();
+  const roots = programRoots(world.corpus).map((r) => r.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const marker = new RegExp(`^(?:\\.children\\/([^/]+)\\/)?((?:${roots})(?:\\/[^:]*)?):\\d+:(.*)$`);
   for (const text of markers.split('\n').filter(Boolean)) {
-    const m = /^(?:\.children\/([^/]+)\/)?(sqlcsv\/[^:]+):\d+:(.*)$/.exec(text);
+    const m = marker.exec(text);
     if (!m) throw new SimPopulationError(`cannot read the gathered marker line ${JSON.stringify(text.slice(0, 120))}`);
     const key = m[1] ?? '';
     hits.set(key, [...(hits.get(key) ?? []), { file: m[2]!, line: m[3]! }]);
@@ -75,12 +85,13 @@ export function mergerReply(world: SimWorld, req: ModelRequest): SimReply {
   const arm: Arm | undefined = req.arm;
   if (!arm) throw new SimPopulationError(`${req.sessionId}: a merge call must say which arm it serves`);
   const turn = turnOf(req);
-  if (turn === 0) return calls(req, [{ name: 'run_command', args: { command: GATHER_COMMAND } }]);
+  const gather = gatherCommand(world.corpus);
+  if (turn === 0) return calls(req, [{ name: 'run_command', args: { command: gather } }]);
   const buildArm = world.buildArmOf(arm);
   const node = world.node(buildArm, req.nodeId);
   const draws = world.draws(buildArm);
   const gathered = resultsOfTurn(req, 0)[0];
-  if (!gathered || gathered.args.command !== GATHER_COMMAND) throw new SimPopulationError(`${req.sessionId}: the first turn did not gather the children`);
+  if (!gathered || gathered.args.command !== gather) throw new SimPopulationError(`${req.sessionId}: the first turn did not gather the children`);
   const states = statesOf(world, whole(gathered.content, 'the gathered markers'));
   const root = states.get('') ?? { present: new Map(), tests: new Set() };
   /** Where each requirement's test can be copied from: the first child that carries it. */

@@ -17,7 +17,7 @@ function range(node: Pick<SimTreeNode, 'requirements'>): string {
 function layout(world: SimWorld): string {
   const tests = Object.keys(world.corpus.files).filter((f) => f.startsWith('tests/')).sort();
   return [
-    'SIMULATED layout: every piece writes the whole sqlcsv package at its workspace root and owns the requirements it claims.',
+    `SIMULATED layout: every piece writes the whole ${world.corpus.deliverable.package} package at its workspace root and owns the requirements it claims.`,
     `Program files: ${programFiles(world.corpus).join(', ')}`,
     `Tests (pytest, one file per requirement a piece has working): ${tests.join(', ')}`,
   ].join('\n');
@@ -42,7 +42,7 @@ export function plannerReply(world: SimWorld, req: ModelRequest): SimReply {
     subtasks: node.children.map((child) => {
       const leaf = leaves.get(child.path);
       const claims = leaf ? leaf.claims.map((c) => (c.resolved ? text.get(c.requirement)! : UNRESOLVED_CLAIM)) : child.requirements.map((r) => text.get(r)!);
-      return { slug: world.slugOf(child), goal: `Build the part of sqlcsv that meets ${range(child)} (SIMULATED)`, kind: 'work', prerequisite: false, artifacts: [], criteria: [], claims };
+      return { slug: world.slugOf(child), goal: `Build the part of ${world.corpus.deliverable.package} that meets ${range(child)} (SIMULATED)`, kind: 'work', prerequisite: false, artifacts: [], criteria: [], claims };
     }),
   });
 }

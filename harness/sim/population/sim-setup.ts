@@ -3,6 +3,7 @@ import type { Requirement } from '../../grading/spec-requirements.js';
 import type { Manifest } from '../../manifest/manifest.js';
 import { DEFAULT_SIM_FAMILIES } from '../../providers/sweep-roster.js';
 import { SIM_ENDPOINT, simRoster, type SimPairName } from '../../providers/engine-roster.js';
+import { loadTaskDefinition } from '../../task/task-definition.js';
 import { readCorpus, type SimCorpus } from '../corpus-files.js';
 import type { SimParams } from '../sim-params.js';
 import { SIMULATED_TAG, SimPopulation } from './sim-population.js';
@@ -36,8 +37,10 @@ export interface SimSetupOptions {
   /** Default `shared`. */
   pairing?: Pairing;
   requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[];
+  /** The spec folder of the task (spec/<task>/): its task.yaml names the deliverable, its name the corpus. */
+  specDir: string;
   pairs?: { executor: SimPairName; reviewer: SimPairName };
-  /** Default: the corpus under harness/sim/corpus. */
+  /** Default: the task's corpus, harness/sim/corpus/<task>/. */
   corpus?: SimCorpus;
 }
 
@@ -54,7 +57,7 @@ export async function simSetup(o: SimSetupOptions): Promise<SimSetup> {
   const world = new SimWorld({
     params: { ...o.params, seed },
     cell: { seed, cap: o.maxDepth, repetition: o.repetition ?? 1 },
-    corpus: o.corpus ?? (await readCorpus()),
+    corpus: o.corpus ?? (await readCorpus(await loadTaskDefinition(o.specDir))),
     requirements: o.requirements,
     mergeAttempts: o.mergeAttempts,
     pairing: o.pairing ?? 'shared',

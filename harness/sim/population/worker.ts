@@ -23,11 +23,11 @@ export function leafChecks(world: SimWorld, req: ModelRequest): SimReply {
  */
 export function workerReply(world: SimWorld, req: ModelRequest): SimReply {
   const files = leafFiles(world, world.buildArmOf(req.arm), req.nodeId);
-  const tests = testCommand(testsOf(files));
+  const tests = testCommand(world.corpus, testsOf(files));
   const script: Array<() => SimReply> = [
     ...(req.attempt === 1 ? [() => calls(req, Object.entries(files).map(([path, content]) => ({ name: 'write_file', args: { path, content } })))] : []),
     ...(tests ? [() => calls(req, [{ name: 'run_command', args: { command: tests } }])] : []),
-    () => calls(req, [{ name: 'finish', args: { summary: `SIMULATED leaf ${req.nodeId}: wrote the sqlcsv package and the tests of its working claims`, interface_changes: [] } }]),
+    () => calls(req, [{ name: 'finish', args: { summary: `SIMULATED leaf ${req.nodeId}: wrote the ${world.corpus.deliverable.package} package and the tests of its working claims`, interface_changes: [] } }]),
   ];
   const step = script[turnOf(req)];
   return step ? step() : answer({ done: true });

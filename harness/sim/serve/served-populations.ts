@@ -50,6 +50,7 @@ export class ServedPopulations {
         mergeAttempts: manifest.merge_attempts,
         pairing: manifest.pairing,
         requirements: this.objective.requirements,
+        specDir: this.loaded.specDir,
         pairs: this.pairs,
       }).then((setup) => setup.population);
       // A failed build is not cached: the next call tries again rather than inheriting it.

@@ -6,7 +6,7 @@ import { loadMutants, type Mutant } from '../../grading/oracle-mutants.js';
 import type { Oracle } from '../../grading/oracle-cases.js';
 import type { Requirement } from '../../grading/spec-requirements.js';
 import { oracleDir, specDir } from '../../paths.js';
-import { CORPUS_DIR, DEFECTS_FILE, readCorpus, type SimCorpus } from '../../sim/corpus-files.js';
+import { corpusDir, readCorpus, type SimCorpus } from '../../sim/corpus-files.js';
 import { SentenceMap } from './sentence-map.js';
 import { loadTaskDefinition, type TaskDefinition } from '../task-definition.js';
 
@@ -46,15 +46,9 @@ export interface TaskMaterial {
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
-/**
- * The corpus folder of a task. Before the corpus moved to harness/sim/corpus/<task>/ (issue 23)
- * it was the whole of harness/sim/corpus/; that layout is still read when the task's folder
- * holds no defect table, so the check runs on either side of the move.
- */
+/** The corpus folder of a task: harness/sim/corpus/<task>/. */
 export async function taskCorpusDir(task: string): Promise<string> {
-  const own = path.join(CORPUS_DIR, task);
-  if (await exists(path.join(own, DEFECTS_FILE))) return own;
-  return (await exists(path.join(CORPUS_DIR, DEFECTS_FILE))) ? CORPUS_DIR : own;
+  return corpusDir(task);
 }
 
 export async function loadTaskMaterial(task: string, folders: TaskFolders = {}): Promise<TaskMaterial> {
@@ -74,15 +68,14 @@ export async function loadTaskMaterial(task: string, folders: TaskFolders = {}):
     dirs,
     definition,
     requirements,
-    // Until requirements.yaml carries `output` (issue 23), no requirement declares it.
-    outputRequirements: requirements.filter((r) => (r as { output?: unknown }).output === true).map((r) => r.id),
+    outputRequirements: requirements.filter((r) => r.output === true).map((r) => r.id),
     oracle,
     mutants,
     reference,
     referenceSources,
     spec: await readFile(path.join(dirs.specDir, 'SPEC.md'), 'utf8'),
     sentenceMap: await readSentenceMap(path.join(dirs.oracleDir, 'coverage.yaml')),
-    corpus: await readCorpus(dirs.corpusDir).then(
+    corpus: await readCorpus(definition, dirs.corpusDir).then(
       (corpus) => ({ ok: true as const, corpus }),
       (error: Error) => ({ ok: false as const, problem: `no SIMULATED corpus at ${dirs.corpusDir}: ${error.message}` }),
     ),

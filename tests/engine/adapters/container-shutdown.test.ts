@@ -72,7 +72,7 @@ describe.runIf(HAS_DOCKER)('a closed shutdown in Docker', () => {
     const shutdown = new ContainerShutdown();
     await shutdown.close();
     const tree = await mkdtemp(path.join(tmpdir(), 'rdh-shutdown-tree-'));
-    await expect(gradeTree({ tree, runId: 'shutdown-grading', shutdown })).rejects.toBeInstanceOf(SandboxesClosedError);
+    await expect(gradeTree({ spec: 'sqlcsv', tree, runId: 'shutdown-grading', shutdown })).rejects.toBeInstanceOf(SandboxesClosedError);
     expect(await labelled('shutdown-grading')).toEqual([]);
   }, 120_000);
 });

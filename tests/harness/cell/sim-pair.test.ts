@@ -61,7 +61,7 @@ describe.runIf(HAS_DOCKER)('one simulated pair through the real engine court, gr
 
   beforeAll(async () => {
     const objective = await specObjective(path.join(REPO_ROOT, 'spec', 'sqlcsv'));
-    setup = await simSetup({ params: PARAMS, maxDepth: 1, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
+    setup = await simSetup({ specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), params: PARAMS, maxDepth: 1, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
     hostile = new HostileReviewers(setup.clients.sim!);
     work = await mkdtemp(path.join(tmpdir(), 'rdh-sim-pair-'));
     const grade = oracleGrader({ specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), runId: 'test-sim-pair', limits: { caseTimeoutMs: 10_000 } });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventSink } from '../../../engine/index.js';
-import { REPO_ROOT, SimParams, deliverableOf, mergeDecaySection, oracleDir, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
+import { REPO_ROOT, SimParams, deliverableOf, mergeDecaySection, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
 import { oracleGrader, runPair, simPathOf, specObjective, type PairRun } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 
@@ -27,7 +27,7 @@ interface Recorded {
 
 async function record(params: SimParams, cap: number, work: string, entryPoints: readonly string[]): Promise<Recorded> {
   const objective = await specObjective(SPEC);
-  const setup = await simSetup({ params, maxDepth: cap, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
+  const setup = await simSetup({ specDir: SPEC, params, maxDepth: cap, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
   const grade = oracleGrader({ specDir: SPEC, runId: `test-recovery-${cap}`, limits: { caseTimeoutMs: 20_000 } });
   const pair = await runPair({
     cell: { cap, repetition: 1 },
@@ -46,7 +46,7 @@ async function earlyLeafSeed(): Promise<SimParams> {
   const objective = await specObjective(SPEC);
   for (let seed = 1; seed < 200; seed++) {
     const params = SimParams.parse({ ...RATES, seed, branching: { 2: 1 }, early_leaf_rate: 0.5, unresolved_claim_rate: 0.1 });
-    const setup = await simSetup({ params, maxDepth: 2, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
+    const setup = await simSetup({ specDir: SPEC, params, maxDepth: 2, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
     const levels = new Set(setup.world.tree(null).phase.leaves.map((l) => l.level));
     if (levels.has(1) && levels.has(2)) return params;
   }
@@ -59,7 +59,7 @@ describe.runIf(HAS_DOCKER)('the published path recovers the pure model exactly, 
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'rdh-recovery-'));
-    const { entry_points } = await deliverableOf(oracleDir('sqlcsv'));
+    const { entry_points } = await deliverableOf(SPEC);
     // The root executes whole (early_leaf_rate 1); a planner never wrote its claims, so none is unresolved whatever the rate.
     const whole = SimParams.parse({ ...RATES, seed: 3, early_leaf_rate: 1, unresolved_claim_rate: 0.5 });
     runs.push(await record(whole, 1, work, entry_points));

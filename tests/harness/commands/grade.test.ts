@@ -23,22 +23,39 @@ async function nearMiss(): Promise<string> {
   });
 }
 
+describe('harness grade names its task', () => {
+  it('has no default task: without --spec or --manifest it exits 2 with one line naming the tasks under spec/', async () => {
+    const io = bufferIo();
+    expect(await runCli(['grade', REFERENCE], io)).toBe(2);
+    expect(io.stderr()).toMatchInlineSnapshot(`
+      "harness: --spec: name the task to grade against (tasks under spec/: sqlcsv), or --manifest FILE to take its spec.
+      "
+    `);
+    const both = bufferIo();
+    expect(await runCli(['grade', REFERENCE, '--spec', 'sqlcsv', '--manifest', 'manifests/smoke.yaml'], both)).toBe(2);
+    expect(both.stderr()).toMatchInlineSnapshot(`
+      "harness: --spec and --manifest both name the task; give one of them.
+      "
+    `);
+  });
+});
+
 describe.skipIf(!HAS_DOCKER)('harness grade', { timeout: DOCKER_TIMEOUT }, () => {
   it('prints per-requirement results and a summary, and --json (version 2) for scripts', async () => {
     const io = bufferIo();
-    expect(await runCli(['grade', await tree({ 'test_a.py': 'def test_a(): pass\n', 'pkg/b_test.py': '' })], io)).toBe(0);
+    expect(await runCli(['grade', '--spec', 'sqlcsv', await tree({ 'test_a.py': 'def test_a(): pass\n', 'pkg/b_test.py': '' })], io)).toBe(0);
     const text = io.stdout();
     expect(text).toMatch(/^R01  FAIL    0\/\d+  /m);
     expect(text).toContain('satisfied 0/42 requirements');
     expect(text).toContain('test files carried by the tree: 2');
     const json = bufferIo();
-    expect(await runCli(['grade', REFERENCE, '--json', '--case-timeout', '20000'], json)).toBe(0);
+    expect(await runCli(['grade', '--spec', 'sqlcsv', REFERENCE, '--json', '--case-timeout', '20000'], json)).toBe(0);
     expect(JSON.parse(json.stdout())).toMatchObject({ version: 2, spec: 'sqlcsv', satisfied: 42, total: 42, skipped: [], undeliverable: null });
   });
 
   it('refuses a tree that is not a directory with exit code 4', async () => {
     const io = bufferIo();
-    expect(await runCli(['grade', '/nonexistent/tree'], io)).toBe(4);
+    expect(await runCli(['grade', '--spec', 'sqlcsv', '/nonexistent/tree'], io)).toBe(4);
     expect(io.stderr()).toMatchInlineSnapshot(`
       "harness: /nonexistent/tree is not a directory; pass the root of the tree to grade.
       "
@@ -53,7 +70,7 @@ describe.skipIf(!HAS_DOCKER)('harness grade', { timeout: DOCKER_TIMEOUT }, () =>
     execFileSync('python3', ['-c', 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])', path.join(dir, 'sock')]);
     execFileSync('mknod', [path.join(dir, 'null'), 'c', '1', '3']);
     const io = bufferIo();
-    expect(await runCli(['grade', dir], io)).toBe(0);
+    expect(await runCli(['grade', '--spec', 'sqlcsv', dir], io)).toBe(0);
     expect(io.stdout().split('\n').filter((l) => l.startsWith('left out') || l.startsWith('  ')).map((l) => l.replace(/p{120}\/.*/, 'ppp...'))).toMatchInlineSnapshot(`
       [
         "left out of the graded copy: 5 entries",
@@ -71,13 +88,13 @@ describe.skipIf(!HAS_DOCKER)('harness grade', { timeout: DOCKER_TIMEOUT }, () =>
     const dir = await tree({});
     execFileSync('bash', ['-c', `cd "$1" && seq 1 ${TREE_LIMITS.entries + 1} | xargs touch`, '_', dir]);
     const io = bufferIo();
-    expect(await runCli(['grade', dir, '--json'], io)).toBe(0);
+    expect(await runCli(['grade', '--spec', 'sqlcsv', dir, '--json'], io)).toBe(0);
     expect(JSON.parse(io.stdout())).toMatchObject({ satisfied: 0, casesPassed: 0, undeliverable: 'the tree has more than 20000 entries', mode: null });
   });
 
   it('0d: a report never quotes the oracle: reasons name the kind of difference, not the expected output or the arguments', async () => {
     const io = bufferIo();
-    expect(await runCli(['grade', await nearMiss(), '--json'], io)).toBe(0);
+    expect(await runCli(['grade', '--spec', 'sqlcsv', await nearMiss(), '--json'], io)).toBe(0);
     const text = io.stdout();
     const result = JSON.parse(text) as { satisfied: number; requirements: Array<{ failures: Array<{ reason: string }> }> };
     const reasons = result.requirements.flatMap((r) => r.failures.map((f) => f.reason));
@@ -98,13 +115,13 @@ describe.skipIf(!HAS_DOCKER)('harness grade', { timeout: DOCKER_TIMEOUT }, () =>
     const shown = bufferIo();
     Object.assign(terminal, { out: shown.out });
     const dir = await nearMiss();
-    expect(await runCli(['grade', dir, '--reveal'], terminal)).toBe(0);
+    expect(await runCli(['grade', '--spec', 'sqlcsv', dir, '--reveal'], terminal)).toBe(0);
     expect(shown.stdout()).toContain('failing cases in full (held-out; for this terminal only)');
     expect(shown.stdout()).toContain('R36-csv-quotes-only-special-fields  (stdout differs at line 1)');
     expect(shown.stdout()).toContain('  expected stdout:\n    |id,title,body\n');
 
     const piped = bufferIo();
-    expect(await runCli(['grade', dir, '--reveal'], piped)).toBe(2);
+    expect(await runCli(['grade', '--spec', 'sqlcsv', dir, '--reveal'], piped)).toBe(2);
     expect(piped.stderr()).toMatchInlineSnapshot(`
       "harness: --reveal prints held-out expectations, so only to a terminal, and standard output is not one; run it in a terminal without redirecting.
       "
@@ -112,7 +129,7 @@ describe.skipIf(!HAS_DOCKER)('harness grade', { timeout: DOCKER_TIMEOUT }, () =>
     const json = { ...bufferIo(), isTty: true };
     const jsonErr = bufferIo();
     Object.assign(json, { err: jsonErr.err });
-    expect(await runCli(['grade', dir, '--reveal', '--json'], json)).toBe(2);
+    expect(await runCli(['grade', '--spec', 'sqlcsv', dir, '--reveal', '--json'], json)).toBe(2);
     expect(jsonErr.stderr()).toMatchInlineSnapshot(`
       "harness: --reveal prints held-out expectations and cannot be combined with --json; drop one of them.
       "

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, cellId, expectedTree, learnCostModel, runCli } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, bufferIo, isolatedDefects } from '../../../harness/testing.js';
+import { bufferIo, isolatedDefects } from '../../../harness/testing.js';
 import { simRun } from '../report/run-fixture.js';
 import { simCells, type SimDesign } from '../report/sim-sweep.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /** `harness plan MANIFEST --from runs/NAME`: the learned forecast beside the declared scenario, and power from the run's spread. */
 
@@ -15,7 +16,7 @@ async function run(...argv: string[]) {
 }
 
 /** A simulated run of caps 1-2, 3 pairs each: the cheap end of the recursion-depth sweep. */
-const DESIGN: SimDesign = { params: { seed: 9 }, caps: [1, 2], repetitions: 3, mergeAttempts: 2, defects: isolatedDefects(SQLCSV_REQUIREMENTS) };
+const DESIGN: SimDesign = { params: { seed: 9 }, caps: [1, 2], repetitions: 3, mergeAttempts: 2, defects: isolatedDefects(SPEC_IDS) };
 
 describe('harness plan --from', () => {
   it('forecasts the cells still to record from the run, beside the declared scenario, and sizes power with the run’s spread', async () => {

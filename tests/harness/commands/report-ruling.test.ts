@@ -2,13 +2,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Hypothesis, hypothesisPin, runCli } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, bufferIo, isolatedDefects } from '../../../harness/testing.js';
+import { bufferIo, isolatedDefects } from '../../../harness/testing.js';
 import { runFiles, simRun } from '../report/run-fixture.js';
 import { simCells, type SimDesign } from '../report/sim-sweep.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /** `harness report` says the ruling on the terminal, and says NOT PRE-REGISTERED when the run's journal does not pin the manifest's hypothesis. */
 
-const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
+const defects = isolatedDefects(SPEC_IDS);
 const DESIGN: SimDesign = { params: { seed: 3, seam_defect_rate: 0.8, judge_recall: 0.95, self_review_recall: 0.05, repair_rate: 0.95 }, caps: [1, 2], repetitions: 6, mergeAttempts: 2, defects };
 const HYPOTHESIS = { primary: { level: 2 }, secondary: [{ level: 1 }], smallest_difference: 0.05, alpha: 0.05, power: 0.8 };
 

@@ -97,7 +97,7 @@ describe.skipIf(!HAS_DOCKER)('grading: a deep tree is graded on its deliverable'
 
   it(`a depth-${LEVELS} root with ${BRANCHING} children a level is graded (not undeliverable), carries its own tests only, and reports the scaffolding apart`, async () => {
     const root = await deepRoot();
-    const result = await gradeTree({ tree: root, ...(await quick()) });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: root, ...(await quick()) });
     expect(result.undeliverable).toBeNull();
     expect([result.casesPassed, result.casesTotal]).toEqual([11, 11]);
     expect(result.testFiles).toBe(TESTS.length);
@@ -120,7 +120,7 @@ describe.skipIf(!HAS_DOCKER)('grading: a deep tree is graded on its deliverable'
       [`${CHILDREN}/a/${CHILDREN}/b/tests/test_b.py`]: '',
       [`${CHILDREN}/c/tests/test_c.py`]: '',
     });
-    const result = await gradeTree({ tree: dir, ...(await quick()) });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: dir, ...(await quick()) });
     expect(result.testFiles).toBe(2);
     expect(result.scaffolding).toMatchObject({ files: 3, testFiles: 3, partial: false });
   });
@@ -131,7 +131,7 @@ describe.skipIf(!HAS_DOCKER)('grading: a deep tree is graded on its deliverable'
       'sqlcsv/__init__.py': "import os\n__path__[:] = [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), '.children', 'impl', 'sqlcsv')]\n",
     });
     await cp(REFERENCE, path.join(dir, CHILDREN, 'impl'), { recursive: true, filter: (src) => !src.includes('__pycache__') });
-    const result = await gradeTree({ tree: dir, ...(await quick()) });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: dir, ...(await quick()) });
     expect(result.casesPassed).toBe(0);
   });
 });

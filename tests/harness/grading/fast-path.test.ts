@@ -17,7 +17,7 @@ const SHADOWING = {
 
 describe.skipIf(!HAS_DOCKER)('the fast path runs a program as python3 -m would', { timeout: DOCKER_TIMEOUT }, () => {
   it('a module at the tree\'s root that shadows a module the fork server preloaded is the one the program imports', async () => {
-    const result = await gradeTree({ tree: await referenceWith(SHADOWING), oracleDir: await smallOracle(), specDir: specDir('sqlcsv'), mode: 'fork', ...SLACK });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: await referenceWith(SHADOWING), oracleDir: await smallOracle(), specDir: specDir('sqlcsv'), mode: 'fork', ...SLACK });
     expect(result.requirements.flatMap((r) => r.failures.map((f) => `${f.case}: ${f.reason}`))).toEqual([]);
     expect([result.casesPassed, result.casesTotal]).toEqual([11, 11]);
   });

@@ -38,14 +38,14 @@ const LEAK_LINKS: Array<[string, string]> = [
 
 describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh container', { timeout: DOCKER_TIMEOUT }, () => {
   it('scores the reference implementation 42/42', async () => {
-    const result = await gradeTree({ tree: REFERENCE, ...SLACK });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: REFERENCE, ...SLACK });
     expect(result.requirements.filter((r) => !r.pass).map((r) => `${r.id}: ${r.failures[0]?.reason}`)).toEqual([]);
     expect([result.satisfied, result.total, result.version, result.mode, result.compile]).toEqual([42, 42, 2, 'fork', { ok: true, note: null }]);
     expect(result.casesPassed).toBe(result.casesTotal);
   });
 
   it('scores an empty tree 0/42', async () => {
-    const result = await gradeTree({ tree: await tree({}) });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: await tree({}) });
     expect([result.satisfied, result.casesPassed, result.testFiles]).toEqual([0, 0, 0]);
   });
 
@@ -61,7 +61,7 @@ describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh cont
         .replace('"expectations_deleted": not os.path.exists(exp_path)', '"expectations_deleted": True')
         .replace('left = set(os.listdir(self.oracle_dir))', 'left = set(self.allowlist)'),
     );
-    await expect(gradeTree({ tree: REFERENCE, runnerDir: leaky, ...SLACK })).rejects.toThrowErrorMatchingInlineSnapshot(
+    await expect(gradeTree({ spec: 'sqlcsv', tree: REFERENCE, runnerDir: leaky, ...SLACK })).rejects.toThrowErrorMatchingInlineSnapshot(
       `[GradingRefusedError: oracle expectations were not deleted before grading: expectations.json, fork_server.py, judge.py, runner.py remain; measurement refused.]`,
     );
   });
@@ -71,7 +71,7 @@ describe.skipIf(!HAS_DOCKER)('the grading\'s integrity: a tree scores what it ea
   it('0a: links to the expectations (absolute, relative, a parent folder) earn 0/42, are left out and noted', async () => {
     const dir = await referenceWith({ 'sqlcsv/__main__.py': ANSWER_FROM_LEAKED_BYTECODE });
     for (const [link, target] of LEAK_LINKS) await symlink(target, path.join(dir, link));
-    const result = await gradeTree({ tree: dir });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: dir });
     expect([result.satisfied, result.casesPassed]).toEqual([0, 0]);
     expect(result.skipped.map((s) => `${s.path}: ${s.why}`).sort()).toEqual([
       'sqlcsv/leak_abs.py: link leaves the tree',
@@ -97,7 +97,7 @@ describe.skipIf(!HAS_DOCKER)('the grading\'s integrity: a tree scores what it ea
 
   it('0b: a file that exhausts the compiler\'s memory is the tree\'s own: the grading still reports, 42/42 for the rest', async () => {
     const dir = await referenceWith({ 'sqlcsv/bomb.py': 'a = 1\n'.repeat(4_000_000) });
-    const result = await gradeTree({ tree: dir, ...SLACK });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: dir, ...SLACK });
     // Out of memory, or out of time first on a loaded machine: either way the step's failure, noted.
     expect(result.compile?.ok).toBe(false);
     expect(['some files did not compile', 'timed out']).toContain(result.compile?.note);
@@ -107,7 +107,7 @@ describe.skipIf(!HAS_DOCKER)('the grading\'s integrity: a tree scores what it ea
   it('0e: one case cannot reach another: a program that SIGKILLs every process it may signal hurts only itself', async () => {
     const init = await readFile(path.join(REFERENCE, 'sqlcsv', '__init__.py'), 'utf8');
     const dir = await referenceWith({ 'sqlcsv/__init__.py': `${KILL_EVERY_OTHER_CASE}\n${init}` });
-    const result = await gradeTree({ tree: dir, ...SLACK });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: dir, ...SLACK });
     expect(result.requirements.filter((r) => !r.pass).map((r) => `${r.id}: ${r.failures[0]?.reason}`)).toEqual([]);
   });
 });
@@ -150,7 +150,7 @@ sys.exit(1)
     ['a fake report written where the runner might read it', { 'sqlcsv/__init__.py': '', 'sqlcsv/__main__.py': `${FAKE_REPORT}\nfake()\nraise SystemExit(1)\n` }],
     ['a sitecustomize.py and usercustomize.py', { 'sitecustomize.py': `${FAKE_REPORT}\nfake()\nos._exit(0)\n`, 'usercustomize.py': 'import os\nos._exit(0)\n', 'sqlcsv/__init__.py': '', 'sqlcsv/__main__.py': 'raise SystemExit(1)\n' }],
   ])('%s', async (_name, files) => {
-    const result = await gradeTree({ tree: await tree(files), ...(await quick()) });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: await tree(files), ...(await quick()) });
     expect([result.satisfied, result.casesPassed]).toEqual([0, 0]);
   });
 
@@ -161,7 +161,7 @@ sys.exit(1)
     ['an unbounded allocation', 'x = []\nwhile True:\n    x.append(bytearray(50_000_000))\n'],
     ['a daemon that outlives its case', 'import os, sys, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\nsys.exit(1)\n'],
   ])('%s', async (_name, main) => {
-    const result = await gradeTree({ tree: await tree({ 'sqlcsv/__init__.py': '', 'sqlcsv/__main__.py': main }), ...(await quick()) });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: await tree({ 'sqlcsv/__init__.py': '', 'sqlcsv/__main__.py': main }), ...(await quick()) });
     expect(GradeResult.parse(result).casesPassed).toBe(0);
     expect(result.satisfied).toBe(0);
   });

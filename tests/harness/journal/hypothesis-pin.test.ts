@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { REPO_ROOT, hypothesisPin, loadManifest } from '../../../harness/index.js';
-import { CORPUS_DIR, bufferIo, openRunFolder, sweepModels } from '../../../harness/testing.js';
+import { bufferIo, openRunFolder, sweepModels } from '../../../harness/testing.js';
+import { SQLCSV_CORPUS_DIR } from '../../support/sim-corpus.js';
 
 /** `harness record` pins the manifest's hypothesis in the journal header it writes, before any cell: what makes a ruling pre-registered. */
 
@@ -19,8 +20,8 @@ async function opened(hypothesis: unknown) {
   const file = path.join(dir, `m-${Math.random().toString(36).slice(2)}.yaml`);
   await writeFile(file, stringify({ ...smoke, spec: path.join(REPO_ROOT, 'spec', 'sqlcsv'), ...(hypothesis ? { hypothesis } : {}) }));
   const loaded = await loadManifest(file);
-  const models = sweepModels({ manifest: loaded.manifest, requirements: [] });
-  return openRunFolder({ loaded, models, flags: { out: path.join(dir, `run-${Math.random().toString(36).slice(2)}`) }, io: bufferIo(), simCorpusDir: CORPUS_DIR, runsDir: dir });
+  const models = sweepModels({ manifest: loaded.manifest, specDir: loaded.specDir, requirements: [] });
+  return openRunFolder({ loaded, models, flags: { out: path.join(dir, `run-${Math.random().toString(36).slice(2)}`) }, io: bufferIo(), simCorpusDir: SQLCSV_CORPUS_DIR, runsDir: dir });
 }
 
 describe('the hypothesis pin', () => {

@@ -81,7 +81,7 @@ describe('spec: a spec folder, never the oracle (item 7)', () => {
     expect(lines).toMatchInlineSnapshot(`
       [
         "exit 2: harness: <tmp>/repo-0.yaml:3: spec: "<relative>" is a folder of held-out material (it holds .held-out); agents read the spec, so point spec at the folder of SPEC.md and requirements.yaml, never at an oracle",
-        "exit 2: harness: <tmp>/repo-1.yaml:3: spec: "<relative>" has no SPEC.md and no requirements.yaml; a spec folder holds SPEC.md and requirements.yaml, so point spec at one (e.g. ../spec/sqlcsv from manifests/)",
+        "exit 2: harness: <tmp>/repo-1.yaml:3: spec: "<relative>" has no SPEC.md and no requirements.yaml; a spec folder holds SPEC.md and requirements.yaml, so point spec at one (e.g. ../spec/<task> from manifests/)",
       ]
     `);
   });
@@ -90,9 +90,9 @@ describe('spec: a spec folder, never the oracle (item 7)', () => {
     const lines = [await plan('/etc'), await plan('./spec/SPEC.md'), await plan('./no-requirements'), await plan('./crowded')];
     expect(lines).toMatchInlineSnapshot(`
       [
-        "exit 2: harness: <tmp>/m-_etc.yaml:3: spec: "/etc" has no SPEC.md and no requirements.yaml; a spec folder holds SPEC.md and requirements.yaml, so point spec at one (e.g. ../spec/sqlcsv from manifests/)",
+        "exit 2: harness: <tmp>/m-_etc.yaml:3: spec: "/etc" has no SPEC.md and no requirements.yaml; a spec folder holds SPEC.md and requirements.yaml, so point spec at one (e.g. ../spec/<task> from manifests/)",
         "exit 2: harness: <tmp>/m-__spec_SPEC_md.yaml:3: spec: "./spec/SPEC.md" is a file, not a folder (looked at <tmp>/spec/SPEC.md); spec is relative to the manifest's own folder, <tmp>",
-        "exit 2: harness: <tmp>/m-__no_requirements.yaml:3: spec: "./no-requirements" has no requirements.yaml; a spec folder holds SPEC.md and requirements.yaml, so point spec at one (e.g. ../spec/sqlcsv from manifests/)",
+        "exit 2: harness: <tmp>/m-__no_requirements.yaml:3: spec: "./no-requirements" has no requirements.yaml; a spec folder holds SPEC.md and requirements.yaml, so point spec at one (e.g. ../spec/<task> from manifests/)",
         "exit 2: harness: <tmp>/m-__crowded.yaml:3: spec: "./crowded" holds more than 2000 entries, so it is not a spec folder; point spec at the folder of SPEC.md and requirements.yaml",
       ]
     `);

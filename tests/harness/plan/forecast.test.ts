@@ -1,8 +1,9 @@
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectedTree, forecastCells, learnCostModel, type CellMeasurement } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, isolatedDefects, measuredSpend, streamDraws } from '../../../harness/testing.js';
+import { isolatedDefects, measuredSpend, streamDraws } from '../../../harness/testing.js';
 import { SESSIONS, simCells, type SimDesign } from '../report/sim-sweep.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /**
  * The forecast `plan --from` prints, as a pure function over recorded cells. The synthetic cells
@@ -11,7 +12,7 @@ import { SESSIONS, simCells, type SimDesign } from '../report/sim-sweep.js';
  * attempt). The end-to-end version on recorded sim cells comes with `harness record`.
  */
 
-const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
+const defects = isolatedDefects(SPEC_IDS);
 /** The manifest's declared scenario is deliberately off (b = 4), so only learning can come close. */
 const LEARN = { declaredBranching: 4, mergeAttempts: 2 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelRouter, Role, type RouterOptions } from '../../../engine/index.js';
-import { EXECUTOR_ROLES, JUDGE_ROLES, ModelPairName, SimParams, pairOfRole, simSetup } from '../../../harness/index.js';
+import { EXECUTOR_ROLES, JUDGE_ROLES, ModelPairName, SimParams, pairOfRole, simSetup, specDir } from '../../../harness/index.js';
 
 describe('which pair answers each role', () => {
   it('places every engine role in exactly one pair: the executor works, the reviewer judges', () => {
@@ -25,7 +25,7 @@ describe('which pair answers each role', () => {
   });
 
   it('is the split the simulated population is routed by: the router sends each role to its pair’s model', async () => {
-    const { roster } = await simSetup({ params: SimParams.parse({}), maxDepth: 1, mergeAttempts: 1, requirements: [{ id: 'R01', title: 'one requirement', criterion: 'it holds' }] });
+    const { roster } = await simSetup({ specDir: specDir('sqlcsv'), params: SimParams.parse({}), maxDepth: 1, mergeAttempts: 1, requirements: [{ id: 'R01', title: 'one requirement', criterion: 'it holds' }] });
     // Only the roster and the clock are read to list a role's candidates.
     const router = new ModelRouter({ roster, clients: {}, clock: { now: () => new Date(0) } } as unknown as RouterOptions);
     const byPair = { executor: 'sim-executor', reviewer: 'sim-reviewer' };

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, cellId, chartSpecs, planInputFor, projectPlan, renderMarkdown, reportJson, type CellMeasurement, type SweepEventInput } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, faceLines, isolatedDefects } from '../../../harness/testing.js';
+import { faceLines, isolatedDefects } from '../../../harness/testing.js';
 import { simCells, simJournal, simManifest, simPins, stampEvents, unstamp, type SimDesign } from './sim-sweep.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /** The pure report: journal in, report out. The golden and simulated tests cover whole sweeps; these pin one mechanism each. */
 
-const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
+const defects = isolatedDefects(SPEC_IDS);
 const DESIGN: SimDesign = { params: { seed: 5 }, caps: [1, 2], repetitions: 3, mergeAttempts: 2, defects };
 
 const build = (cells: readonly CellMeasurement[], options: Parameters<typeof simJournal>[2] = {}, design = DESIGN, manifestOver: Record<string, unknown> = {}) =>
-  buildReport({ runName: 'run', events: simJournal(design, cells, options), manifest: simManifest(design, manifestOver), defects, requirements: SQLCSV_REQUIREMENTS });
+  buildReport({ runName: 'run', events: simJournal(design, cells, options), manifest: simManifest(design, manifestOver), defects, requirements: SPEC_IDS });
 
 describe('buildReport', () => {
   it('refuses a sweep where nothing was measured rather than publishing zeros', () => {
@@ -128,7 +129,7 @@ describe('the cost panel', () => {
     ];
     const base = simJournal(DESIGN, cells, { stop: { type: 'sweep_stopped', reason: 'interrupted', detail: 'Ctrl-C', unmeasured: [] } });
     const events = stampEvents([...base.slice(0, -1).map(unstamp), ...extra, unstamp(base.at(-1)!)]);
-    const report = buildReport({ runName: 'run', events, manifest: simManifest(DESIGN), defects, requirements: SQLCSV_REQUIREMENTS });
+    const report = buildReport({ runName: 'run', events, manifest: simManifest(DESIGN), defects, requirements: SPEC_IDS });
     expect(report.cost.caps.find((c) => c.cap === 2)!.unmeasured).toEqual({ sessions: 1, tokens: { input: 100, cached: 0, output: 10 }, costUsd: null, unpricedSessions: 1 });
     expect(report.counts.cells).toMatchObject({ measured: 10, interrupted: 2 });
     expect(report.caveats.map((c) => c.kind)).toEqual(['simulated', 'interrupted', 'unpriced', 'uncalibrated']);
@@ -144,7 +145,7 @@ describe('caveats on the face of every artifact', () => {
     Object.assign(run, { depths: [1, 2] });
     journal.splice(2, 0, { ...(run as Extract<SweepEventInput, { type: 'run_started' }>), resume: true, code: { state: 'git', commit: '1234567890abcdef1234567890abcdef12345678', dirty: true, changes: 'e'.repeat(64) }, caveats: ['CODE CHANGED: resumed with --allow-code-change'] });
     const manifestOver = { independence: 'same_family', reviewer: { provider: 'sim', model: 'sim-reviewer', family: 'sim-alpha', rung: 1 } };
-    const report = buildReport({ runName: 'run', events: stampEvents(journal), manifest: simManifest(design, manifestOver), defects, requirements: SQLCSV_REQUIREMENTS });
+    const report = buildReport({ runName: 'run', events: stampEvents(journal), manifest: simManifest(design, manifestOver), defects, requirements: SPEC_IDS });
     expect(report.caveats.map((c) => c.kind)).toEqual(['simulated', 'same_family', 'code_changed', 'recorded', 'quota', 'incomplete', 'uncalibrated']);
     const face = faceLines(report).join('\n');
     for (const tag of ['SIMULATED', 'SAME FAMILY', 'CODE CHANGED', 'QUOTA STOP', 'cells measured']) expect(face).toContain(tag);
@@ -190,7 +191,7 @@ describe('nothing hidden (issue 20)', () => {
 
   it('shows no truth, and says so, when the pinned planted parameters do not parse (never the manifest’s instead)', () => {
     const cells = simCells(design);
-    const report = buildReport({ runName: 'run', events: simJournal(design, cells, { pins: { ...simPins(design), simulated: { seed: 'not a number' } } }), manifest: simManifest(design), defects, requirements: SQLCSV_REQUIREMENTS });
+    const report = buildReport({ runName: 'run', events: simJournal(design, cells, { pins: { ...simPins(design), simulated: { seed: 'not a number' } } }), manifest: simManifest(design), defects, requirements: SPEC_IDS });
     expect(report.simulated).toEqual({ planted: null, text: expect.stringContaining('unreadable'), truth: "not computed: the journal's pinned planted parameters do not parse" });
     expect(report.survival.byCap.every((r) => r.gated?.truth === null)).toBe(true);
     // Without the pinned spec's requirements there is no truth either.

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { ARMS, SimParams, cellId, type CellMeasurement, type JournalPins, type SweepEvent, type SweepEventInput } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, identityDraws, isolatedDefects, samplePair } from '../../../harness/testing.js';
+import { identityDraws, isolatedDefects, samplePair } from '../../../harness/testing.js';
 import { simMeasurement, stampEvents } from './sim-sweep.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /**
  * The golden run: a small sweep on two (imaginary) OpenAI-compatible models, written as a
@@ -56,11 +57,11 @@ function onRealModels(cell: CellMeasurement): CellMeasurement {
 
 export function goldenCells(): CellMeasurement[] {
   const params = SimParams.parse({ seed: 7 });
-  const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
+  const defects = isolatedDefects(SPEC_IDS);
   const cells: CellMeasurement[] = [];
   for (const [cap, reps] of [[1, 2], [2, 2]] as const) {
     for (let repetition = 1; repetition <= reps; repetition++) {
-      const pair = samplePair(params, { cap, repetition, mergeAttempts: 2, defects, requirements: SQLCSV_REQUIREMENTS, draws: identityDraws({ seed: 7, cap, repetition }) });
+      const pair = samplePair(params, { cap, repetition, mergeAttempts: 2, defects, requirements: SPEC_IDS, draws: identityDraws({ seed: 7, cap, repetition }) });
       for (const arm of ARMS) cells.push(onRealModels(simMeasurement(pair, arm, { usdPerSession: 0.05 })));
     }
   }

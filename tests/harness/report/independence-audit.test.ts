@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, type CellMeasurement } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, isolatedDefects } from '../../../harness/testing.js';
+import { isolatedDefects } from '../../../harness/testing.js';
 import { simCells, simJournal, simManifest, type SimDesign } from './sim-sweep.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /** Who judged whom: every gated merge judged, at every attempt, by a family that contributed nothing; anything less is listed. */
 
-const DESIGN: SimDesign = { params: { seed: 2 }, caps: [2], repetitions: 4, mergeAttempts: 2, defects: isolatedDefects(SQLCSV_REQUIREMENTS) };
+const DESIGN: SimDesign = { params: { seed: 2 }, caps: [2], repetitions: 4, mergeAttempts: 2, defects: isolatedDefects(SPEC_IDS) };
 const audit = (cells: CellMeasurement[]) => buildReport({ runName: 'run', events: simJournal(DESIGN, cells), manifest: simManifest(DESIGN) });
 
 /** The cells with the root merge of the first gated cell that merged changed by `change`, and that cell's id. */

@@ -17,15 +17,15 @@ import {
   type Report,
 } from '../../../harness/index.js';
 import {
-  SQLCSV_REQUIREMENTS,
   defectModelOf,
-  loadDefectTable,
   samplePair,
   streamDraws,
   type DefectModel,
 } from '../../../harness/testing.js';
 import { simRun } from './run-fixture.js';
 import { repetitionsAt, simCells, simJournal, simManifest, type SimDesign } from './sim-sweep.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
+import { sqlcsvDefectTable } from '../../support/sim-corpus.js';
 
 /**
  * The report of a SIMULATED sweep, drawn from the sim's pure generative model (the same
@@ -36,7 +36,7 @@ import { repetitionsAt, simCells, simJournal, simManifest, type SimDesign } from
 
 let defects: DefectModel;
 beforeAll(async () => {
-  defects = defectModelOf(await loadDefectTable());
+  defects = defectModelOf(await sqlcsvDefectTable());
 });
 
 const design = (over: Partial<SimDesign> = {}): SimDesign => ({ params: { seed: 11 }, caps: [1, 2, 3], repetitions: 5, mergeAttempts: 2, defects, ...over });
@@ -50,7 +50,7 @@ function monteCarlo(d: SimDesign, sweeps: number): Map<string, number[]> {
       const totals = new Map<string, [number, number]>();
       for (let repetition = 1; repetition <= repetitionsAt(d, cap); repetition++) {
         const draws = streamDraws(hash('sha256', `report-mc/${s}/${cap}/${repetition}`, 'buffer').readUInt32BE(0));
-        const pair = samplePair(params, { cap, repetition, mergeAttempts: d.mergeAttempts, defects: d.defects, requirements: SQLCSV_REQUIREMENTS, draws });
+        const pair = samplePair(params, { cap, repetition, mergeAttempts: d.mergeAttempts, defects: d.defects, requirements: SPEC_IDS, draws });
         for (const arm of ARMS) {
           for (const l of pair.arms[arm].levels) {
             const key = `cap ${cap} level ${l.level} ${arm}`;
@@ -101,7 +101,7 @@ describe('a simulated sweep’s report against its generative model', () => {
   it('puts every measured per-level survival inside the 99% Monte Carlo prediction interval of its design', () => {
     const d = design();
     const cells = simCells(d);
-    const report = buildReport({ runName: 'sim', events: simJournal(d, cells), manifest: simManifest(d), defects, requirements: SQLCSV_REQUIREMENTS });
+    const report = buildReport({ runName: 'sim', events: simJournal(d, cells), manifest: simManifest(d), defects, requirements: SPEC_IDS });
     const checks = predictionChecks(report, monteCarlo(d, SWEEPS));
     console.log(checks.map((c) => `${c.key.padEnd(24)} ${c.measured.toFixed(3)} in [${c.low.toFixed(3)}, ${c.high.toFixed(3)}]: ${c.inside}`).join('\n'));
     // Every level the design populates, in both arms: a cap-c tree's leaves sit mostly at level c.
@@ -113,7 +113,7 @@ describe('a simulated sweep’s report against its generative model', () => {
     const claimed = design();
     // Drawn with twice the planted leaf defect rate, reported under the claimed parameters.
     const cells = simCells(design({ params: { seed: 11, leaf_defect_rate: 0.4 } }));
-    const report = buildReport({ runName: 'sim', events: simJournal(claimed, cells), manifest: simManifest(claimed), defects, requirements: SQLCSV_REQUIREMENTS });
+    const report = buildReport({ runName: 'sim', events: simJournal(claimed, cells), manifest: simManifest(claimed), defects, requirements: SPEC_IDS });
     const outside = predictionChecks(report, monteCarlo(claimed, SWEEPS)).filter((c) => !c.inside);
     expect(outside.length).toBeGreaterThan(0);
   });
@@ -194,7 +194,7 @@ describe('every artifact of a simulated sweep says SIMULATED, with its planted p
     expect(plantedText(planted)).toContain('judge_recall 0.9');
     // A corpus other than the pinned one: no truth rather than a wrong one, and the report says why.
     const other = await writeReport(dir, { simCorpusDir: path.join(REPO_ROOT, 'spec', 'sqlcsv') });
-    expect(other.report.simulated?.truth).toMatch(/^not computed: the sim corpus \(harness\/sim\/corpus\) is not the one the journal pinned/);
+    expect(other.report.simulated?.truth).toMatch(/^not computed: the sim corpus \(harness\/sim\/corpus\/sqlcsv\) is not the one the journal pinned/);
     expect(other.report.survival.byCap.every((r) => r.gated?.truth === null)).toBe(true);
   });
 });

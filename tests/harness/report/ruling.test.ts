@@ -10,7 +10,6 @@ import {
   type JournalPins,
 } from '../../../harness/index.js';
 import {
-  SQLCSV_REQUIREMENTS,
   comparisonDifference,
   comparisonTallies,
   holmLevels,
@@ -21,17 +20,18 @@ import {
   comparisonPValue,
 } from '../../../harness/testing.js';
 import { simCells, simJournal, simManifest, simPins, type SimDesign } from './sim-sweep.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /** The pre-registered ruling: the rule, Holm's step-down, the pooled-over-levels comparison, the pin, and three sweeps built so each ruling is the right one. */
 
-const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
+const defects = isolatedDefects(SPEC_IDS);
 
 const hypothesis = (over: Record<string, unknown> = {}) => Hypothesis.parse({ primary: { level: 2 }, smallest_difference: 0.1, alpha: 0.05, power: 0.8, ...over });
 
 /** A simulated sweep recorded under `h`, its journal pinning `pinned` (default: `h` itself). */
 function report(design: SimDesign, h: Hypothesis, pinned: Hypothesis | null | 'same' = 'same') {
   const pins: JournalPins = { ...simPins(design), ...(pinned === null ? {} : { hypothesis: hypothesisPin(pinned === 'same' ? h : pinned) as never }) };
-  return buildReport({ runName: 'run', events: simJournal(design, simCells(design), { pins }), manifest: simManifest(design, { hypothesis: h }), defects, requirements: SQLCSV_REQUIREMENTS });
+  return buildReport({ runName: 'run', events: simJournal(design, simCells(design), { pins }), manifest: simManifest(design, { hypothesis: h }), defects, requirements: SPEC_IDS });
 }
 
 const section = (md: string) => {
@@ -235,7 +235,7 @@ describe('NOT PRE-REGISTERED', () => {
         "NOT PRE-REGISTERED: the manifest's hypothesis differs from the one the journal's header pins (smallest_difference 0.05 pinned, 0.1 in the manifest); no ruling is given.",
       ]
     `);
-    const gone = buildReport({ runName: 'run', events: simJournal(design, simCells(design), { pins: { ...simPins(design), hypothesis: hypothesisPin(hypothesis()) as never } }), manifest: simManifest(design), defects, requirements: SQLCSV_REQUIREMENTS });
+    const gone = buildReport({ runName: 'run', events: simJournal(design, simCells(design), { pins: { ...simPins(design), hypothesis: hypothesisPin(hypothesis()) as never } }), manifest: simManifest(design), defects, requirements: SPEC_IDS });
     expect(rulingLines(gone.ruling!)).toMatchInlineSnapshot(`
       [
         "NOT PRE-REGISTERED: the journal's header pins a hypothesis the manifest no longer declares; no ruling is given.",
@@ -244,7 +244,7 @@ describe('NOT PRE-REGISTERED', () => {
   });
 
   it('a sweep with no hypothesis anywhere has no ruling section at all', () => {
-    const r = buildReport({ runName: 'run', events: simJournal(design, simCells(design)), manifest: simManifest(design), defects, requirements: SQLCSV_REQUIREMENTS });
+    const r = buildReport({ runName: 'run', events: simJournal(design, simCells(design)), manifest: simManifest(design), defects, requirements: SPEC_IDS });
     expect(r.ruling).toBeUndefined();
     expect(renderMarkdown(r)).not.toContain('Pre-registered ruling');
   });

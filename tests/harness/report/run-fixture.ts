@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { REPO_ROOT, digestFolder, type CellMeasurement, type JournalPins, type SweepEvent } from '../../../harness/index.js';
-import { CORPUS_DIR } from '../../../harness/testing.js';
 import { simJournal, simManifest, simPins, type SimDesign } from './sim-sweep.js';
+import { SQLCSV_CORPUS_DIR } from '../../support/sim-corpus.js';
 
 /**
  * A run folder as `harness record` leaves it (journal.jsonl and the manifest's exact bytes,
@@ -21,7 +21,7 @@ export async function runFiles(design: SimDesign, manifestOver: Record<string, u
     pins: {
       ...pins,
       manifest: { path: 'manifests/sim.yaml', sha256: createHash('sha256').update(yaml).digest('hex'), bytes: Buffer.byteLength(yaml) },
-      simCorpus: { path: 'harness/sim/corpus', content: await digestFolder(CORPUS_DIR) },
+      simCorpus: { path: 'harness/sim/corpus/sqlcsv', content: await digestFolder(SQLCSV_CORPUS_DIR) },
       // The real spec's digest: the truth sums over the pinned spec's requirements, read only while it is the pinned one.
       spec: { path: 'spec/sqlcsv', content: await digestFolder(path.join(REPO_ROOT, 'spec', 'sqlcsv')) },
     },

@@ -13,7 +13,6 @@ import {
   type SweepEventInput,
 } from '../../../harness/index.js';
 import {
-  SQLCSV_REQUIREMENTS,
   hasRoom,
   identityDraws,
   samplePair,
@@ -22,6 +21,7 @@ import {
   type SimPairSample,
   type SimTreeNode,
 } from '../../../harness/testing.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /**
  * Synthetic SIMULATED sweeps for the report's tests and bench: the pure sampler draws each pair
@@ -118,7 +118,7 @@ export function simMeasurement(pair: SimPairSample, arm: Arm, options: Measureme
         verdict: a.found.length === 0 ? ('approve' as const) : ('reject' as const),
       })),
     })),
-    grade: { passing: [...sample.passing], total: SQLCSV_REQUIREMENTS.length, testsCarried },
+    grade: { passing: [...sample.passing], total: SPEC_IDS.length, testsCarried },
     escalations: [],
     spend: {
       leaf: spend(pair.shared.leaves.length * sessions.perLeaf, usd),
@@ -135,7 +135,7 @@ export function simCells(design: SimDesign, options: MeasurementOptions & { draw
   for (const cap of design.caps) {
     for (let repetition = 1; repetition <= repetitionsAt(design, cap); repetition++) {
       const draws = options.draws?.(cap, repetition) ?? identityDraws({ seed: params.seed, cap, repetition });
-      const pair = samplePair(params, { cap, repetition, mergeAttempts: design.mergeAttempts, defects: design.defects, requirements: SQLCSV_REQUIREMENTS, draws });
+      const pair = samplePair(params, { cap, repetition, mergeAttempts: design.mergeAttempts, defects: design.defects, requirements: SPEC_IDS, draws });
       for (const arm of ARMS) cells.push(simMeasurement(pair, arm, options));
     }
   }

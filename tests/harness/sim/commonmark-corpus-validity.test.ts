@@ -9,6 +9,7 @@ import PQueue from 'p-queue';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadTaskDefinition as loadTaskDef, specDir as specDirOf } from '../../../harness/index.js';
 import { applyDefects, readCorpus, testFileFor, type PlantedDefect } from '../../../harness/testing.js';
 
 /**
@@ -26,7 +27,7 @@ import { applyDefects, readCorpus, testFileFor, type PlantedDefect } from '../..
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DIR = path.join(ROOT, 'harness/sim/corpus/commonmark');
 const RUNNER = path.join(DIR, 'tests/support/run_examples.py');
-const corpus = await readCorpus(DIR);
+const corpus = await readCorpus(await loadTaskDef(specDirOf('commonmark')), DIR);
 const require = createRequire(import.meta.url);
 
 const SpecExample = z.object({ number: z.number().int(), section: z.string(), markdown: z.string(), html: z.string() });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadTaskDefinition as loadTaskDef, specDir as specDirOf } from '../../../harness/index.js';
 import { describe, expect, it } from 'vitest';
 import { loadRequirements } from '../../../harness/index.js';
 import { DEFECT_MARKER, applyDefects, defectModelOf, findMarkers, loadDefectTable, readCorpus, testFileFor, uncoveredRequirements } from '../../../harness/testing.js';
@@ -12,7 +13,7 @@ import { DEFECT_MARKER, applyDefects, defectModelOf, findMarkers, loadDefectTabl
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DIR = path.join(ROOT, 'harness/sim/corpus/commonmark');
-const corpus = await readCorpus(DIR);
+const corpus = await readCorpus(await loadTaskDef(specDirOf('commonmark')), DIR);
 const REQUIREMENTS = (await loadRequirements(path.join(ROOT, 'spec/commonmark'))).map((r) => r.id);
 
 /** Lines of `after` that `before` does not hold: what a patch changed. */

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../harness/index.js';
-import { CORPUS_DIR } from '../../../harness/testing.js';
+import { CORPORA_DIR } from '../../../harness/testing.js';
 
 const WINDOW = 5;
 
@@ -47,9 +47,9 @@ async function textFiles(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
-describe('the sim corpus is its own work', () => {
+describe('every task\'s sim corpus is its own work', () => {
   it('shares no window of 5 consecutive non-blank lines with anything under oracle/', async () => {
-    const corpus = await textFiles(CORPUS_DIR);
+    const corpus = await textFiles(CORPORA_DIR);
     const oracle = await textFiles(path.join(REPO_ROOT, 'oracle'));
     expect(Object.keys(corpus).length).toBeGreaterThan(40);
     expect(Object.keys(oracle).length).toBeGreaterThan(3);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimParams } from '../../../harness/index.js';
 import {
-  SQLCSV_REQUIREMENTS,
   applySeams,
   identityDraws,
   isolatedDefects,
@@ -12,8 +11,9 @@ import {
   splitChunks,
   type DecisionKey,
 } from '../../../harness/testing.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
-const DEFECTS = isolatedDefects(SQLCSV_REQUIREMENTS);
+const DEFECTS = isolatedDefects(SPEC_IDS);
 const CELL = { seed: 1, cap: 3, repetition: 0 };
 const draws = identityDraws(CELL);
 const present = (...reqs: string[]) => new Map(reqs.map((r) => [r, `isolated-${r}`]));
@@ -26,7 +26,7 @@ describe('the simulated planner', () => {
 
   it('executes without room or with one requirement, early with early_leaf_rate, and splits by the branching draw', () => {
     const params = SimParams.parse({ early_leaf_rate: 0, branching: { 3: 1 } });
-    const node = { path: 'root', level: 0, requirements: SQLCSV_REQUIREMENTS };
+    const node = { path: 'root', level: 0, requirements: SPEC_IDS };
     // The engine's rule: a node at level k splits iff k < cap, so at cap 1 the root may split and its children may not.
     expect(planNode(params, draws, { ...node, level: 1, path: 'root.0' }, 1)).toEqual({ kind: 'execute', reason: 'no-room' });
     expect(planNode(params, draws, node, 0)).toEqual({ kind: 'execute', reason: 'no-room' });

@@ -1,24 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
   DefectTable,
-  SQLCSV_REQUIREMENTS,
-  TEST_SUPPORT_FILES,
+  testSupportFiles,
   applyDefects,
   defectModelOf,
   findMarkers,
-  readCorpus,
   testFileFor,
   uncoveredRequirements,
 } from '../../../harness/testing.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
+import { sqlcsvCorpus } from '../../support/sim-corpus.js';
 
-const corpus = await readCorpus();
+const corpus = await sqlcsvCorpus();
 
 describe('the planted defects table', () => {
   it('covers every requirement, each defect breaking its own requirement first', () => {
-    expect(uncoveredRequirements(corpus.defects, SQLCSV_REQUIREMENTS)).toEqual([]);
+    expect(uncoveredRequirements(corpus.defects, SPEC_IDS)).toEqual([]);
     for (const d of corpus.defects) expect(d.breaks[0]).toBe(d.requirement);
     const model = defectModelOf(corpus.defects);
-    expect(Object.keys(model).sort()).toEqual([...SQLCSV_REQUIREMENTS]);
+    expect(Object.keys(model).sort()).toEqual([...SPEC_IDS]);
   });
 
   it('applies every patch to the corpus, alone and all together in any order, each leaving its marker', () => {
@@ -28,10 +28,10 @@ describe('the planted defects table', () => {
       expect(new Set(findMarkers(patched).map((m) => m.requirement))).toEqual(new Set([d.requirement]));
     }
     // One variant per requirement at once (what a merged tree can hold), forwards and backwards.
-    const onePerRequirement = SQLCSV_REQUIREMENTS.map((r) => corpus.defects.find((d) => d.requirement === r)!);
+    const onePerRequirement = SPEC_IDS.map((r) => corpus.defects.find((d) => d.requirement === r)!);
     for (const order of [onePerRequirement, [...onePerRequirement].reverse()]) {
       const all = applyDefects(corpus.files, order);
-      expect(new Set(findMarkers(all).map((m) => m.requirement))).toEqual(new Set(SQLCSV_REQUIREMENTS));
+      expect(new Set(findMarkers(all).map((m) => m.requirement))).toEqual(new Set(SPEC_IDS));
     }
   });
 
@@ -63,8 +63,8 @@ describe('the planted defects table', () => {
   });
 
   it('names a test file per requirement for the leaves to write', () => {
-    expect(SQLCSV_REQUIREMENTS.filter((r) => testFileFor(corpus.files, r) === undefined)).toEqual([]);
-    for (const f of TEST_SUPPORT_FILES) expect(corpus.files[f]).toBeDefined();
+    expect(SPEC_IDS.filter((r) => testFileFor(corpus.files, r) === undefined)).toEqual([]);
+    expect(testSupportFiles(corpus)).toEqual(['tests/conftest.py', 'tests/sqlcsv_testkit.py']);
     expect(corpus.files['sqlcsv/__main__.py']).toBeDefined();
     expect(Object.keys(corpus.files).some((f) => f.includes('__pycache__') || f === 'defects.yaml')).toBe(false);
   });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimParams } from '../../../harness/index.js';
 import {
-  SQLCSV_REQUIREMENTS,
   draw,
   identityDraws,
   isolatedDefects,
@@ -14,10 +13,11 @@ import {
   type DrawKey,
   type DrawSource,
 } from '../../../harness/testing.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 const KEY: DrawKey = { cap: 3, repetition: 2, node: 'root.1', role: 'executor', attempt: 1, decision: 'defect', item: 'R07' };
 const PARAMS = SimParams.parse({ early_leaf_rate: 0, seam_defect_rate: 0.5, leaf_defect_rate: 0.3, judge_recall: 0.6, self_review_recall: 0.6 });
-const DEFECTS = isolatedDefects(SQLCSV_REQUIREMENTS);
+const DEFECTS = isolatedDefects(SPEC_IDS);
 const CELL = { seed: PARAMS.seed, cap: 3, repetition: 5 };
 
 /** Fisher-Yates with a fixed LCG, so the shuffle is reproducible. */
@@ -68,9 +68,9 @@ describe('identity-keyed draws', () => {
   });
 
   it('do not depend on the order they are made in: a shuffled, interleaved replay builds the same pair', async () => {
-    const direct = samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
+    const direct = samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS });
     const { source, keys } = recording(identityDraws(CELL));
-    samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS, draws: source });
+    samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS, draws: source });
     expect(keys.length).toBeGreaterThan(100);
     // Make the same draws again, in shuffled order, from interleaved async tasks, each with a fresh source.
     const table = new Map<string, number>();
@@ -83,18 +83,18 @@ describe('identity-keyed draws', () => {
         }
       }),
     );
-    const replay = samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS, draws: (key) => table.get(JSON.stringify(key))! });
+    const replay = samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS, draws: (key) => table.get(JSON.stringify(key))! });
     expect(replay).toEqual(direct);
   });
 
   it('give the same cell whatever was sampled before it, and the same arm whichever arm is assembled first', () => {
-    const alone = samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
-    for (let r = 0; r < 5; r++) samplePair(PARAMS, { cap: 3, repetition: r, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
-    expect(samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS })).toEqual(alone);
+    const alone = samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS });
+    for (let r = 0; r < 5; r++) samplePair(PARAMS, { cap: 3, repetition: r, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS });
+    expect(samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS })).toEqual(alone);
     const draws = identityDraws(CELL);
-    const shared = sampleShared(PARAMS, draws, DEFECTS, 3, SQLCSV_REQUIREMENTS);
-    const ungatedFirst = sampleArm(PARAMS, draws, DEFECTS, shared, 'ungated', 3, SQLCSV_REQUIREMENTS);
-    const gatedSecond = sampleArm(PARAMS, draws, DEFECTS, shared, 'gated', 3, SQLCSV_REQUIREMENTS);
+    const shared = sampleShared(PARAMS, draws, DEFECTS, 3, SPEC_IDS);
+    const ungatedFirst = sampleArm(PARAMS, draws, DEFECTS, shared, 'ungated', 3, SPEC_IDS);
+    const gatedSecond = sampleArm(PARAMS, draws, DEFECTS, shared, 'gated', 3, SPEC_IDS);
     expect([gatedSecond, ungatedFirst]).toEqual([alone.arms.gated, alone.arms.ungated]);
     // Leaves drawn one by one in reverse (as concurrent leaf sessions may finish) match too.
     const reversed = [...shared.leaves].reverse().map((leaf) => leafDraws(PARAMS, draws, DEFECTS, { path: leaf.path, requirements: leaf.claims.map((c) => c.requirement) }));
@@ -103,14 +103,14 @@ describe('identity-keyed draws', () => {
 
   it('share the planning and leaves across arms but key every merge draw by arm', () => {
     const draws = identityDraws(CELL);
-    const present = SQLCSV_REQUIREMENTS;
+    const present = SPEC_IDS;
     const gated = reviewDraws(PARAMS, draws, 'gated', { path: 'root', attempt: 1, present });
     const ungated = reviewDraws(PARAMS, draws, 'ungated', { path: 'root', attempt: 1, present });
     // Equal recalls, yet different findings: the arms' reviews draw independently.
     expect(gated).not.toEqual(ungated);
     const armless = (key: DecisionKey) => key.arm === undefined;
     const { source, keys } = recording(draws);
-    samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS, draws: source });
+    samplePair(PARAMS, { cap: 3, repetition: 5, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS, draws: source });
     const sharedRoles = new Set(keys.filter(armless).map((k) => k.role));
     const mergeRoles = new Set(keys.filter((k) => !armless(k)).map((k) => k.role));
     expect([[...sharedRoles].sort(), [...mergeRoles].sort()]).toEqual([

@@ -2,10 +2,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../../engine/index.js';
 import { REPO_ROOT, SimParams, simSetup } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, expectedSurvival, isolatedDefects, samplePair, specObjective } from '../../../harness/testing.js';
+import { expectedSurvival, isolatedDefects, samplePair, specObjective } from '../../../harness/testing.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 const objective = await specObjective(path.join(REPO_ROOT, 'spec', 'sqlcsv'));
-const setupFor = (seed: number) => simSetup({ params: SimParams.parse({ seed }), maxDepth: 2, mergeAttempts: 2, requirements: objective.requirements });
+const setupFor = (seed: number) => simSetup({ specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), params: SimParams.parse({ seed }), maxDepth: 2, mergeAttempts: 2, requirements: objective.requirements });
 
 const ask = (model: string, role: ModelRequest['role'], nodeId: string): ModelRequest => ({
   model, role, nodeId, sessionId: `t/${nodeId}/${role}`, attempt: 1, messages: [{ role: 'system', content: 'x' }, { role: 'user', content: '## Task: x' }],
@@ -45,12 +46,12 @@ describe('the SIMULATED population as a ModelClient', () => {
 
   it('with equal recalls and 2 merge attempts: equal truth for the arms, but their merge draws differ', () => {
     const params = SimParams.parse({ judge_recall: 0.6, self_review_recall: 0.6, seam_defect_rate: 0.5, leaf_defect_rate: 0.3 });
-    const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
-    const [g, u] = (['gated', 'ungated'] as const).map((arm) => expectedSurvival(params, { cap: 2, arm, mergeAttempts: 2, defects, requirements: SQLCSV_REQUIREMENTS }).survival!);
+    const defects = isolatedDefects(SPEC_IDS);
+    const [g, u] = (['gated', 'ungated'] as const).map((arm) => expectedSurvival(params, { cap: 2, arm, mergeAttempts: 2, defects, requirements: SPEC_IDS }).survival!);
     expect(Math.abs(g! - u!)).toBeLessThan(1e-12);
     let differing = 0;
     for (let repetition = 1; repetition <= 20; repetition++) {
-      const pair = samplePair(params, { cap: 2, repetition, mergeAttempts: 2, defects, requirements: SQLCSV_REQUIREMENTS });
+      const pair = samplePair(params, { cap: 2, repetition, mergeAttempts: 2, defects, requirements: SPEC_IDS });
       const found = (arm: 'gated' | 'ungated') => JSON.stringify(pair.arms[arm].merges.map((m) => [m.seams, m.loop.attempts.map((a) => a.found)]));
       if (found('gated') !== found('ungated')) differing++;
     }

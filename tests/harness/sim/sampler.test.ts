@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ARMS, SimParams } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, expectedSurvival, isolatedDefects, mergeSurvival, passingRequirements, samplePair, type SimLeafRecord, type SimMergeRecord, type SimTreeNode } from '../../../harness/testing.js';
+import { expectedSurvival, isolatedDefects, mergeSurvival, passingRequirements, samplePair, type SimLeafRecord, type SimMergeRecord, type SimTreeNode } from '../../../harness/testing.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
-const DEFECTS = isolatedDefects(SQLCSV_REQUIREMENTS);
+const DEFECTS = isolatedDefects(SPEC_IDS);
 const PARAMS = SimParams.parse({ seam_defect_rate: 0.5, unresolved_claim_rate: 0.2, non_delivery_rate: 0.2 });
 
 function internalNodes(node: SimTreeNode): SimTreeNode[] {
@@ -12,9 +13,9 @@ function internalNodes(node: SimTreeNode): SimTreeNode[] {
 describe('the pure sampler of a pair', () => {
   it('partitions the requirements over leaves, records each leaf, and assembles every internal node deepest first in both arms', () => {
     for (let repetition = 0; repetition < 20; repetition++) {
-      const pair = samplePair(PARAMS, { cap: 3, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
+      const pair = samplePair(PARAMS, { cap: 3, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS });
       const claimed = pair.shared.leaves.flatMap((l) => l.claims.map((c) => c.requirement));
-      expect(claimed).toEqual([...SQLCSV_REQUIREMENTS]);
+      expect(claimed).toEqual([...SPEC_IDS]);
       // Achieved depth is the deepest leaf's level, as the engine counts it; a cap of 3 puts leaves at level 3 at most.
       expect(pair.shared.achievedDepth).toBe(Math.max(...pair.shared.leaves.map((l) => l.level)));
       expect(pair.shared.achievedDepth).toBeLessThanOrEqual(3);
@@ -33,7 +34,7 @@ describe('the pure sampler of a pair', () => {
 
   it('differs between arms only at merges: a defect no merge touched is present in both graded trees', () => {
     const params = SimParams.parse({ seam_defect_rate: 0, judge_recall: 0, self_review_recall: 0 });
-    const pair = samplePair(params, { cap: 2, repetition: 3, mergeAttempts: 2, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
+    const pair = samplePair(params, { cap: 2, repetition: 3, mergeAttempts: 2, defects: DEFECTS, requirements: SPEC_IDS });
     const planted = pair.shared.leaves.flatMap((l) => l.claims.filter((c) => c.defect !== null).map((c) => c.requirement)).sort();
     expect(planted.length).toBeGreaterThan(0);
     for (const arm of ARMS) expect([...pair.arms[arm].present.keys()].sort()).toEqual(planted);
@@ -45,7 +46,7 @@ describe('the pure sampler of a pair', () => {
     const perCell: Record<string, [number, number][]> = { gated: [], ungated: [] };
     const perMerge: Record<string, [number, number][][]> = { gated: [[], []], ungated: [[], []] };
     for (let repetition = 0; repetition < 1000; repetition++) {
-      const pair = samplePair(params, { cap: 2, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
+      const pair = samplePair(params, { cap: 2, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS });
       for (const arm of ARMS) {
         const y = pair.arms[arm].levels.reduce((a, l) => a + l.passing, 0);
         const x = pair.arms[arm].levels.reduce((a, l) => a + l.claims, 0);
@@ -62,10 +63,10 @@ describe('the pure sampler of a pair', () => {
       const r = sums[arm][0]! / sums[arm][1]!;
       const xbar = sums[arm][1]! / 1000;
       const se = Math.sqrt(perCell[arm]!.reduce((a, [y, x]) => a + (y - r * x) ** 2, 0) / 999 / 1000) / xbar;
-      const truth = expectedSurvival(params, { cap: 2, arm, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS }).survival!;
+      const truth = expectedSurvival(params, { cap: 2, arm, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS }).survival!;
       expect(Math.abs(r - truth)).toBeLessThan(4 * se);
       // Survival after each merge level, by the same ratio estimator.
-      const merges = expectedSurvival(params, { cap: 2, arm, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS }).merges;
+      const merges = expectedSurvival(params, { cap: 2, arm, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS }).merges;
       for (const k of [0, 1]) {
         const cells = perMerge[arm]![k]!;
         const ys = cells.reduce((a, [y]) => a + y, 0);
@@ -79,7 +80,7 @@ describe('the pure sampler of a pair', () => {
 
   it('grades every merge on its own requirements: the passing of a merged tree is the defect model over them with its loop present, and the root merge is the root grade', () => {
     for (let repetition = 0; repetition < 20; repetition++) {
-      const pair = samplePair(PARAMS, { cap: 3, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SQLCSV_REQUIREMENTS });
+      const pair = samplePair(PARAMS, { cap: 3, repetition, mergeAttempts: 3, defects: DEFECTS, requirements: SPEC_IDS });
       const nodes = new Map(internalNodes(pair.shared.root).map((n) => [n.path, n]));
       for (const arm of ARMS) {
         const sample = pair.arms[arm];

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimParams } from '../../../harness/index.js';
 import {
-  SQLCSV_REQUIREMENTS,
   UNDELIVERED_TEST_FILE,
   defectModelOf,
   defectsIn,
@@ -9,11 +8,12 @@ import {
   identityDraws,
   leafDraws,
   leafTreeSpec,
-  readCorpus,
   treeFiles,
 } from '../../../harness/testing.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
+import { sqlcsvCorpus } from '../../support/sim-corpus.js';
 
-const corpus = await readCorpus();
+const corpus = await sqlcsvCorpus();
 const model = defectModelOf(corpus.defects);
 
 describe('simulated tree files', () => {
@@ -40,10 +40,10 @@ describe('simulated tree files', () => {
     const child = treeFiles(corpus, { present, testsFor: [] });
     expect(defectsIn(child, corpus.defects)).toEqual(present);
     expect(defectsIn(child, corpus.defects, ['R01', 'R02', 'R03'])).toEqual(new Map([['R03', present.get('R03')!]]));
-    expect(defectsIn(treeFiles(corpus, { present: new Map(), testsFor: SQLCSV_REQUIREMENTS }), corpus.defects)).toEqual(new Map());
+    expect(defectsIn(treeFiles(corpus, { present: new Map(), testsFor: SPEC_IDS }), corpus.defects)).toEqual(new Map());
   });
 
   it('the clean tree with every test is the corpus itself', () => {
-    expect(treeFiles(corpus, { present: new Map(), testsFor: SQLCSV_REQUIREMENTS })).toEqual(corpus.files);
+    expect(treeFiles(corpus, { present: new Map(), testsFor: SPEC_IDS })).toEqual(corpus.files);
   });
 });

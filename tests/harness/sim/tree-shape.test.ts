@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { maySplitAtDepth } from '../../../engine/index.js';
 import { SimParams } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, achievedDepthDistribution, hasRoom, isolatedDefects, samplePair } from '../../../harness/testing.js';
+import { achievedDepthDistribution, hasRoom, isolatedDefects, samplePair } from '../../../harness/testing.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 describe('the simulated tree shape obeys the engine depth cap', () => {
   it('lets a node at level k split iff k < cap, the rule the engine applies', () => {
@@ -12,7 +13,7 @@ describe('the simulated tree shape obeys the engine depth cap', () => {
   it('puts every leaf of a full tree at level cap, so cap d holds b^d leaves as the plan prices it', () => {
     const params = SimParams.parse({ early_leaf_rate: 0, branching: { 2: 1 } });
     for (const cap of [1, 2, 3]) {
-      const pair = samplePair(params, { cap, repetition: 1, mergeAttempts: 2, defects: isolatedDefects(SQLCSV_REQUIREMENTS), requirements: SQLCSV_REQUIREMENTS });
+      const pair = samplePair(params, { cap, repetition: 1, mergeAttempts: 2, defects: isolatedDefects(SPEC_IDS), requirements: SPEC_IDS });
       expect(pair.shared.leaves.map((l) => l.level)).toEqual(new Array(2 ** cap).fill(cap));
       expect(pair.shared.achievedDepth).toBe(cap);
       expect(achievedDepthDistribution(params, cap, 42).at(-1)).toEqual({ depth: cap, probability: 1 });

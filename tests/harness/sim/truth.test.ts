@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ARMS, SimParams } from '../../../harness/index.js';
-import { SQLCSV_REQUIREMENTS, achievedDepthDistribution, defectModelOf, expectedCurves, expectedSurvival, isolatedDefects, loadDefectTable, nodeProbabilities, samplePair, streamDraws, type DefectModel } from '../../../harness/testing.js';
+import { achievedDepthDistribution, defectModelOf, expectedCurves, expectedSurvival, isolatedDefects, nodeProbabilities, samplePair, streamDraws, type DefectModel } from '../../../harness/testing.js';
 import { monteCarlo, type RatioEstimate } from './monte-carlo.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
+import { sqlcsvDefectTable } from '../../support/sim-corpus.js';
 
-const REQS = SQLCSV_REQUIREMENTS;
+const REQS = SPEC_IDS;
 const ISOLATED = isolatedDefects(REQS);
 
 /** Two variants per requirement; the second also breaks the next requirement and the one seven on. */
@@ -160,7 +162,7 @@ describe('the closed-form truth', () => {
     ].flatMap((p) => [2, 3].map((cap) => ({ ...p, cap })));
 
     it.each(POINTS)('agrees with a Monte Carlo per merge level within 4 SE, both arms, corpus defect table: $name, cap $cap', async ({ params, cap }) => {
-      const defects = defectModelOf(await loadDefectTable());
+      const defects = defectModelOf(await sqlcsvDefectTable());
       const mc = monteCarlo(params, { cap, mergeAttempts: 2, defects, requirements: REQS, cells: 2_000, stream: 101 + cap });
       const wrong: string[] = [];
       for (const arm of ARMS) {

@@ -9,12 +9,12 @@ import {
   type SurvivalOptions,
 } from '../../../harness/index.js';
 import {
-  SQLCSV_REQUIREMENTS,
   expectedSurvival,
   isolatedDefects,
   samplePair,
   streamDraws,
 } from '../../../harness/testing.js';
+import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /**
  * Calibration of the survival intervals against the SIMULATED population's planted truth, with
@@ -31,7 +31,7 @@ export interface Design {
   pairs: number;
 }
 
-const defects = isolatedDefects(SQLCSV_REQUIREMENTS);
+const defects = isolatedDefects(SPEC_IDS);
 
 /**
  * One synthetic shared-pairing sweep. Draws come from a fast stream per pair, seeded by a hash
@@ -44,7 +44,7 @@ export function drawSweep(design: Design, sweep: number): CellTally[] {
   for (const cap of design.caps) {
     for (let repetition = 1; repetition <= design.pairs; repetition++) {
       const streamSeed = hash('sha256', `calibration/${sweep}/${cap}/${repetition}`, 'buffer').readUInt32BE(0);
-      const pair = samplePair(params, { cap, repetition, mergeAttempts: design.mergeAttempts, defects, requirements: SQLCSV_REQUIREMENTS, draws: streamDraws(streamSeed) });
+      const pair = samplePair(params, { cap, repetition, mergeAttempts: design.mergeAttempts, defects, requirements: SPEC_IDS, draws: streamDraws(streamSeed) });
       for (const arm of ARMS) cells.push({ cap, repetition, arm, levels: pair.arms[arm].levels.map((l) => ({ level: l.level, claimed: l.claims, surviving: l.passing })) });
     }
   }
@@ -59,7 +59,7 @@ export function plantedTruth(design: Design): Map<string, number> {
   const params = SimParams.parse({ ...design.params, seed: 1 });
   const truth = new Map<string, number>();
   for (const cap of design.caps) {
-    const [gated, ungated] = ARMS.map((arm) => expectedSurvival(params, { cap, arm, mergeAttempts: design.mergeAttempts, defects, requirements: SQLCSV_REQUIREMENTS }));
+    const [gated, ungated] = ARMS.map((arm) => expectedSurvival(params, { cap, arm, mergeAttempts: design.mergeAttempts, defects, requirements: SPEC_IDS }));
     for (const [i, g] of gated!.levels.entries()) {
       const u = ungated!.levels[i]!;
       if (g.survival === null || u.survival === null) continue;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { CheckReport, EXIT, oracleDir, runCli, specDir } from '../../../harness/index.js';
-import { CORPUS_DIR, bufferIo } from '../../../harness/testing.js';
+import { bufferIo, corpusDir } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 
 /**
@@ -35,8 +35,7 @@ async function plantedCopy(): Promise<{ oracle: string; corpus: string }> {
   const oracle = path.join(root, 'oracle');
   const corpus = path.join(root, 'corpus');
   await cp(oracleDir(TASK), oracle, { recursive: true, filter: (src) => !src.includes('__pycache__') });
-  const own = path.join(CORPUS_DIR, TASK);
-  await cp((await exists(path.join(own, 'defects.yaml'))) ? own : CORPUS_DIR, corpus, { recursive: true, filter: (src) => !src.includes('__pycache__') });
+  await cp(corpusDir(TASK), corpus, { recursive: true, filter: (src) => !src.includes('__pycache__') });
 
   const mutants = parse(await readFile(path.join(oracle, 'mutants.yaml'), 'utf8')) as Array<{ id: string; breaks: string[] }>;
   mutants.find((m) => m.id === UNDECLARED)!.breaks = ['R05'];

@@ -17,7 +17,7 @@ async function inProcess(cap = 1, repetition = 1) {
   const m = SMOKE_HTTP.manifest;
   const objective = await specObjective(SMOKE_HTTP.specDir);
   const pairs = { executor: { model: m.executor.model, family: m.executor.family! }, reviewer: { model: m.reviewer.model, family: m.reviewer.family! } };
-  return simSetup({ params: m.simulated, maxDepth: cap, repetition, mergeAttempts: m.merge_attempts, pairing: m.pairing, requirements: objective.requirements, pairs });
+  return simSetup({ specDir: SMOKE_HTTP.specDir, params: m.simulated, maxDepth: cap, repetition, mergeAttempts: m.merge_attempts, pairing: m.pairing, requirements: objective.requirements, pairs });
 }
 
 const tools = WORK_TOOLS.map((t) => t.spec);
