@@ -1,0 +1,68 @@
+/**
+ * Test support for the commonmark oracle: the included examples (from i23-cm-spec's recipe, tabs restored)
+ * and one way to run Python over all of them in a single interpreter. Not a test.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exclusionReason } from '../../../oracle/commonmark/exclusion.js';
+import { loadCommonmarkExamples, type IncludedExample } from '../../../oracle/commonmark/examples.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const ORACLE = path.join(ROOT, 'oracle', 'commonmark');
+export const REFERENCE = path.join(ORACLE, 'reference');
+
+// The spec writes a tab as → in its examples; its own test tooling turns it back into a tab before running.
+const withTabs = (text: string) => text.replace(/\u2192/g, '\t');
+
+/**
+ * The included examples as a program sees them: tabs restored, and any example that then needs a construct
+ * outside the subset (a tab that makes `-` a list marker) left out.
+ */
+export async function includedExamples(): Promise<IncludedExample[]> {
+  const { included } = await loadCommonmarkExamples();
+  return included
+    .map((e) => ({ ...e, markdown: withTabs(e.markdown), html: withTabs(e.html) }))
+    .filter((e) => exclusionReason(e.markdown) === undefined);
+}
+
+/** Runs `python3 -I -c source` with `input` as JSON on stdin and parses its stdout as JSON. */
+export function pythonJson<T>(source: string, input: unknown, env: Record<string, string> = {}): T {
+  const out = execFileSync('python3', ['-I', '-c', source], {
+    input: JSON.stringify(input),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    maxBuffer: 64 << 20,
+  });
+  return JSON.parse(out.toString('utf8')) as T;
+}
+
+/**
+ * Python converting each example of stdin with the mdlite package under $MDLITE_ROOT and saying whether
+ * the output equals the expected HTML byte for byte and once both are normalised.
+ */
+export const CONVERT_AND_COMPARE = `
+import json, os, sys
+sys.path[:0] = [os.environ["MDLITE_ROOT"], os.environ["NORMALIZE_DIR"]]
+sys.setrecursionlimit(100000)
+from mdlite import convert
+from normalize import normalize
+results = []
+for e in json.load(sys.stdin):
+    try:
+        got = convert(e["markdown"])
+    except Exception as err:
+        got = "<crash>" + type(err).__name__
+    results.append({"number": e["number"], "exact": got == e["html"], "passed": normalize(got) == normalize(e["html"])})
+print(json.dumps(results))
+`;
+
+export interface ExampleResult {
+  number: number;
+  exact: boolean;
+  passed: boolean;
+}
+
+/** Each example's result under the mdlite package rooted at `mdliteRoot` (the folder holding mdlite/). */
+export function runReference(examples: IncludedExample[], mdliteRoot = REFERENCE): ExampleResult[] {
+  return pythonJson<ExampleResult[]>(CONVERT_AND_COMPARE, examples, { MDLITE_ROOT: mdliteRoot, NORMALIZE_DIR: ORACLE });
+}
