@@ -59,6 +59,8 @@ export { writeReport, reportJson, type WriteReportOptions, type WrittenReport } 
 export { parseDockerHostFlag, dockerHostsFrom, collectDockerHost } from './sandbox/docker-hosts.js';
 export { recipeDigest, sandboxImageTag, dockerfileFor, buildSandboxImage, sandboxImageStatus, SANDBOX_RECIPE, SANDBOX_REPOSITORY, BuildMethod, SandboxBuildError, type BuildOptions, type BuildResult, ImageStatus } from './sandbox/sandbox-image.js';
 export { jsonSchemaFiles } from './schema/json-schemas.js';
+export { BriefSourceError, keepSections, licenceNotice, pinnedPackageDir, readPinnedFile, renderBriefSource, stripExamples, type PinnedPackageOptions } from './task/brief-sources.js';
+export { BriefSource, TaskDefinition, TaskInvalidError, loadTaskDefinition } from './task/task-definition.js';
 export { SimParams, DEFAULT_BRANCHING, branchingTable, plantedText } from './sim/sim-params.js';
 export { ratioEstimate, pairedDifference, clusterStandardError, type Cluster, type LinearizedEstimate } from './stats/cluster-ratio.js';
 export { Interval, CALIBRATED_FROM_PAIRS, covers, uncalibratedLabel, assumedSpreadOf, boundedInterval, type Quantity as IntervalQuantity } from './stats/interval.js';

@@ -49,8 +49,10 @@ export async function readPinnedFile(source: Pick<BriefSource, 'package' | 'vers
 }
 
 /**
- * The example blocks of the CommonMark family of specs: a fence of exactly 32 backticks with
- * the word `example`, holding the input, a line `.`, the expected output, then the closing fence.
+ * An example block, as the specs read here write them (and their own test tools extract them):
+ * a fence of exactly 32 backticks with the word `example`, holding the input, a line `.`, the
+ * expected output, then the closing fence. A task whose package writes examples otherwise
+ * needs this extended before it can say strip_examples: true.
  */
 const EXAMPLE_OPEN = /^`{32} example\b/;
 const EXAMPLE_CLOSE = /^`{32}$/;

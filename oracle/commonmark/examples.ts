@@ -52,6 +52,12 @@ export interface CommonmarkExamples {
 
 const SpecExample = z.object({ number: z.number().int(), section: z.string(), markdown: z.string(), html: z.string() });
 
+/**
+ * spec.txt shows a tab as `→` so that it can be seen; the spec's own test runners
+ * (spec_tests.py, commonmark.js's test.js) turn it back into a tab in input and output alike.
+ */
+const visibleTab = (text: string): string => text.replace(/→/g, '\t');
+
 export async function loadCoverage(file = path.join(HERE, 'coverage.yaml')): Promise<Coverage> {
   const parsed = Coverage.safeParse(parse(await readFile(file, 'utf8')));
   if (!parsed.success) {
@@ -97,8 +103,9 @@ export async function loadCommonmarkExamples(options: LoadOptions = {}): Promise
   const result: CommonmarkExamples = { included: [], excluded: [] };
   const problems: string[] = [];
   const seen = new Set<number>();
-  for (const t of tests) {
-    if (!coverage.sections.includes(t.section)) continue;
+  for (const raw of tests) {
+    if (!coverage.sections.includes(raw.section)) continue;
+    const t = { ...raw, markdown: visibleTab(raw.markdown), html: visibleTab(raw.html) };
     seen.add(t.number);
     const reason = exclusionReason(t.markdown);
     const requirement = map.get(t.number);
