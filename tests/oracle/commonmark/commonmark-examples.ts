@@ -1,29 +1,19 @@
 /**
- * Test support for the commonmark oracle: the included examples (from i23-cm-spec's recipe, tabs restored)
+ * Test support for the commonmark oracle: the included examples (the recipe's, oracle/commonmark/examples.ts)
  * and one way to run Python over all of them in a single interpreter. Not a test.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exclusionReason } from '../../../oracle/commonmark/exclusion.js';
 import { loadCommonmarkExamples, type IncludedExample } from '../../../oracle/commonmark/examples.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const ORACLE = path.join(ROOT, 'oracle', 'commonmark');
 export const REFERENCE = path.join(ORACLE, 'reference');
 
-// The spec writes a tab as → in its examples; its own test tooling turns it back into a tab before running.
-const withTabs = (text: string) => text.replace(/\u2192/g, '\t');
-
-/**
- * The included examples as a program sees them: tabs restored, and any example that then needs a construct
- * outside the subset (a tab that makes `-` a list marker) left out.
- */
+/** The included examples as a program sees them (the recipe restores the tabs spec.txt shows as →). */
 export async function includedExamples(): Promise<IncludedExample[]> {
-  const { included } = await loadCommonmarkExamples();
-  return included
-    .map((e) => ({ ...e, markdown: withTabs(e.markdown), html: withTabs(e.html) }))
-    .filter((e) => exclusionReason(e.markdown) === undefined);
+  return (await loadCommonmarkExamples()).included;
 }
 
 /** Runs `python3 -I -c source` with `input` as JSON on stdin and parses its stdout as JSON. */

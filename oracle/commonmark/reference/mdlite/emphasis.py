@@ -73,13 +73,46 @@ def find_opener(closer, bottom):
     return None
 
 
-def index_of(nodes, node):
-    # Inline defines no equality, so list.index compares by identity (and at C speed).
-    return nodes.index(node)
+class Chain:
+    """The inlines being paired, as a doubly linked list: wrapping a span in emphasis costs the span, not the line."""
+
+    def __init__(self, nodes):
+        self.head, self.tail = Inline("text"), Inline("text")
+        previous = self.head
+        for node in nodes + [self.tail]:
+            previous.next_sibling, node.prev_sibling = node, previous
+            previous = node
+
+    def cut_between(self, first, last):
+        """The nodes strictly between `first` and `last`, taken out of the chain."""
+        inner = []
+        node = first.next_sibling
+        while node is not last:
+            inner.append(node)
+            node = node.next_sibling
+        first.next_sibling, last.prev_sibling = last, first
+        return inner
+
+    def insert_after(self, anchor, node):
+        node.prev_sibling, node.next_sibling = anchor, anchor.next_sibling
+        anchor.next_sibling.prev_sibling = node
+        anchor.next_sibling = node
+
+    def remove(self, node):
+        node.prev_sibling.next_sibling, node.next_sibling.prev_sibling = node.next_sibling, node.prev_sibling
+
+    def nodes(self):
+        out = []
+        node = self.head.next_sibling
+        while node is not self.tail:
+            out.append(node)
+            node = node.next_sibling
+        return out
 
 
 def process_emphasis(nodes, head):
     """Pair the delimiter runs of `nodes` (listed from `head`) into emph/strong nodes, in place."""
+    chain = Chain(nodes)
     bottoms = {}
     closer = head.next
     while closer is not None:
@@ -96,25 +129,27 @@ def process_emphasis(nodes, head):
                 closer.unlink()
             closer = following
             continue
-        closer = pair(nodes, opener, closer)
+        closer = pair(chain, opener, closer)
+    nodes[:] = chain.nodes()
 
 
-def pair(nodes, opener, closer):
+def pair(chain, opener, closer):
     """Wrap what lies between opener and closer in emphasis; the closer to look at next."""
     use = 2 if opener.count >= 2 and closer.count >= 2 else 1
     opener.count -= use
     closer.count -= use
     opener.node.literal = opener.node.literal[:-use]
     closer.node.literal = closer.node.literal[:-use]
-    start, end = index_of(nodes, opener.node), index_of(nodes, closer.node)
-    nodes[start + 1:end] = [Inline("strong" if use == 2 else "emph", children=nodes[start + 1:end])]
+    inner = chain.cut_between(opener.node, closer.node)
+    emphasis = Inline("strong" if use == 2 else "emph", children=inner)
+    chain.insert_after(opener.node, emphasis)
     opener.next, closer.prev = closer, opener   # the delimiters between are now inside the emphasis
     if opener.count == 0:
-        del nodes[index_of(nodes, opener.node)]
+        chain.remove(opener.node)
         opener.unlink()
     if closer.count == 0:
         following = closer.next
-        del nodes[index_of(nodes, closer.node)]
+        chain.remove(closer.node)
         closer.unlink()
         return following
     return closer
