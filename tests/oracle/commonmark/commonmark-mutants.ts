@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { applyMutant, loadMutants, type Mutant } from '../../../harness/grading/oracle-mutants.js';
+import { applyMutant, loadMutants, type Mutant } from '../../../harness/index.js';
 import type { IncludedExample } from '../../../oracle/commonmark/examples.js';
 import { ORACLE, REFERENCE, runReference } from './commonmark-examples.js';
 

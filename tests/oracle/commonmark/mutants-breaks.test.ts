@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadRequirements } from '../../../harness/grading/spec-requirements.js';
-import type { Mutant } from '../../../harness/grading/oracle-mutants.js';
+import { loadRequirements, type Mutant } from '../../../harness/index.js';
 import type { IncludedExample } from '../../../oracle/commonmark/examples.js';
 import { includedExamples, ROOT } from './commonmark-examples.js';
 import { commonmarkMutants, measure } from './commonmark-mutants.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Mutant } from '../../../harness/grading/oracle-mutants.js';
+import type { Mutant } from '../../../harness/index.js';
 import type { IncludedExample } from '../../../oracle/commonmark/examples.js';
 import { includedExamples } from './commonmark-examples.js';
 import { commonmarkMutants, measure } from './commonmark-mutants.js';
