@@ -13,7 +13,7 @@ import re
 from normalize import normalize
 
 OUTPUT_CAP = 1024 * 1024
-TOKEN = re.compile(r"<[^>]*>|[^<]+|<")
+TOKEN = re.compile(r"<[^<>]*>|[^<]+|<")   # no `>` search past the next `<`: linear on unterminated tags
 
 
 def tokens(normal_form):

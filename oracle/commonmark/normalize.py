@@ -21,6 +21,12 @@ BLOCK_TAGS = frozenset("""
 """.split())
 WHITESPACE = re.compile(r"\s+")
 SPECIAL = {"<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;"}
+# Fed to the parser one piece at a time: a complete tag, a run of text, or a `<` that starts no complete
+# tag. html.parser rescans an unterminated tag on every feed and at close, which is quadratic in a hostile
+# output; a lone `<` is passed as a reference of its own instead and written back as a raw `<` (which is
+# still not `&lt;`, so nothing becomes equal that was not).
+PIECE = re.compile(r"<[^<>]*>|[^<]+|<")
+LONE_LT = "normalize-lone-lt"
 
 
 def reference_text(char, spelled):
@@ -83,6 +89,9 @@ class _Normaliser(HTMLParser):
         self.last = "data"
 
     def handle_entityref(self, name):
+        if name == LONE_LT:
+            self.handle_data("<")
+            return
         self.out.append(reference_text(html.entities.html5.get(name + ";"), f"&{name};"))
         self.last = "ref"
 
@@ -120,7 +129,9 @@ def normalize(markup):
     """The normal form of an HTML fragment; two fragments are the same rendering when their forms are equal."""
     parser = _Normaliser()
     try:
-        parser.feed(markup)
+        for piece in PIECE.finditer(markup):
+            text = piece.group()
+            parser.feed(f"&{LONE_LT};" if text == "<" else text)
         parser.close()
     except Exception:   # noqa: BLE001 - hostile output must not crash the judge; the raw text then compares
         return markup

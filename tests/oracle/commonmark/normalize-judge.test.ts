@@ -74,4 +74,15 @@ describe('the commonmark judge', () => {
     `);
     for (const reason of reasons) for (const word of SECRET_WORDS) expect(reason ?? '').not.toContain(word);
   });
+
+  it('judges a hostile output in linear time (unterminated tags would make html.parser quadratic)', { timeout: 60_000 }, () => {
+    const started = Date.now();
+    const reasons = judge([{ stdout: '<a '.repeat(200_000) }, { stdout: '<!--'.repeat(100_000) }, { stdout: '<p>a<b</p>' }]);
+    expect(reasons).toEqual([
+      'HTML differs at token 1: another tag was expected',
+      'HTML differs at token 1: another tag was expected',
+      'HTML differs at token 1: another tag was expected',
+    ]);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
 });
