@@ -1,0 +1,62 @@
+"""Whether one run of a commonmark case passed: a pure function, in the shape of oracle/sqlcsv/runner.py's judge.
+
+    judge(case, run) -> None when the case passed, else the reason it failed
+
+`case` is {"expect": {"html": str}} (Markdown went in on stdin); `run` is what the runner observed:
+{"spawn_error": bool, "timed_out": bool, "exit": int | None, "stdout": bytes, "stderr": bytes}. A case passes
+when the program exited 0 and its stdout, read as UTF-8, has the expected HTML's normal form (normalize.py);
+stderr is ignored. Reasons name the kind of difference only, never the expected output: reports are published.
+"""
+
+import re
+
+from normalize import normalize
+
+OUTPUT_CAP = 1024 * 1024
+TOKEN = re.compile(r"<[^<>]*>|[^<]+|<")   # no `>` search past the next `<`: linear on unterminated tags
+
+
+def tokens(normal_form):
+    """A normal form as tags and runs of text, the units a difference is reported in."""
+    return TOKEN.findall(normal_form)
+
+
+def difference(got, want):
+    """The kind of the first difference between two normal forms (they differ)."""
+    a, b = tokens(got), tokens(want)
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            x_tag, y_tag = x.startswith("<"), y.startswith("<")
+            if x_tag and y_tag:
+                return f"HTML differs at token {i + 1}: another tag was expected"
+            if not x_tag and not y_tag:
+                return f"HTML differs at token {i + 1}: other text was expected"
+            kind = "a tag where text" if x_tag else "text where a tag"
+            return f"HTML differs at token {i + 1}: {kind} was expected"
+    if len(a) < len(b):
+        return f"HTML ends after token {len(a)}, more was expected"
+    return f"HTML goes on past token {len(b)}, where it was expected to end"
+
+
+def judge(case, run):
+    """Why the case failed (a reason naming the kind of difference), or None when it passed."""
+    if run["spawn_error"]:
+        return "the program could not be started"
+    if run["timed_out"]:
+        return "timed out"
+    if run["exit"] is None:
+        return "killed by a signal"
+    if run["exit"] != 0:
+        return f"exit status {run['exit']} is not the expected one"
+    if len(run["stdout"]) > OUTPUT_CAP:
+        return "output exceeded the 1 MiB cap"
+    try:
+        out = run["stdout"].decode("utf-8")
+    except UnicodeDecodeError:
+        return "stdout is not UTF-8"
+    got, want = normalize(out), normalize(case["expect"]["html"])
+    if got == want:
+        return None
+    if not got.strip():
+        return "stdout is empty once normalised, HTML was expected"
+    return difference(got, want)
