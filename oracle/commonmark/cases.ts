@@ -28,3 +28,29 @@ export async function deriveCases(requirements: Requirement[]): Promise<unknown[
     return { id: `${req}-ex${n}`, req, args: [], stdin: e.markdown, expect: { exit: 0, html: e.html } };
   });
 }
+
+/**
+ * The example map's check for `harness task check`: every example of the graded sections is
+ * mapped to one requirement or left out because commonmark.js (a development dependency, loaded
+ * only here) finds a construct outside the subset in it. The exclusion list, with the reason for
+ * each, prints with `npx tsx oracle/commonmark/examples.ts --excluded`.
+ */
+export async function coverageCheck(requirements: Requirement[]): Promise<{ problems: string[]; detail: string }> {
+  const { loadCommonmarkExamples } = await import('./examples.js');
+  const specDir = path.join(ROOT, 'spec', 'commonmark');
+  try {
+    const known = new Set(requirements.map((r) => r.id));
+    const examples = await loadCommonmarkExamples({ specDir });
+    const reasons = new Map<string, number>();
+    for (const e of examples.excluded) {
+      const kind = e.reason.replace(/ \[.*$/, '');
+      reasons.set(kind, (reasons.get(kind) ?? 0) + 1);
+    }
+    const unmapped = requirements.filter((r) => !examples.included.some((e) => e.requirement === r.id)).map((r) => `${r.id} has no example`);
+    const foreign = examples.included.filter((e) => !known.has(e.requirement)).map((e) => `example ${e.number} grades ${e.requirement}, not a requirement`);
+    const left = [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r}`).join(', ');
+    return { problems: [...unmapped, ...foreign], detail: `${examples.included.length} examples mapped to ${requirements.length} requirements; ${examples.excluded.length} left out (${left})` };
+  } catch (error) {
+    return { problems: (error as Error).message.split('\n').map((l) => l.trim()).filter(Boolean), detail: '' };
+  }
+}

@@ -8,6 +8,7 @@ import type { Requirement } from '../../grading/spec-requirements.js';
 import { oracleDir, specDir } from '../../paths.js';
 import { corpusDir, readCorpus, type SimCorpus } from '../../sim/corpus-files.js';
 import { SentenceMap } from './sentence-map.js';
+import { exampleMapOf, type ExampleMapCheck } from './example-map.js';
 import { loadTaskDefinition, type TaskDefinition } from '../task-definition.js';
 
 /**
@@ -40,6 +41,8 @@ export interface TaskMaterial {
   spec: string;
   /** The sentence map, or why coverage.yaml is not one. */
   sentenceMap: { ok: true; map: SentenceMap } | { ok: false; problem: string };
+  /** For a task graded by a package's examples: its recipe's check of the map from examples to requirements (null: the task has a sentence map). */
+  exampleMap: ExampleMapCheck | null;
   /** The SIMULATED corpus, or why there is none. */
   corpus: { ok: true; corpus: SimCorpus } | { ok: false; problem: string };
 }
@@ -75,6 +78,7 @@ export async function loadTaskMaterial(task: string, folders: TaskFolders = {}):
     referenceSources,
     spec: await readFile(path.join(dirs.specDir, 'SPEC.md'), 'utf8'),
     sentenceMap: await readSentenceMap(path.join(dirs.oracleDir, 'coverage.yaml')),
+    exampleMap: await exampleMapOf(dirs.oracleDir, requirements),
     corpus: await readCorpus(definition, dirs.corpusDir).then(
       (corpus) => ({ ok: true as const, corpus }),
       (error: Error) => ({ ok: false as const, problem: `no SIMULATED corpus at ${dirs.corpusDir}: ${error.message}` }),

@@ -54,6 +54,7 @@ export async function runTaskCheck(o: TaskCheckOptions): Promise<CheckReport> {
     mutants: m.mutants,
     spec: m.spec,
     sentenceMap: m.sentenceMap,
+    exampleMap: m.exampleMap,
     corpus: m.corpus.ok ? { ok: true, defects: m.corpus.corpus.defects } : m.corpus,
     parts,
     trees,

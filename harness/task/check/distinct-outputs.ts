@@ -18,6 +18,16 @@ export function distinctOutputs(cases: readonly OracleCase[], requirementMap: Re
   return propertyOf('distinct-outputs', undecided, `${Object.keys(requirementMap).length} requirements, each with two cases of distinct expected outputs`);
 }
 
+/**
+ * What of an expected HTML output survives any normaliser the judge may use: whitespace
+ * runs and the whitespace beside tags are dropped, so two outputs that differ only there count
+ * as one (a normaliser may forgive it), and any other difference as two. Conservative: it may
+ * call two distinct outputs one, never the reverse.
+ */
+function htmlShape(html: string): string {
+  return html.replace(/\s+/g, ' ').replace(/ ?(<[^>]*>) ?/g, '$1').replace(/\s*\/>/g, '>').trim();
+}
+
 const stderrRule = (c: OracleCase) => c.expect.stderr ?? (c.expect.exit !== 0 ? 'nonempty' : 'any');
 const key = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r.map((v) => (v === null ? '' : String(v)))));
 type Result = NonNullable<OracleCase['expect']['result']>;
@@ -27,6 +37,9 @@ export function disjoint(a: OracleCase, b: OracleCase): boolean {
   if (a.expect.exit !== b.expect.exit) return true;
   const rules = new Set([stderrRule(a), stderrRule(b)]);
   if (rules.has('empty') && rules.has('nonempty')) return true;
+  const [ha, hb] = [a.expect.html, b.expect.html];
+  if (ha !== undefined && hb !== undefined) return htmlShape(ha) !== htmlShape(hb);
+  if (ha !== undefined || hb !== undefined) return false;
   const [sa, sb] = [a.expect.stdout, b.expect.stdout];
   if (sa !== undefined && sb !== undefined) return sa !== sb;
   const [ra, rb] = [a.expect.result, b.expect.result];

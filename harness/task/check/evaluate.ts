@@ -1,12 +1,13 @@
 import type { OracleCase } from '../../grading/oracle-cases.js';
 import { baselineProperties } from './baselines.js';
-import { skipped, type GradedTree, type PropertyResult } from './check-result.js';
+import { propertyOf, skipped, type GradedTree, type PropertyResult } from './check-result.js';
 import { corpusClean, corpusDefects, type DefectDeclaration } from './corpus-checks.js';
 import { distinctOutputs } from './distinct-outputs.js';
 import type { Part } from './grading-plan.js';
 import { isolation } from './isolation.js';
 import { modesAgree, mutantPerRequirement, mutantsExact, outputMutants, sentenceKills, type MutantDeclaration } from './mutant-checks.js';
 import { sentenceCases, sentenceMapHoles, type SentenceMap } from './sentence-map.js';
+import type { ExampleMapCheck } from './example-map.js';
 
 /** What the properties are computed from: the task's declarations and the gradings. */
 export interface CheckFacts {
@@ -18,6 +19,8 @@ export interface CheckFacts {
   mutants: readonly MutantDeclaration[];
   spec: string;
   sentenceMap: { ok: true; map: SentenceMap } | { ok: false; problem: string };
+  /** A task graded by a package's examples maps examples, not sentences, to requirements: its recipe's check (null for a sentence map). */
+  exampleMap?: ExampleMapCheck | null;
   corpus: { ok: true; defects: readonly DefectDeclaration[] } | { ok: false; problem: string };
   parts: readonly Part[];
   trees: readonly GradedTree[];
@@ -34,9 +37,11 @@ export function evaluateCheck(f: CheckFacts): PropertyResult[] {
   if (ran('static')) {
     rows.push(mutantPerRequirement(mutantFacts), outputMutants(mutantFacts));
     rows.push(
-      f.sentenceMap.ok
-        ? sentenceMapHoles(f.spec, f.sentenceMap.map, new Set(f.cases.map((c) => c.id)), f.mutants)
-        : unreadable('sentence-map', f.sentenceMap.problem),
+      f.exampleMap
+        ? propertyOf('example-map', f.exampleMap.problems, f.exampleMap.detail)
+        : f.sentenceMap.ok
+          ? sentenceMapHoles(f.spec, f.sentenceMap.map, new Set(f.cases.map((c) => c.id)), f.mutants)
+          : unreadable('sentence-map', f.sentenceMap.problem),
       distinctOutputs(f.cases, f.requirementMap),
     );
   } else rows.push(...off(['mutant-per-requirement', 'output-mutants', 'sentence-map', 'distinct-outputs'], 'static'));
