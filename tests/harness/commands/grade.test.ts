@@ -28,7 +28,7 @@ describe('harness grade names its task', () => {
     const io = bufferIo();
     expect(await runCli(['grade', REFERENCE], io)).toBe(2);
     expect(io.stderr()).toMatchInlineSnapshot(`
-      "harness: --spec: name the task to grade against (tasks under spec/: sqlcsv), or --manifest FILE to take its spec.
+      "harness: --spec: name the task to grade against (tasks under spec/: commonmark, sqlcsv), or --manifest FILE to take its spec.
       "
     `);
     const both = bufferIo();
