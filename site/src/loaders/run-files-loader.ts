@@ -21,6 +21,8 @@ import { cellView, clearViews, filesView, runView, sessionView, textView, transc
 export interface RunEntry {
   name: string;
   sweep: Report['sweep'];
+  /** The task the sweep ran: its spec folder's name (the manifest's \`spec\`). */
+  task: string;
   simulated: boolean;
   cells: Report['counts']['cells'];
   spend: Spend;
@@ -107,7 +109,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
     await writeView(dir, view, { name, report: run.report, reportHtml: html, cellPages: run.cellPages, moved } satisfies RunPage);
     const r = run.report;
     index.runs.push({
-      name, sweep: r.sweep, simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view,
+      name, sweep: r.sweep, task: path.basename(r.design.spec), simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view,
       headline: headline(r), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
       tables: moved.map((t) => ({ slug: t.slug, title: t.title })),
       cellPageCount: run.cellPages.length,

@@ -95,6 +95,9 @@ export async function checkHeadline({ context, baseUrl, run, report }: RunCheck)
     const card = `ul.runs > li:has(h2 a[href$="runs/${run}/"]) [data-headline]`;
     expect(await page.locator(card).count(), `${run}: index card`).toBe(1);
     expectFigures(await shownRows(page, card), report, `${run} index card`);
+    // Which task the sweep ran, on its card.
+    const facts = (await page.locator(`ul.runs > li:has(h2 a[href$="runs/${run}/"]) dl.facts`).textContent())!.replace(/\s+/g, ' ');
+    expect(facts, `${run}: index card`).toContain(`Task ${report.design.spec.split('/').pop()}`);
   } finally {
     await page.close();
   }
