@@ -921,7 +921,7 @@ describe('harness plan: refusals', () => {
         "version from the future: harness: <tmp>/bad-0.yaml:1: version: expected 1, got 2; e.g. version: 1",
         "name missing: harness: <tmp>/bad-1.yaml:1: name: missing; add it, e.g. name: recursion-depth",
         "name with a space: harness: <tmp>/bad-2.yaml:2: name: "my sweep" uses characters other than letters, digits, ".", "_" and "-" (or does not start with a letter or digit); e.g. name: recursion-depth",
-        "spec missing: harness: <tmp>/bad-3.yaml:1: spec: missing; add it, e.g. spec: ../spec/sqlcsv",
+        "spec missing: harness: <tmp>/bad-3.yaml:1: spec: missing; add it, e.g. spec: ../spec/my-task",
         "spec folder absent: harness: <tmp>/bad-4.yaml:3: spec: "./nowhere" does not exist (looked at <tmp>/nowhere); spec is relative to the manifest's own folder, <tmp>",
         "cap of zero: harness: <tmp>/bad-5.yaml:6: depth_caps[1]: must be a positive whole number, got 0; e.g. depth_caps: [1, 2, 3, 4]",
         "fractional cap: harness: <tmp>/bad-6.yaml:6: depth_caps[1]: must be a whole number, got 2.5; e.g. depth_caps: [1, 2, 3, 4]",

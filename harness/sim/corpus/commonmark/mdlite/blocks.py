@@ -15,9 +15,9 @@ class BlockParser:
     def __init__(self):
         self.document = Node("document")
         self.tip = self.document
-        self.old_tip = self.document
-        self.last_matched = self.document
-        self.all_closed = True
+        self.previous_tip = self.document
+        self.deepest_match = self.document
+        self.unmatched_closed = True
 
     def add_child(self, kind, container):
         # Only a block quote or the document holds other blocks.
@@ -28,12 +28,16 @@ class BlockParser:
         return node
 
     def close_unmatched(self):
-        if not self.all_closed:
-            while self.old_tip is not self.last_matched:
-                parent = self.old_tip.parent
-                self.finalize(self.old_tip)
-                self.old_tip = parent
-            self.all_closed = True
+        """Finalizes the blocks the current line did not continue, innermost first."""
+        if self.unmatched_closed:
+            return
+        block = self.previous_tip
+        while block is not self.deepest_match:
+            above = block.parent
+            self.finalize(block)
+            block = above
+        self.previous_tip = block
+        self.unmatched_closed = True
 
     def finalize(self, block):
         block.open = False
@@ -98,13 +102,13 @@ class BlockParser:
 
     def incorporate(self, line):
         cursor = Cursor(line)
-        self.old_tip = self.tip
+        self.previous_tip = self.tip
         container = self.descend(cursor)
         if container is None:
             return
         # A block that stays open past this line is the last matched one; the rest close lazily.
-        self.all_closed = container is self.old_tip
-        self.last_matched = container
+        self.unmatched_closed = container is self.previous_tip
+        self.deepest_match = container
         matched_leaf = container.kind == "code_block"
         while not matched_leaf:
             cursor.find_next_nonspace()
@@ -122,7 +126,7 @@ class BlockParser:
         self.add_line(container, cursor)
 
     def add_line(self, container, cursor):
-        if not self.all_closed and not cursor.blank and self.tip.kind == "paragraph":
+        if not self.unmatched_closed and not cursor.blank and self.tip.kind == "paragraph":
             # A lazy continuation line (section "Block quotes"): it extends the open paragraph.
             self.tip.lines.append(cursor.rest())
             return

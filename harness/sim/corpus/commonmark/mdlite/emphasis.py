@@ -76,21 +76,25 @@ def process_emphasis(block, last):
     first = last
     while first is not None and first.previous is not None:
         first = first.previous
-    openers_bottom = {}
+    lowest = {}
     closer = first
     while closer is not None:
-        if not closer.can_close:
+        if closer.can_close:
+            closer = pair_closer(block, closer, lowest)
+        else:
             closer = closer.next
-            continue
-        key = (closer.char, closer.can_open, closer.original % 3)
-        opener = find_opener(closer, openers_bottom.get(key))
-        if opener is not None:
-            used = 2 if opener.count >= 2 and closer.count >= 2 else 1
-            closer = wrap(block, opener, closer, used)
-            continue
-        # Nothing below this point can open for a closer like this one: search no lower next time.
-        openers_bottom[key] = closer.previous
-        following = closer.next
-        if not closer.can_open:
-            remove(closer)
-        closer = following
+
+
+def pair_closer(block, closer, lowest):
+    """Wraps the nearest opener matching `closer`, or notes that none is left below it; the run to look at next."""
+    key = (closer.char, closer.can_open, closer.original % 3)
+    opener = find_opener(closer, lowest.get(key))
+    if opener is not None:
+        used = 2 if opener.count >= 2 and closer.count >= 2 else 1
+        return wrap(block, opener, closer, used)
+    # Nothing below this point can open for a closer like this one: search no lower next time.
+    lowest[key] = closer.previous
+    following = closer.next
+    if not closer.can_open:
+        remove(closer)
+    return following
