@@ -16,6 +16,7 @@ const HEAVY = [
   'tests/site/site.browser.test.ts',
   'tests/site/site-watch.test.ts',
   'tests/harness/record/cache-layout.test.ts',
+  'tests/harness/record/commonmark-smoke.test.ts',
 ];
 
 export default class HeavyFirstSequencer extends BaseSequencer {

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
+
+/**
+ * The second task through the whole machinery: manifests/commonmark-smoke.yaml recorded with the
+ * SIMULATED population in Docker (cap 1, both arms), its report built, and its site pages built
+ * by make_site.sh. Every cell is graded by the commonmark oracle (the CommonMark 0.31.2
+ * examples, 33 requirements), and every survival figure carries the planted truth beside it.
+ */
+describe('a SIMULATED commonmark smoke sweep at cap 1', () => {
+  it('records, reports every figure beside its planted truth, and builds its site pages', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rdh-commonmark-smoke-'));
+    const out = path.join(dir, 'runs', 'commonmark-smoke');
+    const io = bufferIo();
+    expect(await runCli(['record', path.join(REPO_ROOT, 'manifests', 'commonmark-smoke.yaml'), '--out', out], io), io.stderr()).toBe(0);
+    const report = JSON.parse(await readFile(path.join(out, 'report', 'report.json'), 'utf8')) as {
+      design: { spec: string };
+      counts: { cells: { design: number; measured: number } };
+      cells: Array<{ result: { specTotal: number; specPassing: number } }>;
+      survival: { byCap: Array<Record<'gated' | 'ungated' | 'difference', { estimate: number; truth: number }>> };
+    };
+    expect(report.design.spec).toBe('../spec/commonmark');
+    expect(report.counts.cells).toMatchObject({ design: 2, measured: 2 });
+    for (const cell of report.cells) expect(cell.result.specTotal).toBe(33);
+    for (const row of report.survival.byCap) {
+      for (const arm of ['gated', 'ungated', 'difference'] as const) {
+        expect(Number.isFinite(row[arm].estimate)).toBe(true);
+        expect(Number.isFinite(row[arm].truth)).toBe(true);
+      }
+    }
+    const md = await readFile(path.join(out, 'report', 'report.md'), 'utf8');
+    expect(md).toContain('planted gated / ungated / difference');
+    const site = path.join(dir, 'site');
+    await promisify(execFile)(path.join(REPO_ROOT, 'make_site.sh'), ['--out', site, '--data', path.join(dir, 'site-data'), out], { cwd: dir, maxBuffer: 64 << 20 });
+    const index = await readFile(path.join(site, 'index.html'), 'utf8');
+    expect(index).toMatch(/<dt>Task<\/dt><dd[^>]*>commonmark<\/dd>/);
+    const sweep = await readFile(path.join(site, 'runs', 'commonmark-smoke', 'index.html'), 'utf8');
+    expect(sweep).toContain('SIMULATED');
+    expect(sweep).toContain('../spec/commonmark');
+  }, 900_000);
+});
