@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadTaskDefinition as loadTaskDef, specDir as specDirOf } from '../../../harness/index.js';
-import { applyDefects, readCorpus, testFileFor, type PlantedDefect } from '../../../harness/testing.js';
+import { applyDefects, readCorpus, testFileFor } from '../../../harness/testing.js';
 
 /**
  * The local validity check of the SIMULATED commonmark corpus, before the commonmark judge is
@@ -108,29 +108,6 @@ function failedExamples(name: string, files: Record<string, string>): Promise<nu
   }) as Promise<number[]>;
 }
 
-/** The requirements whose examples fail, beyond those the clean corpus fails, sorted. */
-function brokenBy(failed: readonly number[], clean: readonly number[]): string[] {
-  return [...new Set(failed.filter((n) => !clean.includes(n)).map((n) => requirementOf.get(n)!))].sort();
-}
-
-/** Why a defect's measured breaks disagree with its recorded ones, or undefined when they agree. */
-function disagreement(d: PlantedDefect, measured: readonly string[]): string | undefined {
-  const recorded = [...d.breaks].sort();
-  if (recorded.join() === measured.join()) return undefined;
-  return `${d.id} records breaks [${recorded.join(', ')}] but breaks [${measured.join(', ')}]`;
-}
-
-/** Defects into groups of at most `size` with disjoint recorded breaks, first fit. */
-function disjointGroups(defects: readonly PlantedDefect[], size: number): PlantedDefect[][] {
-  const groups: PlantedDefect[][] = [];
-  for (const d of defects) {
-    const group = groups.find((g) => g.length < size && g.every((o) => !o.breaks.some((b) => d.breaks.includes(b))));
-    if (group) group.push(d);
-    else groups.push([d]);
-  }
-  return groups;
-}
-
 const clean = failedExamples('clean', corpus.files);
 
 describe('the included examples', () => {
@@ -151,26 +128,9 @@ describe.concurrent('the commonmark corpus over the included examples', () => {
     expect(await clean).toEqual(OUT_OF_SCOPE);
   }, PER_RUN * 2);
 
-  it.each(corpus.defects.map((d) => ({ d, id: d.id })))('$id fails exactly the requirements it records', async ({ d }) => {
-    const measured = brokenBy(await failedExamples(d.id, applyDefects(corpus.files, [d])), await clean);
-    expect(disagreement(d, measured)).toBeUndefined();
-  }, PER_RUN * 2);
-
-  it.each(disjointGroups(corpus.defects, 8).map((g, i) => ({ g, name: `G${i + 1}`, ids: g.map((d) => d.id).join(' + ') })))(
-    'group $name ($ids) fails exactly the union of its breaks',
-    async ({ g, name }) => {
-      const measured = brokenBy(await failedExamples(`group-${name}`, applyDefects(corpus.files, g)), await clean);
-      expect(measured).toEqual(g.flatMap((d) => d.breaks).sort());
-    },
-    PER_RUN * 2,
-  );
-
-  it('notices a defect that records less than it breaks', async () => {
-    const d = corpus.defects.find((x) => x.breaks.length > 1)!;
-    const measured = brokenBy(await failedExamples(`doctored-${d.id}`, applyDefects(corpus.files, [d])), await clean);
-    expect(disagreement({ ...d, breaks: [d.requirement] }, measured)).toContain(`${d.id} records breaks [${d.requirement}] but breaks`);
-    expect(disagreement(d, measured)).toBeUndefined();
-  }, PER_RUN * 2);
+  // Whether each planted defect breaks exactly what it records is decided by the oracle itself, through the grader
+  // (harness task check, run for every task by corpus-validity.test.ts): a comparison of its own here let three defects
+  // through that the oracle's normaliser forgives.
 });
 
 describe.concurrent("the commonmark corpus's own tests", () => {
@@ -178,7 +138,10 @@ describe.concurrent("the commonmark corpus's own tests", () => {
     expect(await failingTestFiles('clean', corpus.files)).toEqual([]);
   }, PER_RUN * 2);
 
-  it.each(corpus.defects.map((d) => ({ d, id: d.id })))("$id fails only its requirement's test file", async ({ d }) => {
-    expect(await failingTestFiles(d.id, applyDefects(corpus.files, [d]))).toEqual([testFileFor(corpus.files, d.requirement)]);
+  it.each(corpus.defects.map((d) => ({ d, id: d.id })))("$id fails its requirement's test file and none of a requirement it does not break", async ({ d }) => {
+    const failing = await failingTestFiles(d.id, applyDefects(corpus.files, [d]));
+    expect(failing).toContain(testFileFor(corpus.files, d.requirement));
+    const allowed = new Set(d.breaks.map((r) => testFileFor(corpus.files, r)));
+    expect(failing.filter((f) => !allowed.has(f))).toEqual([]);
   }, PER_RUN * 2);
 });
