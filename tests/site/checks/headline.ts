@@ -97,7 +97,7 @@ export async function checkHeadline({ context, baseUrl, run, report }: RunCheck)
     expectFigures(await shownRows(page, card), report, `${run} index card`);
     // Which task the sweep ran, on its card.
     const facts = (await page.locator(`ul.runs > li:has(h2 a[href$="runs/${run}/"]) dl.facts`).textContent())!.replace(/\s+/g, ' ');
-    expect(facts, `${run}: index card`).toMatch(new RegExp(`Task ?${report.design.spec.split('/').pop()}Run`));
+    expect(facts, `${run}: index card`).toMatch(new RegExp(`Task ?${report.design.spec.split("/").pop()} ?Run`));
   } finally {
     await page.close();
   }
