@@ -66,7 +66,7 @@ export { controllersOf, renderSummary, summarise } from './record/run-summary.js
 export { recordedLayout } from './replay/replay-layout.js';
 export { baselineProperties } from './task/check/baselines.js';
 export { GradedTree, propertyOf } from './task/check/check-result.js';
-export { loadTaskMaterial, taskCorpusDir, type TaskMaterial } from './task/check/check-material.js';
+export { loadTaskMaterial, type TaskMaterial } from './task/check/check-material.js';
 export { constantProgram } from './task/check/check-trees.js';
 export { corpusClean, corpusDefects } from './task/check/corpus-checks.js';
 export { randomSubset, twoGroupings } from './task/check/corpus-groupings.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Requirement } from '../../harness/grading/spec-requirements.js';
 import { OracleInvalidError } from '../../harness/grading/oracle-cases.js';
-import { loadCoverage, packageExamples, requirementByNumber } from './spec-examples.js';
+import { assertKnownIds, loadCoverage, packageExamples, requirementByNumber } from './spec-examples.js';
 
 /**
  * The commonmark oracle's case recipe (oracle.yaml `cases.recipe`): one case per example that
@@ -16,9 +16,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export async function deriveCases(requirements: Requirement[]): Promise<unknown[]> {
   const coverage = await loadCoverage();
-  const known = new Set(requirements.map((r) => r.id));
-  const unknownIds = Object.keys(coverage.requirements).filter((id) => !known.has(id));
-  if (unknownIds.length) throw new OracleInvalidError(`coverage.yaml: ${unknownIds.join(', ')} not in requirements.yaml`);
+  assertKnownIds(coverage, requirements.map((r) => r.id));
   const map = requirementByNumber(coverage);
   const examples = new Map((await packageExamples(coverage, ROOT)).map((e) => [e.number, e]));
   const missing = [...map.keys()].filter((n) => !examples.has(n));

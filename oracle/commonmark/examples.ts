@@ -1,8 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { z } from 'zod';
 import { loadRequirements } from '../../harness/grading/spec-requirements.js';
 import { OracleInvalidError } from '../../harness/grading/oracle-cases.js';
 import { EXIT, exitCodeFor } from '../../harness/exit-codes.js';
@@ -22,7 +19,7 @@ import { exclusionReason } from './exclusion.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 
-import { loadCoverage, packageExamples, requirementByNumber, type Coverage } from './spec-examples.js';
+import { assertKnownIds, loadCoverage, packageExamples, requirementByNumber, type Coverage } from './spec-examples.js';
 
 export { Coverage, loadCoverage } from './spec-examples.js';
 
@@ -57,9 +54,7 @@ export interface LoadOptions {
 export async function loadCommonmarkExamples(options: LoadOptions = {}): Promise<CommonmarkExamples> {
   const coverage = options.coverage ?? (await loadCoverage());
   const tests = await packageExamples(coverage, options.root ?? ROOT);
-  const known = new Set((await loadRequirements(options.specDir ?? path.join(ROOT, 'spec', 'commonmark'))).map((r) => r.id));
-  const unknownIds = Object.keys(coverage.requirements).filter((id) => !known.has(id));
-  if (unknownIds.length) throw new OracleInvalidError(`coverage.yaml: ${unknownIds.join(', ')} not in requirements.yaml`);
+  assertKnownIds(coverage, (await loadRequirements(options.specDir ?? path.join(ROOT, 'spec', 'commonmark'))).map((r) => r.id));
   const map = requirementByNumber(coverage);
   const result: CommonmarkExamples = { included: [], excluded: [] };
   const problems: string[] = [];

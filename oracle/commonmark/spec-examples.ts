@@ -37,6 +37,13 @@ export async function loadCoverage(file = path.join(HERE, 'coverage.yaml')): Pro
 }
 
 /** Requirement of each mapped number; a number mapped twice is refused. */
+/** Refuses a coverage.yaml that maps examples to an id requirements.yaml does not define. */
+export function assertKnownIds(coverage: Coverage, ids: Iterable<string>): void {
+  const known = new Set(ids);
+  const unknownIds = Object.keys(coverage.requirements).filter((id) => !known.has(id));
+  if (unknownIds.length) throw new OracleInvalidError(`coverage.yaml: ${unknownIds.join(', ')} not in requirements.yaml`);
+}
+
 export function requirementByNumber(coverage: Coverage): Map<number, string> {
   const of = new Map<number, string>();
   for (const [id, numbers] of Object.entries(coverage.requirements)) {

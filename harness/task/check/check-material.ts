@@ -49,16 +49,11 @@ export interface TaskMaterial {
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
-/** The corpus folder of a task: harness/sim/corpus/<task>/. */
-export async function taskCorpusDir(task: string): Promise<string> {
-  return corpusDir(task);
-}
-
 export async function loadTaskMaterial(task: string, folders: TaskFolders = {}): Promise<TaskMaterial> {
   const dirs = {
     specDir: folders.specDir ?? specDir(task),
     oracleDir: folders.oracleDir ?? oracleDir(task),
-    corpusDir: folders.corpusDir ?? (await taskCorpusDir(task)),
+    corpusDir: folders.corpusDir ?? corpusDir(task),
   };
   const definition = await loadTaskDefinition(dirs.specDir);
   const { oracle, requirements } = await loadSpecOracle(task, dirs);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadTaskDefinition as loadTaskDef, specDir as specDirOf } from '../../../harness/index.js';
 import { describe, expect, it } from 'vitest';
 import { runTaskCheck, renderCheck, listTasks } from '../../../harness/index.js';
-import { taskCorpusDir, applyDefects, readCorpus, testFileFor } from '../../../harness/testing.js';
+import { applyDefects, readCorpus, testFileFor } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 
 /**
@@ -44,7 +44,7 @@ describe.skipIf(!HAS_DOCKER)('the sim corpus under the held-out oracle', () => {
   it.each(TASKS)(
     "%s: passes its own tests in the sandbox image, and each defect fails only its requirement's test file",
     async (task) => {
-      const corpus = await readCorpus(await loadTaskDef(specDirOf(task)), await taskCorpusDir(task));
+      const corpus = await readCorpus(await loadTaskDef(specDirOf(task)));
       const workspace = await mkdtemp(path.join(tmpdir(), 'rdh-sim-selftest-'));
       const trees = { clean: corpus.files, ...Object.fromEntries(corpus.defects.map((d) => [d.id, applyDefects(corpus.files, [d])])) };
       for (const [name, files] of Object.entries(trees)) await writeTree(files, workspace, name);
