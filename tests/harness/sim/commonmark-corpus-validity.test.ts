@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import PQueue from 'p-queue';
-import { parse } from 'yaml';
 import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exclusionReason } from '../../../oracle/commonmark/exclusion.js';
+import { loadCoverage, packageExamples, requirementByNumber } from '../../../oracle/commonmark/spec-examples.js';
 import { loadTaskDefinition as loadTaskDef, specDir as specDirOf } from '../../../harness/index.js';
 import { applyDefects, readCorpus, testFileFor } from '../../../harness/testing.js';
 
@@ -28,38 +28,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const DIR = path.join(ROOT, 'harness/sim/corpus/commonmark');
 const RUNNER = path.join(DIR, 'tests/support/run_examples.py');
 const corpus = await readCorpus(await loadTaskDef(specDirOf('commonmark')), DIR);
-const require = createRequire(import.meta.url);
-
-const SpecExample = z.object({ number: z.number().int(), section: z.string(), markdown: z.string(), html: z.string() });
-const specTests = z.array(SpecExample).parse((require('commonmark-spec') as { tests: unknown }).tests);
-const Coverage = z.object({ requirements: z.record(z.string().regex(/^R\d{2}$/), z.array(z.number().int())) });
-const coverage = Coverage.parse(parse(await readFile(path.join(ROOT, 'oracle/commonmark/coverage.yaml'), 'utf8')));
-const requirementOf = new Map(Object.entries(coverage.requirements).flatMap(([r, numbers]) => numbers.map((n) => [n, r] as const)));
-
-/** The spec's examples write a tab as `→`; its own test tooling replaces it before converting. */
-const withTabs = (text: string) => text.replace(/→/g, '\t');
-const EXAMPLES = specTests.filter((t) => requirementOf.has(t.number)).map((t) => ({ number: t.number, markdown: withTabs(t.markdown), html: withTabs(t.html) }));
-
-interface CmNode { type: string; firstChild: CmNode | null; lastChild: CmNode | null; literal: string | null }
-interface CmParser { parse(markdown: string): { walker(): { next(): { node: CmNode } | null } }; refmap: Record<string, unknown> }
-const commonmark = require('commonmark') as { Parser: new () => CmParser };
-const OUTSIDE = new Set(['list', 'item', 'image', 'html_block', 'html_inline']);
-
-/** Whether commonmark.js reads the (tab-expanded) example as using a construct outside the subset. */
-function outsideSubset(markdown: string): boolean {
-  const parser = new commonmark.Parser();
-  const walker = parser.parse(markdown).walker();
-  for (let step = walker.next(); step; step = walker.next()) {
-    const { node } = step;
-    if (OUTSIDE.has(node.type)) return true;
-    // An autolink is a link node whose one text child stood in angle brackets in the source.
-    const child = node.firstChild;
-    const autolink = child !== null && child === node.lastChild && child.type === 'text' && markdown.includes(`<${child.literal}>`);
-    if (node.type === 'link' && !autolink) return true;
-  }
-  return Object.keys(parser.refmap).length > 0;
-}
-const OUT_OF_SCOPE = EXAMPLES.filter((e) => outsideSubset(e.markdown)).map((e) => e.number);
+// The examples as the oracle's recipe reads them (tabs restored), and the subset as its exclusion rule decides it.
+const coverage = await loadCoverage();
+const requirementOf = requirementByNumber(coverage);
+const EXAMPLES = (await packageExamples(coverage, ROOT)).filter((t) => requirementOf.has(t.number)).map((t) => ({ number: t.number, markdown: t.markdown, html: t.html }));
+const OUT_OF_SCOPE = EXAMPLES.filter((e) => exclusionReason(e.markdown) !== undefined).map((e) => e.number);
 
 const work = await mkdtemp(path.join(tmpdir(), 'rdh-cm-corpus-'));
 const examplesFile = path.join(work, 'examples.json');
