@@ -43,7 +43,7 @@ export async function pruneSandboxes(docker: Docker, options: PruneOptions = {})
       result.kept.push(name);
       continue;
     }
-    await docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined);
+    await removeContainer(docker.getContainer(info.Id));
     result.removed.push(name);
   }
   // Archive-transport workspaces: a volume outlives its container when the harness died.
@@ -57,6 +57,20 @@ export async function pruneSandboxes(docker: Docker, options: PruneOptions = {})
     if (gone) result.volumes.push(volume.Name);
   }
   return result;
+}
+
+/**
+ * Remove a container and return once it is gone. A removal already in progress (a session's own
+ * dispose racing a Ctrl-C, say) answers 409 at once while the daemon is still deleting; the caller
+ * would then exit with the container listed as "Removal In Progress", so wait for the daemon to finish.
+ */
+async function removeContainer(container: Docker.Container): Promise<void> {
+  await container.remove({ force: true }).catch(() => undefined);
+  // Resolves when the container is removed; 404 means it already is.
+  await Promise.race([
+    container.wait({ condition: 'removed' }).catch(() => undefined),
+    new Promise((resolve) => setTimeout(resolve, 30_000).unref()),
+  ]);
 }
 
 function ownerAlive(labels: Record<string, string>): boolean {
