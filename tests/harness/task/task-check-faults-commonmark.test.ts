@@ -92,7 +92,7 @@ async function plantedCopy(faults: Faults): Promise<{ oracle: string; corpus: st
 async function check(faults: Faults, ...selection: string[]) {
   const { oracle, corpus } = await plantedCopy(faults);
   const { code, stdout, stderr } = await run('task', 'check', TASK, '--oracle-dir', oracle, '--corpus-dir', corpus, '--spec-dir', specDir(TASK), ...selection, '--json');
-  // A refusal (exit 2 or 3) prints no report; its stderr says why.
+  // A refusal (a usage error, an oracle that does not load) prints no report; its stderr says why.
   if (!stdout) throw new Error(`task check exited ${code} with no report: ${stderr}`);
   const report = CheckReport.parse(JSON.parse(stdout));
   const failures = Object.fromEntries(report.properties.filter((p) => p.status === 'fail').map((p) => [p.property, p.failures]));
