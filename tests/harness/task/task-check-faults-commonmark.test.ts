@@ -1,8 +1,8 @@
-import { cp, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CheckReport, EXIT, oracleDir, REPO_ROOT, runCli, specDir } from '../../../harness/index.js';
 import { bufferIo, corpusDir } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
@@ -39,6 +39,10 @@ interface Faults {
   lenient: boolean;
 }
 
+/** The temp roots made, removed at the end (rm removes their links, not what they point to). */
+const roots: string[] = [];
+afterAll(() => Promise.all(roots.map((r) => rm(r, { recursive: true, force: true }))));
+
 async function run(...argv: string[]) {
   const io = bufferIo();
   const code = await runCli(argv, io);
@@ -62,6 +66,7 @@ async function editYaml<T>(file: string, edit: (value: T) => void): Promise<void
  */
 async function plantedCopy(faults: Faults): Promise<{ oracle: string; corpus: string }> {
   const root = await mkdtemp(path.join(tmpdir(), 'rdh-task-faults-cm-'));
+  roots.push(root);
   for (const dir of ['harness', 'node_modules', 'spec']) await symlink(path.join(REPO_ROOT, dir), path.join(root, dir));
   const oracle = path.join(root, 'oracle', TASK);
   const corpus = path.join(root, 'corpus');
