@@ -24,6 +24,17 @@ export function workspaceOf(ctx: EngineContext, task: Task): string {
   return path.join(ctx.workRoot, task.id, 'ws');
 }
 
+/**
+ * The node whose workspace `dir` is (the inverse of workspaceOf, `<work root>/<id>/ws`): a seed
+ * directory names the prerequisite it came from. The work root is not compared, since a node
+ * finishes in the context that assembles it (an arm's own root), not the one that built its seed.
+ */
+export function nodeOfWorkspace(dir: string): string {
+  const id = path.basename(path.dirname(dir));
+  if (path.basename(dir) !== 'ws' || !id || id === '.' || id === path.sep) throw new Error(`${dir} is not a node workspace (<work root>/<id>/ws; this is a bug)`);
+  return id;
+}
+
 /** Creates the node's workspace and copies a prerequisite's real output into it (never its scaffolding). */
 export async function prepareWorkspace(ctx: EngineContext, task: Task): Promise<string> {
   const dir = workspaceOf(ctx, task);

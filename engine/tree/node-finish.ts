@@ -4,7 +4,7 @@ import { stamp } from '../ports/events.js';
 import type { NodeAccount } from '../runtime/accounting.js';
 import type { Task } from '../runtime/engine-context.js';
 import { isUnplaced } from '../runtime/model-family.js';
-import { workspaceOf } from '../runtime/workspace.js';
+import { nodeOfWorkspace, workspaceOf } from '../runtime/workspace.js';
 import type { MergeRecord, NodeResult, NodeStop } from './node-result.js';
 import type { TreeContext } from './tree-context.js';
 
@@ -39,7 +39,7 @@ export function finishNode(ctx: TreeContext, task: Task, account: NodeAccount, r
     overrides: record.overrides, interfaceChanges: record.interfaceChanges, allocation: account.allocation, tokens: account.spent, usage: account.usage,
     costUsd: account.costUsd, estimatedUsageCalls: account.estimatedCalls,
     ...(account.cuts.length + account.cuts.budget > 0 ? { cuts: { ...account.cuts } } : {}),
-    workspace: workspaceOf(ctx, task), children: end.children,
+    workspace: workspaceOf(ctx, task), ...(task.seedDirs.length ? { seeds: task.seedDirs.map(nodeOfWorkspace) } : {}), children: end.children,
   };
   ctx.events.emit({
     type: 'verdict', ...stamp(ctx.clock, task.id), verdict: result.verdict, reasons: result.reasons,

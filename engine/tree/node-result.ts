@@ -100,6 +100,12 @@ export const NodeResult = z.object({
    */
   cuts: z.strictObject({ length: z.number().int().nonnegative(), budget: z.number().int().nonnegative() }).optional(),
   workspace: z.string(),
+  /**
+   * The nodes (ids) whose finished files were copied into this node's workspace before it worked:
+   * the prerequisites run before it, here or above. What a leaf's tree passes beyond its claims is
+   * only its own when these are subtracted. Absent when none were (and in trees recorded before it).
+   */
+  seeds: z.array(z.string()).min(1).optional(),
   get children() {
     return z.array(NodeResult);
   },

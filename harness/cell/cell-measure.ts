@@ -4,6 +4,7 @@ import { CellMeasurement, withEstimated, type MeasuredLeaf, type MeasuredMerge, 
 import type { SessionTokens } from '../journal/session-tokens.js';
 import { resolveClaim } from './claim-resolution.js';
 import { withMergeGrades } from './merge-grades.js';
+import type { NodeGrade } from './node-grading.js';
 
 /**
  * From an arm's finished root tree and its grade to the CellMeasurement the journal keeps: the
@@ -49,11 +50,10 @@ export interface MeasureInput {
   /** Every session this cell paid for: the pair's shared build and this arm's own merges. */
   sessions: readonly SessionSpend[];
   /** With merges graded: the grade of every merged node below the root, by node id. Default: merges were not graded. */
-  mergeGrades?: ReadonlyMap<string, MergeGrade>;
+  mergeGrades?: ReadonlyMap<string, NodeGrade>;
+  /** With leaves graded: the grade of every leaf's own tree below the root, by node id (a root that executed whole is graded as the cell). Default: leaves were not graded. */
+  leafGrades?: ReadonlyMap<string, NodeGrade>;
 }
-
-/** A merged subtree's grade, or why its tree could not be graded there. */
-export type MergeGrade = { status: 'graded'; grade: GradeResult } | { status: 'not_gradable'; reason: string };
 
 /**
  * Adds one answered call to its session: its tokens always, and its price by the roster entry
@@ -103,6 +103,13 @@ export function sessionsOfCharges(charges: readonly Charge[], roster: readonly M
  */
 export function delivered(node: NodeResult): boolean {
   return node.stop === null && node.checkResults.length > 0 && node.checkResults.every((c) => c.passed);
+}
+
+/** A leaf's grade as the journal keeps it: the requirements its own tree passes, or why it was not graded. */
+function leafGradeOf(grade: NodeGrade | undefined): NonNullable<MeasuredLeaf['grade']> {
+  if (grade === undefined) return { status: 'not_gradable', reason: 'not graded' };
+  if (grade.status === 'not_gradable') return grade;
+  return { status: 'graded', passing: grade.grade.requirements.filter((r) => r.pass).map((r) => r.id).sort() };
 }
 
 function spendOf(unordered: readonly SessionSpend[]): Spend {
@@ -179,6 +186,8 @@ export function measureCell(input: MeasureInput): CellMeasurement {
       room: maySplitAtDepth(n.depth, input.cap),
       delivered: delivered(n),
       claims: n.claims.map((criterion) => ({ criterion: criterion || '(empty claim)', requirement: resolveClaim(criterion, known) })),
+      ...(n.seeds ? { seeds: n.seeds } : {}),
+      ...(input.leafGrades ? { grade: leafGradeOf(n === input.root ? { status: 'graded', grade: input.grade } : input.leafGrades.get(n.id)) } : {}),
     }));
   const leafIds = new Set(leaves.map((l) => l.path));
   const allMerges = nodes.flatMap((n) => (n.children.length > 0 ? (mergeOf(n, input.roster) ?? []) : []));

@@ -1,7 +1,7 @@
 import type { NodeResult } from '../../engine/index.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import { countedRequirements, type LeafClaim, type MeasuredLeaf, type MeasuredMerge } from '../journal/cell-measurement.js';
-import type { MergeGrade } from './cell-measure.js';
+import type { NodeGrade } from './node-grading.js';
 
 /**
  * Merge by merge (`grade_merges`): what each graded subtree says about the claims under it.
@@ -13,7 +13,7 @@ import type { MergeGrade } from './cell-measure.js';
 export interface MergeGrading {
   /** The root's grade (the cell's own), and every other merged node's, by node id. */
   root: { id: string; grade: GradeResult };
-  others: ReadonlyMap<string, MergeGrade>;
+  others: ReadonlyMap<string, NodeGrade>;
 }
 
 /** Whether `requirement` passes in the tree of node `id`: null when that node was not graded. */

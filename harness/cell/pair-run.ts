@@ -1,11 +1,11 @@
-import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { assemble, build, flatten, type Arm, type BuildOptions, type BuiltTree, type EngineEvent, type NodeResult, type SolveRun } from '../../engine/index.js';
 import { gradeTree, type GradeOptions } from '../grading/grader.js';
 import type { GradeResult } from '../grading/grading-report.js';
 import type { CellMeasurement } from '../journal/cell-measurement.js';
 import type { Pairing } from '../manifest/manifest.js';
-import { measureCell, sessionsOfCharges, type MergeGrade, type SessionSpend } from './cell-measure.js';
+import { measureCell, sessionsOfCharges, type SessionSpend } from './cell-measure.js';
+import { gradeNodes, leafNodes, mergedNodes, type NodeGrade, type NodeGrading } from './node-grading.js';
 
 export type { Pairing };
 
@@ -61,7 +61,13 @@ export interface PairRunOptions {
    * tree lacks any of `entryPoints` (paths relative to its workspace, the task.yaml's `deliverable.entry_points`)
    * is not gradable there. Default: only the root is graded.
    */
-  gradeMerges?: { entryPoints: readonly string[] };
+  gradeMerges?: NodeGrading;
+  /**
+   * Grade every leaf's own tree too (`grade_leaves`), with the same grader and the same rule for
+   * a tree without the entry points: what a leaf built beyond what it claimed. Under shared
+   * pairing a leaf is graded once for both arms. Default: leaves are not graded.
+   */
+  gradeLeaves?: NodeGrading;
 }
 
 /** One arm of a pair, measured. */
@@ -150,10 +156,14 @@ export async function runPair(o: PairRunOptions): Promise<PairRun> {
       continue;
     }
     let grade: GradeResult;
-    let mergeGrades: Map<string, MergeGrade> | undefined;
+    let mergeGrades: Map<string, NodeGrade> | undefined;
+    let leafGrades: Map<string, NodeGrade> | undefined;
     try {
       grade = await gradeOnce(run.root.workspace, arm);
-      if (o.gradeMerges) mergeGrades = await gradeMergeNodes(run.root, o.gradeMerges.entryPoints, (workspace) => gradeOnce(workspace, arm));
+      const nodes = flatten(run.root);
+      const below = (pick: typeof mergedNodes, grading: NodeGrading) => gradeNodes(pick(run.root, nodes), grading.entryPoints, (workspace) => gradeOnce(workspace, arm));
+      if (o.gradeMerges) mergeGrades = await below(mergedNodes, o.gradeMerges);
+      if (o.gradeLeaves) leafGrades = await below(leafNodes, o.gradeLeaves);
     } catch (error) {
       if (!hooks.gradeFailed) throw error;
       await hooks.gradeFailed(arm, error);
@@ -161,36 +171,12 @@ export async function runPair(o: PairRunOptions): Promise<PairRun> {
       continue;
     }
     const sessions = hooks.sessions?.(arm) ?? sessionsOfCharges(charges.filter((c) => c.arm === undefined || c.arm === arm), o.engine.roster);
-    const measurement = measureCell({ cap: o.cell.cap, repetition: o.cell.repetition, arm, pairing, root: run.root, grade, roster: o.engine.roster, sessions, ...(mergeGrades ? { mergeGrades } : {}) });
+    const measurement = measureCell({ cap: o.cell.cap, repetition: o.cell.repetition, arm, pairing, root: run.root, grade, roster: o.engine.roster, sessions, ...(mergeGrades ? { mergeGrades } : {}), ...(leafGrades ? { leafGrades } : {}) });
     const outcome = { arm, run, root: run.root, grade, measurement };
     await hooks.measured?.(outcome);
     measured.push(outcome);
   }
   return { pairing, builds, arms: measured, unmeasured };
-}
-
-/** Gradings of one arm's merged subtrees in flight at once: each is its own container. */
-const MERGE_GRADINGS_AT_ONCE = 4;
-
-/**
- * Grades every node below the root that ran a merge, its merged tree as it stands (the root's
- * grade is the cell's own). A node without the deliverable's entry points is not gradable
- * there: a piece of the deliverable is not a broken deliverable.
- */
-async function gradeMergeNodes(root: NodeResult, entryPoints: readonly string[], grade: (workspace: string) => Promise<GradeResult>): Promise<Map<string, MergeGrade>> {
-  const nodes = flatten(root).filter((n) => n !== root && n.children.length > 0 && (n.merge?.attempts.length ?? 0) > 0);
-  const out = new Map<string, MergeGrade>();
-  let next = 0;
-  const worker = async () => {
-    while (next < nodes.length) {
-      const node = nodes[next++]!;
-      const missing: string[] = [];
-      for (const entry of entryPoints) await access(path.join(node.workspace, entry)).catch(() => missing.push(entry));
-      out.set(node.id, missing.length ? { status: 'not_gradable', reason: `its tree has no ${missing.join(', ')}` } : { status: 'graded', grade: await grade(node.workspace) });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(MERGE_GRADINGS_AT_ONCE, nodes.length) }, worker));
-  return out;
 }
 
 /** Every promise settled, then the values in order, or the first rejection. */

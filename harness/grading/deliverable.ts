@@ -1,4 +1,4 @@
-import { gradeMergesOf, type Manifest } from '../manifest/manifest.js';
+import { gradeLeavesOf, gradeMergesOf, type Manifest } from '../manifest/manifest.js';
 import { loadTaskDefinition, type TaskDefinition } from '../task/task-definition.js';
 
 /**
@@ -14,5 +14,11 @@ export async function deliverableOf(specDir: string): Promise<TaskDefinition['de
 /** The merge-by-merge grading a sweep asks for (`grade_merges`), with the entry points its spec's task declares; undefined when off. */
 export async function mergeGradingOf(manifest: Pick<Manifest, 'grade_merges'>, specDir: string, simulated: boolean): Promise<{ entryPoints: readonly string[] } | undefined> {
   if (!gradeMergesOf(manifest, simulated)) return undefined;
+  return { entryPoints: (await deliverableOf(specDir)).entry_points };
+}
+
+/** The leaf-by-leaf grading a sweep asks for (`grade_leaves`), with the entry points its spec's task declares; undefined when off. */
+export async function leafGradingOf(manifest: Pick<Manifest, 'grade_leaves'>, specDir: string, simulated: boolean): Promise<{ entryPoints: readonly string[] } | undefined> {
+  if (!gradeLeavesOf(manifest, simulated)) return undefined;
   return { entryPoints: (await deliverableOf(specDir)).entry_points };
 }

@@ -33,6 +33,12 @@ export const ModelIdentity = z.strictObject({
 });
 export type ModelIdentity = z.infer<typeof ModelIdentity>;
 
+/** A node's tree as the oracle graded it: the requirements passing there, or why it could not be graded (never a failure). */
+const NodeGradeFacts = z.discriminatedUnion('status', [
+  z.strictObject({ status: z.literal('graded'), passing: z.array(Text) }),
+  z.strictObject({ status: z.literal('not_gradable'), reason: Text }),
+]);
+
 /** One acceptance criterion a leaf claimed, as text, with the requirement it names (null: it names none, so it is dropped from the metric and counted). */
 export const LeafClaim = z.strictObject({
   criterion: Text,
@@ -57,6 +63,14 @@ export const MeasuredLeaf = z.strictObject({
   /** The session changed something it declared and its own tests pass in its own tree. An undelivered leaf's claims leave the denominator. */
   delivered: z.boolean(),
   claims: z.array(LeafClaim),
+  /** The nodes (paths) whose finished files were copied into this leaf's tree before it worked: prerequisites. Absent: none. */
+  seeds: z.array(z.string()).min(1).optional(),
+  /**
+   * With leaves graded (`grade_leaves`): the oracle's grade of this leaf's own tree, every
+   * requirement it passes (`passing`), claimed or not; or why it could not be graded (its tree
+   * lacks the deliverable's entry points). Absent: leaves were not graded.
+   */
+  grade: NodeGradeFacts.optional(),
 });
 export type MeasuredLeaf = z.infer<typeof MeasuredLeaf>;
 
@@ -90,12 +104,7 @@ export const MeasuredMerge = z.strictObject({
    * claimed under it (`passing` lists those that pass), or why it could not be graded here
    * (its tree lacks the deliverable's entry point): never read as a death. Absent: merges were not graded.
    */
-  grade: z
-    .discriminatedUnion('status', [
-      z.strictObject({ status: z.literal('graded'), passing: z.array(Text) }),
-      z.strictObject({ status: z.literal('not_gradable'), reason: Text }),
-    ])
-    .optional(),
+  grade: NodeGradeFacts.optional(),
 });
 export type MeasuredMerge = z.infer<typeof MeasuredMerge>;
 
@@ -175,6 +184,13 @@ export const CellMeasurement = z
       // The engine lets a node at depth d < cap split, so leaves sit at most at the cap.
       if (leaf.level > m.cap) issue(['leaves', i, 'level'], `a leaf at level ${leaf.level} is deeper than cap ${m.cap} allows`);
     });
+    const leafPaths = new Set(m.leaves.map((l) => l.path));
+    m.leaves.forEach((leaf, i) => {
+      // A prerequisite is built whole, so a seed is always a leaf of the same tree.
+      leaf.seeds?.forEach((seed, j) => {
+        if (!leafPaths.has(seed) || seed === leaf.path) issue(['leaves', i, 'seeds', j], `seed ${JSON.stringify(seed)} is not another leaf of this cell`);
+      });
+    });
     m.merges.forEach((merge, i) => {
       if (paths.has(merge.path)) issue(['merges', i, 'path'], `node ${JSON.stringify(merge.path)} appears twice`);
       paths.add(merge.path);
@@ -198,6 +214,24 @@ export type CellMeasurement = z.infer<typeof CellMeasurement>;
 /** The requirements a leaf's claims count for: each requirement its resolved claims name, once; none when it did not deliver. */
 export function countedRequirements(leaf: MeasuredLeaf): string[] {
   return leaf.delivered ? [...new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])))] : [];
+}
+
+/**
+ * What a graded leaf's own tree passes beyond its claims (`grade_leaves`): requirements passing
+ * there that the leaf did not claim (resolved, whatever its delivery), and that no seed it was
+ * handed (a prerequisite's files) claims or passes in its own graded tree. Undefined when the leaf
+ * was not graded. A model that writes the whole deliverable from memory at every leaf shows here,
+ * however the tree split: depth then measures the merges, not the division of work.
+ */
+export function beyondClaims(leaf: MeasuredLeaf, cell: Pick<CellMeasurement, 'leaves'>): string[] | undefined {
+  if (leaf.grade?.status !== 'graded') return undefined;
+  const credited = new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])));
+  for (const seed of leaf.seeds ?? []) {
+    const node = cell.leaves.find((l) => l.path === seed);
+    for (const c of node?.claims ?? []) if (c.requirement !== null) credited.add(c.requirement);
+    if (node?.grade?.status === 'graded') for (const r of node.grade.passing) credited.add(r);
+  }
+  return leaf.grade.passing.filter((r) => !credited.has(r));
 }
 
 export function survivalTally(m: CellMeasurement): CellTally {

@@ -231,6 +231,13 @@ export const Manifest = z
         'Grade every assembled node\'s tree with the oracle, not only the root\'s, so survival is measured merge by merge: for each node only the requirements claimed under it count, and each claim records the node where it last passed. A subtree is graded only when its tree holds the deliverable\'s entry point; the others are counted as not gradable there, never as deaths. The root grade stays the primary endpoint. Costs one grading per assembling node and arm (at cap 4 and 4 children, about 170 per pair); no model calls. Default: true for a SIMULATED sweep, false otherwise.',
       )
       .meta({ examples: [true] }),
+    grade_leaves: z
+      .boolean()
+      .optional()
+      .describe(
+        "Grade every leaf's own tree with the oracle too, to count what a leaf built beyond what it claimed: a model that writes the whole deliverable at every leaf flattens depth, and shows here. A leaf's tree is graded only when it holds the deliverable's entry point; the others are counted as not gradable. Requirements a prerequisite handed to the leaf (its claims, or what its own tree passes) are not counted against it. Costs one grading per leaf and pair (shared pairing) or per leaf and arm (independent); no model calls. Default: true for a SIMULATED sweep, false otherwise.",
+      )
+      .meta({ examples: [true] }),
     max_sessions: PositiveInt()
       .describe('Hard ceiling on model sessions for the whole sweep; reaching it stops the sweep and reports what was measured, with a caveat. Sessions scale with branching^depth, which nobody can predict, so this is what makes a wrong guess survivable. `--max-sessions` may lower it, never raise it. No default: a ceiling nobody chose is not a ceiling.')
       .meta({ examples: [8000] }),
@@ -312,6 +319,11 @@ export function allocationOf(manifest: Pick<Manifest, 'budget'>): { leafTokens: 
 }
 
 /** Whether the sweep grades every assembled node (see `grade_merges`): the manifest's choice, else on exactly when the sweep is SIMULATED. */
+/** Whether the sweep grades every leaf's own tree (see `grade_leaves`): the manifest's choice, else on exactly when the sweep is SIMULATED. */
+export function gradeLeavesOf(manifest: Pick<Manifest, 'grade_leaves'>, simulated: boolean): boolean {
+  return manifest.grade_leaves ?? simulated;
+}
+
 export function gradeMergesOf(manifest: Pick<Manifest, 'grade_merges'>, simulated: boolean): boolean {
   return manifest.grade_merges ?? simulated;
 }

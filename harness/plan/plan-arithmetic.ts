@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Role } from '../../engine/index.js';
-import { ARMS, gradeMergesOf, repetitionsAt, type Arm, type Manifest, type Pairing } from '../manifest/manifest.js';
+import { ARMS, gradeLeavesOf, gradeMergesOf, repetitionsAt, type Arm, type Manifest, type Pairing } from '../manifest/manifest.js';
 import { ModelPairName, pairOfRole } from '../providers/role-pairs.js';
 
 /**
@@ -251,6 +251,8 @@ export interface PlanInput {
    * SIMULATED sweep); absent when it resolves off, and then the bill counts no merge gradings.
    */
   gradeMerges?: GradeMergesSource;
+  /** Why grade_leaves is on, as gradeMerges; absent when it resolves off, and then the bill counts no leaf gradings. */
+  gradeLeaves?: GradeMergesSource;
 }
 
 export type GradeMergesSource = 'manifest' | 'simulated';
@@ -306,6 +308,41 @@ export function mergeGradings(input: Pick<PlanInput, 'caps' | 'arms' | 'repetiti
     });
   const sum = (pick: (c: CapMergeGradings) => number) => caps.reduce((total, c) => total + pick(c), 0);
   return { source, secondsPerGrading: GRADING_SECONDS, caps, total: { gradings: sum((c) => c.gradingsPerPair * c.repetitions), extra: sum((c) => c.extra), seconds: sum((c) => c.seconds) } };
+}
+
+/** The leaf gradings of one cap: one oracle grading per leaf and tree (one tree per pair under shared pairing, one per arm otherwise). */
+export interface CapLeafGradings {
+  cap: number;
+  /** Leaves of one tree at projected_branching. */
+  leaves: number;
+  /** Trees a pair builds: 1 under shared pairing (both arms hold its leaves), the arms otherwise. */
+  treesPerPair: number;
+  repetitions: number;
+  /** leaves x treesPerPair x repetitions. */
+  gradings: number;
+  /** gradings x GRADING_SECONDS. */
+  seconds: number;
+}
+
+export interface LeafGradings {
+  source: GradeMergesSource;
+  secondsPerGrading: number;
+  caps: CapLeafGradings[];
+  total: { gradings: number; seconds: number };
+}
+
+/** The gradings grade_leaves adds to a sweep whose trees use their whole cap at `branching`: every leaf's own tree, once per tree built. No model calls. */
+export function leafGradings(input: Pick<PlanInput, 'caps' | 'arms' | 'repetitions' | 'branching' | 'pairing'>, source: GradeMergesSource): LeafGradings {
+  const treesPerPair = (input.pairing ?? 'shared') === 'shared' ? 1 : ARMS.filter((arm) => input.arms.includes(arm)).length;
+  const caps = [...new Set(input.caps)]
+    .sort((a, b) => a - b)
+    .map((cap): CapLeafGradings => {
+      const { leaves } = treeShape(input.branching, cap);
+      const repetitions = input.repetitions[cap] ?? 0;
+      const gradings = leaves * treesPerPair * repetitions;
+      return { cap, leaves, treesPerPair, repetitions, gradings, seconds: gradings * GRADING_SECONDS };
+    });
+  return { source, secondsPerGrading: GRADING_SECONDS, caps, total: { gradings: caps.reduce((n, c) => n + c.gradings, 0), seconds: caps.reduce((n, c) => n + c.seconds, 0) } };
 }
 
 /** Dollars for one session of a model: its token ceiling at the assumed split, held by the cost ceiling. */
@@ -397,6 +434,8 @@ export interface PlanProjection {
   ceiling: CeilingVerdict;
   /** The oracle gradings grade_merges adds; absent when it resolves off. */
   mergeGradings?: MergeGradings;
+  /** The oracle gradings grade_leaves adds; absent when it resolves off. */
+  leafGradings?: LeafGradings;
 }
 
 /** The bill of a sweep in which every tree uses its whole cap at the declared branching. */
@@ -448,6 +487,7 @@ export function projectPlan(input: PlanInput): PlanProjection {
     },
     ceiling,
     ...(input.gradeMerges ? { mergeGradings: mergeGradings(input, input.gradeMerges) } : {}),
+    ...(input.gradeLeaves ? { leafGradings: leafGradings(input, input.gradeLeaves) } : {}),
   };
 }
 
@@ -463,6 +503,7 @@ const byPairTotal = (parts: ReadonlyArray<Readonly<Record<ModelPairName, number>
  */
 export function planInputFor(manifest: Manifest, caps: readonly number[] = manifest.depth_caps, pricing?: Pricing, simulated = false): PlanInput {
   const grade = gradeMergesOf(manifest, simulated);
+  const leaves = gradeLeavesOf(manifest, simulated);
   return {
     caps,
     arms: manifest.arms,
@@ -474,6 +515,7 @@ export function planInputFor(manifest: Manifest, caps: readonly number[] = manif
     ...(pricing ? { pricing } : {}),
     pairing: manifest.pairing,
     ...(grade ? { gradeMerges: manifest.grade_merges === undefined ? 'simulated' : 'manifest' } : {}),
+    ...(leaves ? { gradeLeaves: manifest.grade_leaves === undefined ? 'simulated' : 'manifest' } : {}),
   };
 }
 

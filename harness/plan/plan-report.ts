@@ -258,6 +258,24 @@ function mergeGradingLines(projection: PlanProjection): string[] {
   ];
 }
 
+/** The oracle gradings grade_leaves adds, per cap and in all; nothing when it resolves off. */
+function leafGradingLines(projection: PlanProjection): string[] {
+  const g = projection.leafGradings;
+  if (!g) return [];
+  const why = g.source === 'manifest' ? 'set in the manifest' : 'the default for a SIMULATED sweep';
+  const header = ['cap', 'leaves', 'trees/pair', 'reps', 'gradings', 'grading time'];
+  const rows = g.caps.map((c) => [String(c.cap), count(c.leaves), String(c.treesPerPair), String(c.repetitions), count(c.gradings), duration(c.seconds)]);
+  rows.push(['all', '', '', '', count(g.total.gradings), duration(g.total.seconds)]);
+  return [
+    '',
+    ...wrap(`Leaf gradings (grade_leaves on, ${why}): every leaf's own tree is graded by the oracle, to count what it built beyond its claims; no model calls, so no sessions, tokens or dollars.`, 96, '  '),
+    '',
+    ...textTable([header, ...rows], header.map((_, i) => (i === 0 ? 'left' : 'right'))),
+    '',
+    `  trees/pair = 1 under shared pairing (both arms hold the same leaves), else the arms; grading time = gradings x ${g.secondsPerGrading} s, serial.`,
+  ];
+}
+
 /** What a role's sessions are, where the role's name alone does not say. */
 const ROLE_GLOSS: Partial<Record<Role, string>> = {
   verifier: "each leaf's re-run and every meta-verifier",
@@ -350,7 +368,7 @@ export function renderPlanText(report: PlanReport): string {
     );
   }
   lines.push('', ...wallTimeLines(report.wallTime.plan, 'Wall time'));
-  lines.push(...mergeGradingLines(projection));
+  lines.push(...mergeGradingLines(projection), ...leafGradingLines(projection));
   lines.push('', ...ceilingLines(report));
   if (report.forecast) lines.push('', ...learnedLines(report.forecast, { branching: b, priced: !allSim }));
   if (report.wallTime.left) lines.push('', ...wallTimeLines(report.wallTime.left, `Wall time of the cells left, from ${report.forecast?.run ?? 'the run'}`));

@@ -77,6 +77,8 @@ export interface RecordSweepOptions {
   keepWorkspaces: boolean;
   /** Grade every merged subtree too (`grade_merges`; see PairRunOptions.gradeMerges). Default: only roots. */
   gradeMerges?: { entryPoints: readonly string[] };
+  /** Grade every leaf's own tree too (`grade_leaves`; see PairRunOptions.gradeLeaves). Default: leaves are not graded. */
+  gradeLeaves?: { entryPoints: readonly string[] };
   /** The per-node allocations every tree's nodes receive (the manifest's `budget`). */
   budget: BuildOptions['budget'];
   /** What the run's containers and grading scratch folders are labelled with. */
@@ -240,7 +242,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       };
 
       try {
-        await runPair({ cell: { cap: pair.cap, repetition: pair.repetition }, arms, pairing: o.manifest.pairing, engine, grade: (tree, arm) => o.grade(tree, cells[arm]), hooks, ...(o.gradeMerges ? { gradeMerges: o.gradeMerges } : {}) });
+        await runPair({ cell: { cap: pair.cap, repetition: pair.repetition }, arms, pairing: o.manifest.pairing, engine, grade: (tree, arm) => o.grade(tree, cells[arm]), hooks, ...(o.gradeMerges ? { gradeMerges: o.gradeMerges } : {}), ...(o.gradeLeaves ? { gradeLeaves: o.gradeLeaves } : {}) });
       } catch (error) {
         await sessions.finishAll('error');
         if (error instanceof FatalStop) throw error;

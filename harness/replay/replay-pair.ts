@@ -81,6 +81,8 @@ export interface ReplayPairOptions {
   grade(tree: string): Promise<GradeResult>;
   /** Grade every merged subtree too, as the recording did (`grade_merges`). Default: only roots. */
   gradeMerges?: { entryPoints: readonly string[] };
+  /** Grade every leaf's own tree too, as the recording did (`grade_leaves`). Default: leaves are not graded. */
+  gradeLeaves?: { entryPoints: readonly string[] };
   /** The layout the pair's requests were recorded in (see replay-layout.ts). Default: the engine's own. */
   requestLayout?: RequestLayout;
 }
@@ -144,6 +146,7 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
     const run = await runPair({
       cell: { cap: o.cap, repetition: o.repetition }, arms: o.arms, pairing: o.manifest.pairing, engine, grade: (tree) => o.grade(tree),
       ...(o.gradeMerges ? { gradeMerges: o.gradeMerges } : {}),
+      ...(o.gradeLeaves ? { gradeLeaves: o.gradeLeaves } : {}),
       hooks: {
         // After a divergence nothing is graded: the tree is not the recorded one.
         assembled: async () => (divergence ? 'diverged' : undefined),

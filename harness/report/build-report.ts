@@ -17,6 +17,7 @@ import { REPORT_VERSION, Report, type CellRow, type DepthBin } from './report-sc
 import { survivalSection } from './survival-figures.js';
 import { rulingSection } from './ruling.js';
 import { mergeDecaySection } from './merge-decay.js';
+import { beyondClaimsSection } from './beyond-claims.js';
 import { claimRows } from './claim-rows.js';
 import { cellId } from '../journal/run-folder.js';
 
@@ -200,6 +201,8 @@ export function buildReport(input: ReportInput): Report {
   if (ruling) report.ruling = ruling;
   const decay = mergeDecaySection(complete, truth);
   if (decay) report.mergeDecay = decay;
+  const beyond = beyondClaimsSection(complete.map((m) => ({ id: cellId(m), m })), truth !== null);
+  if (beyond) report.beyondClaims = beyond;
   report.caveats = caveatsOf({ events, manifest, sweep, simulatedText, report });
   // Parsing on the way out is the guarantee: no NaN, no infinity, no field the schema does not name.
   return Report.parse(report);

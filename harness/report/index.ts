@@ -14,5 +14,6 @@ export { readRecordedRun, type RecordedRun } from './read-run.js';
 export { writeReport, reportJson, type WriteReportOptions, type WrittenReport } from './write-report.js';
 export { measuredSpend } from './cost-panel.js';
 export { mergeDecaySection, MergeDecay, claimFate } from './merge-decay.js';
+export { beyondClaimsSection, BeyondClaims, BeyondClaimsRow } from './beyond-claims.js';
 export { claimRows, ClaimRow } from './claim-rows.js';
 export { rule, rulingSection, registrationProblem, rulingLines, type RulingInput } from './ruling.js';

@@ -132,6 +132,29 @@ function mergeDecay(r: Report): string[] {
   ];
 }
 
+/** Leaves listed in report.md; report.json lists every one. */
+const BEYOND_SHOWN = 20;
+
+function beyondClaims(r: Report): string[] {
+  const b = r.beyondClaims;
+  if (!b) return [];
+  const ratio = (n: number | null) => (n === null ? 'none graded' : share(n));
+  const rows = b.rows.map((row) => [String(row.cap), String(row.leaves), String(row.graded), `${row.beyond} (${ratio(row.share)})`, truthText(row.truth), row.meanPerLeaf === null ? '–' : `${row.meanPerLeaf.toFixed(1)} of ${b.specTotal}`]);
+  const listed = b.leaves.slice(0, BEYOND_SHOWN).map((l) => [l.cellId, l.leaf, l.claimed.join(' ') || 'none', `${l.beyond.length}: ${l.beyond.join(' ')}`]);
+  return [
+    '## Work beyond the claims',
+    '',
+    "Every leaf's own tree was graded by the oracle too (grade_leaves). A leaf that passes requirements it did not claim (nor a prerequisite handed it) built more than its share: a model writing the whole deliverable at every leaf flattens depth, since what survives then owes little to how the work was divided. Leaves whose tree lacks the deliverable's entry points are not graded. Under shared pairing both arms hold the same leaves, counted once.",
+    '',
+    ...markdownTable(['cap', 'leaves', 'graded', 'beyond their claims (share)', 'share (planted)', 'mean beyond a leaf'], rows, ['r', 'r', 'r', 'r', 'r', 'r']),
+    '',
+    ...(r.simulated && b.rows.some((row) => row.truth !== null) ? ['Planted: every SIMULATED leaf writes the whole program, with only its own claims\' defects, so it passes every requirement those defects do not break.', ''] : []),
+    ...(listed.length ? markdownTable(['cell', 'leaf', 'claimed', 'passing beyond its claims'], listed.map((k) => k.map(cellText))) : []),
+    ...(b.leaves.length > BEYOND_SHOWN ? ['', `… and ${b.leaves.length - BEYOND_SHOWN} more in report.json.`] : []),
+    '',
+  ];
+}
+
 function cells(r: Report): string[] {
   const rows = r.cells.map((c) => {
     const x = c.result;
@@ -254,6 +277,7 @@ export function renderMarkdown(r: Report): string {
     ...byCap(r),
     ...depth(r),
     ...mergeDecay(r),
+    ...beyondClaims(r),
     ...cells(r),
     ...cost(r),
     ...audit(r),

@@ -7,6 +7,7 @@ import { Spend } from '../journal/cell-measurement.js';
 import { CacheShare } from '../journal/cache-share-schema.js';
 import { Hypothesis } from '../manifest/hypothesis.js';
 import { MergeDecay } from './merge-decay-schema.js';
+import { BeyondClaims } from './beyond-claims.js';
 import { ClaimRow } from './claim-schema.js';
 
 /**
@@ -287,5 +288,7 @@ export const Report = z.object({
   ruling: RulingSection.optional(),
   /** Survival merge by merge, when the sweep graded its merges (`grade_merges`); absent otherwise. */
   mergeDecay: MergeDecay.optional(),
+  /** What leaves built beyond their claims, when the sweep graded its leaves (`grade_leaves`); absent otherwise. */
+  beyondClaims: BeyondClaims.optional(),
 });
 export type Report = z.infer<typeof Report>;

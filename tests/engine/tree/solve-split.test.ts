@@ -31,6 +31,8 @@ describe.skipIf(!HAS_DOCKER)('a split node, end to end in real sandboxes', () =>
     // Siblings got the prerequisite's real files, not a description.
     expect(briefOf(model.byRole('worker').find((r) => r.nodeId === 'root.2')!)).toContain('## Already built by a prerequisite (real files, present in your workspace)\nbase.py');
     expect(existsSync(path.join(root.children[1]!.workspace, 'base.py'))).toBe(true);
+    // Each node says which nodes' files it was handed, so what it built itself can be told apart.
+    expect(root.children.map((c) => [c.id, c.seeds])).toEqual([['root.1', undefined], ['root.2', ['root.1']], ['root.3', ['root.1']]]);
     // Assembly: children under .children/<slug>/, interface changes recorded, seam checks written after the fact.
     for (const slug of ['base', 'left', 'right']) expect(existsSync(path.join(root.workspace, '.children', slug, `${slug}.py`))).toBe(true);
     expect(root.interfaceChanges).toEqual(['main.py imports each piece by module name']);
@@ -147,6 +149,7 @@ describe('the contract stage (fake sandbox)', () => {
     const grandchild = flatten(root).find((n) => n.id === 'root.2.1')!;
     expect(briefOf(model.byRole('worker').find((r) => r.nodeId === 'root.2.1')!)).toContain('## Already built by a prerequisite (real files, present in your workspace)\nbase.py');
     expect(existsSync(path.join(grandchild.workspace, 'base.py'))).toBe(true);
+    expect(grandchild.seeds).toEqual(['root.1']);
   });
 
   it('stops the siblings of a failed prerequisite, with that reason, and assembles nothing', async () => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventSink } from '../../../engine/index.js';
-import { REPO_ROOT, SimParams, deliverableOf, mergeDecaySection, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
-import { oracleGrader, runPair, simPathOf, specObjective, type PairRun } from '../../../harness/testing.js';
+import { REPO_ROOT, SimParams, beyondClaims, deliverableOf, mergeDecaySection, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
+import { oracleGrader, passingRequirements, runPair, simPathOf, specObjective, type PairRun } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 
 /**
@@ -13,7 +13,8 @@ import { HAS_DOCKER, testProvider } from '../../support/docker.js';
  * per cell the oracle's passing requirements, the measured claims at every level (level 0
  * included) and every merged subtree's grade equal what the pure sampler predicts for the
  * same seed. A cap-1 pair whose root executes whole (its claims are the objective's: level 0),
- * and a cap-2 pair with an early leaf beside a split child, merges graded (grade_merges).
+ * and a cap-2 pair with an early leaf beside a split child, merges graded (grade_merges), and
+ * every leaf's own tree graded (grade_leaves).
  */
 
 const SPEC = path.join(REPO_ROOT, 'spec', 'sqlcsv');
@@ -37,6 +38,7 @@ async function record(params: SimParams, cap: number, work: string, entryPoints:
     },
     grade,
     gradeMerges: { entryPoints },
+    gradeLeaves: { entryPoints },
   });
   return { setup, pair };
 }
@@ -110,5 +112,25 @@ describe.runIf(HAS_DOCKER)('the published path recovers the pure model exactly, 
       const lastPassed = measurement.leaves.flatMap((l) => l.claims.flatMap((c) => (c.lastPassed === undefined ? [] : [`${simPathOf(l.path)} ${c.requirement} ${c.lastPassed === null ? 'none' : simPathOf(c.lastPassed)}`])));
       expect(lastPassed.sort()).toEqual(expected.mergeSurvival.claims.map((c) => `${c.leaf} ${c.requirement} ${c.lastPassed ?? 'none'}`).sort());
     }
+  });
+
+  it('per leaf: each leaf’s own tree passes exactly what its own planted defects leave, and what it passes beyond its claims is counted', () => {
+    const { setup, pair } = runs[1]!;
+    const requirements = setup.world.requirements.map((r) => r.id);
+    const drawn = new Map(setup.world.tree(null).phase.leaves.map((l) => [l.path, l]));
+    for (const { arm, measurement } of pair.arms) {
+      expect(measurement.leaves.length).toBeGreaterThan(1);
+      for (const leaf of measurement.leaves) {
+        const draws = drawn.get(simPathOf(leaf.path))!;
+        // A SIMULATED leaf writes the whole program with its own claims' defects: every other requirement passes in its tree.
+        const present = new Map(draws.claims.filter((c) => c.defect !== null).map((c) => [c.requirement, c.defect!]));
+        const expected = passingRequirements(setup.world.defects, requirements, present);
+        expect([arm, leaf.path, leaf.grade]).toEqual([arm, leaf.path, { status: 'graded', passing: [...expected].sort() }]);
+        const claimed = new Set(leaf.claims.flatMap((c) => (c.requirement ? [c.requirement] : [])));
+        expect(beyondClaims(leaf, measurement)).toEqual([...expected].sort().filter((r) => !claimed.has(r)));
+      }
+    }
+    // Shared pairing: one build, so both arms hold the same leaves and the same leaf grades.
+    expect(pair.arms[0]!.measurement.leaves.map((l) => l.grade)).toEqual(pair.arms[1]!.measurement.leaves.map((l) => l.grade));
   });
 });

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CellMeasurement, cellCounts, openJournal, readSweepJournal, reviewRelation, survivalTally, totalSpend, type MeasuredReview } from '../../../harness/index.js';
+import { CellMeasurement, beyondClaims, cellCounts, openJournal, readSweepJournal, reviewRelation, survivalTally, totalSpend, type MeasuredReview } from '../../../harness/index.js';
 import { header, sampleMeasurement, stamped } from './sweep-fixtures.js';
 
 const claim = (requirement: string | null, criterion = `criterion naming ${requirement ?? 'nothing'}`) => ({ criterion, requirement });
@@ -112,5 +112,39 @@ describe('cell_finished carries a CellMeasurement (version 2)', () => {
     const [head, finished] = stamped([header(), { type: 'cell_finished', cellId: 'cap1-rep1-gated', outcome: { status: 'measured', result: sampleMeasurement('cap1-rep1-gated') } }]);
     await writeFile(file, `${JSON.stringify(head)}\n${JSON.stringify({ ...finished, version: 1, outcome: { status: 'measured', result: { survival: 0.8 } } })}\n`);
     await expect(readSweepJournal(file, { shownAs: 'run/journal.jsonl' })).rejects.toThrow(/run\/journal\.jsonl line 2/);
+  });
+});
+
+describe('cell measurement: what a leaf built beyond its claims (grade_leaves)', () => {
+  const graded = (...passing: string[]) => ({ status: 'graded' as const, passing });
+  /** A prerequisite leaf (root.1) seeded into its sibling (root.2); root.3 was not gradable; root.4 was not graded at all. */
+  function seededCell(): CellMeasurement {
+    return CellMeasurement.parse({
+      ...sampleMeasurement('cap1-rep1-gated'),
+      cap: 1,
+      leaves: [
+        { path: 'root.1', level: 1, room: false, delivered: true, claims: [claim('R01')], grade: graded('R01', 'R02', 'R07') },
+        { path: 'root.2', level: 1, room: false, delivered: true, claims: [claim('R03'), claim(null)], seeds: ['root.1'], grade: graded('R01', 'R02', 'R03', 'R04', 'R07', 'R09') },
+        { path: 'root.3', level: 1, room: false, delivered: true, claims: [claim('R05')], grade: { status: 'not_gradable', reason: 'its tree has no sqlcsv/__main__.py' } },
+        { path: 'root.4', level: 1, room: false, delivered: false, claims: [claim('R06')] },
+      ],
+      merges: [{ path: 'root', level: 0, children: 4, attempts: 1, reviews: [] }],
+    });
+  }
+
+  it('counts what a leaf’s own tree passes that neither it nor a prerequisite handed to it claims or passes', () => {
+    const cell = seededCell();
+    const [prerequisite, seeded, notGradable, notGraded] = cell.leaves;
+    expect(beyondClaims(prerequisite!, cell)).toEqual(['R02', 'R07']);
+    // R01 (the seed's claim) and R02, R07 (what the seed's own tree passes) came with the seed; R04 and R09 are its own.
+    expect(beyondClaims(seeded!, cell)).toEqual(['R04', 'R09']);
+    expect(beyondClaims(notGradable!, cell)).toBeUndefined();
+    expect(beyondClaims(notGraded!, cell)).toBeUndefined();
+  });
+
+  it('refuses a seed that is not another leaf of the cell', () => {
+    const cell = seededCell();
+    const bad = { ...cell, leaves: cell.leaves.map((l) => (l.path === 'root.2' ? { ...l, seeds: ['root.9'] } : l)) };
+    expect(CellMeasurement.safeParse(bad).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual(['leaves.1.seeds.0: seed "root.9" is not another leaf of this cell']);
   });
 });
