@@ -272,7 +272,8 @@ function leafGradingLines(projection: PlanProjection): string[] {
     '',
     ...textTable([header, ...rows], header.map((_, i) => (i === 0 ? 'left' : 'right'))),
     '',
-    `  trees/pair = 1 under shared pairing (both arms hold the same leaves), else the arms; grading time = gradings x ${g.secondsPerGrading} s, serial.`,
+    '  trees/pair   = 1 under shared pairing (both arms hold the same leaves), else the arms.',
+    `  grading time = gradings x ${g.secondsPerGrading} s, as for merges; serial, so concurrency divides it.`,
   ];
 }
 

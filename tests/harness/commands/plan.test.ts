@@ -78,6 +78,18 @@ describe('harness plan: the shipped manifests', () => {
         grading time  = extra x 17 s, the mean of runs/example-sim's four root gradings; serial, so
                         concurrency divides it.
 
+      Leaf gradings (grade_leaves on, the default for a SIMULATED sweep): every leaf's own tree is
+        graded by the oracle, to count what it built beyond its claims; no model calls, so no
+        sessions, tokens or dollars.
+
+        cap  leaves  trees/pair  reps  gradings  grading time
+        1         2           1     1         2           34s
+        2         4           1     1         4        1m 08s
+        all                                   6        1m 42s
+
+        trees/pair   = 1 under shared pairing (both arms hold the same leaves), else the arms.
+        grading time = gradings x 17 s, as for merges; serial, so concurrency divides it.
+
       Ceiling: max_sessions 241 (from the manifest), the number the run enforces.
         The projection of 164 sessions fits.
 
@@ -144,6 +156,17 @@ describe('harness plan: the shipped manifests', () => {
         gradings/pair = assembling nodes x 2 arms; extra leaves out the root grade every cell makes anyway.
         grading time  = extra x 17 s, the mean of runs/example-sim's four root gradings; serial, so
                         concurrency divides it.
+
+      Leaf gradings (grade_leaves on, the default for a SIMULATED sweep): every leaf's own tree is
+        graded by the oracle, to count what it built beyond its claims; no model calls, so no
+        sessions, tokens or dollars.
+
+        cap  leaves  trees/pair  reps  gradings  grading time
+        1         2           1     1         2           34s
+        all                                   2           34s
+
+        trees/pair   = 1 under shared pairing (both arms hold the same leaves), else the arms.
+        grading time = gradings x 17 s, as for merges; serial, so concurrency divides it.
 
       Ceiling: max_sessions 241 (from the manifest), the number the run enforces.
         The projection of 45 sessions fits.
@@ -575,6 +598,24 @@ describe('harness plan: the shipped manifests', () => {
               "sessions": 42,
             },
           ],
+          "leafGradings": {
+            "caps": [
+              {
+                "cap": 2,
+                "gradings": 4,
+                "leaves": 4,
+                "repetitions": 1,
+                "seconds": 68,
+                "treesPerPair": 1,
+              },
+            ],
+            "secondsPerGrading": 17,
+            "source": "simulated",
+            "total": {
+              "gradings": 4,
+              "seconds": 68,
+            },
+          },
           "mergeAttempts": 2,
           "mergeGradings": {
             "caps": [

@@ -192,7 +192,7 @@ describe('size limits (item 10)', () => {
         "exit 2: harness: <file>:17: executor.model: is longer than 200 characters, the limit for this field; e.g. model: executor-model",
         "exit 2: harness: <file>:18: executor.family: is longer than 64 characters, the limit for this field; e.g. family: example-family-a",
         "exit 2: harness: <file>:3: spec: is longer than 1024 characters, the limit for this field; e.g. spec: ../spec/my-task",
-        "exit 2: harness: <file>:41: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...: unknown field; remove it (fields here: version, name, spec, depth_caps, repetitions, arms, executor, reviewer, independence, merge_attempts, unit, budget, grade_merges, max_sessions, max_cost_usd, projected_branching, concurrency, pairing, simulated, analysis, hypothesis)",
+        "exit 2: harness: <file>:41: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...: unknown field; remove it (fields here: version, name, spec, depth_caps, repetitions, arms, executor, reviewer, independence, merge_attempts, unit, budget, grade_merges, grade_leaves, max_sessions, max_cost_usd, projected_branching, concurrency, pairing, simulated, analysis, hypothesis)",
         "exit 2: harness: <file>:12: repetitions.by_cap.9999999999999999999999999999999999999999999999999999999999999...: "9999999999999999999999999999999999999..." is longer than 16 characters, the limit for this field; e.g. by_cap: {3: 4, 4: 4}",
         "exit 2: harness: <file>:2:7: YAML syntax error: Unresolved tag: !aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...; remove the tag (the word after "!"); this file needs none",
       ]
