@@ -112,6 +112,20 @@ describe.skipIf(!HAS_DOCKER)('the smoke sweep over HTTP, with faults, in real Do
     expect(md).toContain('## Decay merge by merge');
   });
 
+  it('grades every leaf (grade_leaves, the same default): each SIMULATED leaf writes the whole program, so every graded leaf passes beyond its claims, as planted', async () => {
+    const report = Report.parse(JSON.parse(await readFile(path.join(http.dir, 'report', 'report.json'), 'utf8')));
+    const beyond = report.beyondClaims!;
+    // Each tree counted once under shared pairing; every SIMULATED leaf holds the entry points, so every one is graded.
+    expect(beyond.rows.map((r) => r.cap)).toEqual([1, 2]);
+    for (const r of beyond.rows) expect([r.cap, r.leaves > 0, r.graded, r.beyond, r.share, r.truth]).toEqual([r.cap, true, r.leaves, r.leaves, 1, 1]);
+    // The journal keeps the facts: each leaf below the root carries its grade, the same in both arms.
+    const leaves = http.events.flatMap((e) => (e.type === 'cell_finished' && e.outcome.status === 'measured' ? e.outcome.result.leaves.filter((l) => l.level > 0).map((l) => `${e.cellId.replace(/-(gated|ungated)$/, '')} ${l.path} ${l.grade?.status}`) : []));
+    expect(leaves.length).toBe(2 * beyond.rows.reduce((n, r) => n + r.leaves, 0));
+    expect(leaves.every((l) => l.endsWith(' graded'))).toBe(true);
+    const md = await readFile(path.join(http.dir, 'report', 'report.md'), 'utf8');
+    expect(md).toContain('## Work beyond the claims');
+  });
+
   // The results site of the paid path's own recording, not only of the committed example: the same browser checks (tests/site/checks).
   it.skipIf(!HAS_CHROMIUM)('publishes the HTTP recording: each cell page lists the killed claims report.json derives, a gated merge shows its reviewer\'s findings, counts and headline as the report\'s, every download opens, every chart legible at 390 px with every figure a working link', async () => {
     const dist = path.join(tmp, 'site');
