@@ -287,5 +287,11 @@ export const Report = z.object({
   ruling: RulingSection.optional(),
   /** Survival merge by merge, when the sweep graded its merges (`grade_merges`); absent otherwise. */
   mergeDecay: MergeDecay.optional(),
+  /**
+   * The attribution and licence notice of each text the task's brief carries beside SPEC.md
+   * (task.yaml `brief.sources`), which every published transcript of the run shows; absent
+   * when the brief is SPEC.md alone.
+   */
+  licenceNotices: z.array(z.string().min(1)).min(1).optional(),
 });
 export type Report = z.infer<typeof Report>;
