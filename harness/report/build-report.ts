@@ -44,6 +44,8 @@ export interface ReportInput {
   confidence?: number;
   /** The cached share of each session's first call, per role, read from the transcripts (cache-share.ts). Default: not read (shown as such). */
   firstCallCache?: CacheShare[];
+  /** The licence notice of each text the pinned task's brief carries beside SPEC.md (brief-sources.ts). Default none: the brief is SPEC.md alone. */
+  licenceNotices?: readonly string[];
 }
 
 
@@ -203,6 +205,7 @@ export function buildReport(input: ReportInput): Report {
   if (decay) report.mergeDecay = decay;
   const beyond = beyondClaimsSection(complete.map((m) => ({ id: cellId(m), m })), truth !== null);
   if (beyond) report.beyondClaims = beyond;
+  if (input.licenceNotices?.length) report.licenceNotices = [...input.licenceNotices];
   report.caveats = caveatsOf({ events, manifest, sweep, simulatedText, report });
   // Parsing on the way out is the guarantee: no NaN, no infinity, no field the schema does not name.
   return Report.parse(report);

@@ -290,5 +290,11 @@ export const Report = z.object({
   mergeDecay: MergeDecay.optional(),
   /** What leaves built beyond their claims, when the sweep graded its leaves (`grade_leaves`); absent otherwise. */
   beyondClaims: BeyondClaims.optional(),
+  /**
+   * The attribution and licence notice of each text the task's brief carries beside SPEC.md
+   * (task.yaml `brief.sources`), which every published transcript of the run shows; absent
+   * when the brief is SPEC.md alone.
+   */
+  licenceNotices: z.array(z.string().min(1)).min(1).optional(),
 });
 export type Report = z.infer<typeof Report>;

@@ -4,6 +4,8 @@ import { DEFECTS_FILE, corpusDir, defectModelOf, loadDefectTable, type DefectMod
 import { digestFolder } from '../journal/folder-digest.js';
 import { loadRequirements } from '../grading/spec-requirements.js';
 import { REPO_ROOT } from '../paths.js';
+import { licenceNotice } from '../task/brief-sources.js';
+import { loadTaskDefinition } from '../task/task-definition.js';
 import { isSimulatedRun } from '../providers/sweep-roster.js';
 import { runPaths } from '../journal/run-folder.js';
 import { buildReport } from './build-report.js';
@@ -74,11 +76,23 @@ async function defectsFor(run: RecordedRun, corpusOverride: string | undefined):
   return { defects: defectModelOf(await loadDefectTable(path.join(corpus, DEFECTS_FILE))), requirements };
 }
 
+/**
+ * The licence notices of the texts the run's brief carried beside SPEC.md, read from the task.yaml
+ * of the spec folder the journal pins. Fails closed: a task.yaml that cannot be read stops the
+ * report rather than publish transcripts that may carry others' text without its notice. A spec
+ * folder changed since the run is still read (nothing else records which texts the brief
+ * carried); the report's other figures say when it is not the one pinned.
+ */
+async function licenceNoticesOf(run: RecordedRun): Promise<string[]> {
+  const task = await loadTaskDefinition(path.resolve(REPO_ROOT, run.header.pins.spec.path));
+  return task.brief.sources.map(licenceNotice);
+}
+
 export async function writeReport(runDir: string, options: WriteReportOptions = {}): Promise<WrittenReport> {
   const shownAs = options.shownAs ?? runDir;
   const run = await readRecordedRun(runDir, shownAs);
   const truth = await defectsFor(run, options.simCorpusDir);
-  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth, firstCallCache: await firstCallCacheShare(runDir) });
+  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth, firstCallCache: await firstCallCacheShare(runDir), licenceNotices: await licenceNoticesOf(run) });
   const files: Array<[string, string]> = [
     ['report.json', reportJson(report)],
     ['report.md', renderMarkdown(report)],

@@ -15,6 +15,9 @@ import tar from 'tar-stream';
  * Written as a stream, so a sweep's gigabyte of transcripts is never held whole.
  */
 
+/** The archive's one file that is not a transcript: the licence notices of the texts the brief carried, for a run whose task's brief carries any. */
+export const LICENCE_NOTICE_FILE = 'LICENCE-NOTICE.txt';
+
 /** Quality 5 of 11: within a third of the best size here, at a fortieth of the time. */
 const QUALITY = 5;
 
@@ -39,6 +42,11 @@ export class TranscriptArchive {
     return new Promise((resolve, reject) => {
       this.pack.entry({ name, mtime: new Date(0), mode: 0o644 }, Buffer.from(text, 'utf8'), (error) => (error ? reject(error) : resolve()));
     });
+  }
+
+  /** Files added so far. */
+  get count(): number {
+    return this.files;
   }
 
   /** Ends the archive; resolves with the number of files once it is written. */

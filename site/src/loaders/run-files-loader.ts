@@ -7,7 +7,7 @@ import { moveLongTables, type MovedTable } from '../lib/long-tables.js';
 import { stagedSpecs, type SpecFile } from '../lib/chart-specs.js';
 import { headline, isSimulated, type Headline } from '../lib/headline.js';
 import { readRun, stagedRuns, type ChartView } from '../lib/site-data.js';
-import { TranscriptArchive } from '../lib/transcript-bundle.js';
+import { LICENCE_NOTICE_FILE, TranscriptArchive } from '../lib/transcript-bundle.js';
 import { cellView, clearViews, filesView, runView, sessionView, textView, transcriptsView, writeRaw, writeView, type RunFiles } from '../lib/views.js';
 
 /**
@@ -40,6 +40,8 @@ export interface RunEntry {
   tables: Array<{ slug: string; title: string }>;
   /** How many cells have a page: a run with none gets no cells page. */
   cellPageCount: number;
+  /** The licence notices of the texts the brief carried beside SPEC.md (report.licenceNotices): every page of the run and its transcripts' archive carry them. */
+  licenceNotices: string[];
 }
 export interface CellEntry {
   run: string;
@@ -95,7 +97,12 @@ async function prepare(context: LoaderContext): Promise<Index> {
         for (const file of raw) await archive.add(`cells/${cell}/transcripts/${file.name}`, file.text);
       },
     });
-    files.transcripts = await archive.close();
+    const notices = run.report.licenceNotices ?? [];
+    // The raw transcripts carry the brief's texts too: the archive holds their notice beside them.
+    const transcripts = archive.count;
+    if (transcripts > 0 && notices.length > 0) await archive.add(LICENCE_NOTICE_FILE, `${notices.join('\n\n')}\n`);
+    await archive.close();
+    files.transcripts = transcripts;
     await Promise.all(writes);
     await writeView(dir, filesView(name), files);
     const rendered = await context.renderMarkdown(renderMarkdown(run.report));
@@ -113,6 +120,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
       headline: headline(r), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
       tables: moved.map((t) => ({ slug: t.slug, title: t.title })),
       cellPageCount: run.cellPages.length,
+      licenceNotices: notices,
     });
     for (const cell of cells) {
       const file = cellView(name, cell.id);

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../../../harness/index.js';
 import { bufferIo } from '../../../harness/testing.js';
+import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
 
 /**
  * The second task through the whole machinery: manifests/commonmark-smoke.yaml recorded with the
@@ -43,5 +44,11 @@ describe('a SIMULATED commonmark smoke sweep at cap 1', () => {
     const sweep = await readFile(path.join(site, 'runs', 'commonmark-smoke', 'index.html'), 'utf8');
     expect(sweep).toContain('SIMULATED');
     expect(sweep).toContain('../spec/commonmark');
+    // The brief carried the spec's prose (CC BY-SA 4.0): every transcript page and the raw archive carry its notice.
+    const notices = await expectedNotices(path.join(REPO_ROOT, 'spec', 'commonmark'));
+    expect(notices).toHaveLength(1);
+    const licence = await licenceProblems(site, 'commonmark-smoke', notices);
+    expect(licence.problems).toEqual([]);
+    expect(licence.sessionPages).toBeGreaterThan(0);
   }, 900_000);
 });

@@ -13,6 +13,7 @@ import { serveStatic } from '../../../site/scripts/static-server.js';
 import { checkCounts, checkKilledClaims, checkMergeFindings } from '../../site/checks/story.js';
 import { checkDownloads, checkHeadline } from '../../site/checks/headline.js';
 import { checkCharts } from '../../site/checks/charts.js';
+import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
 
 /**
  * The paid path end to end, once, in real Docker: `manifests/smoke-http.yaml` recorded through
@@ -127,7 +128,7 @@ describe.skipIf(!HAS_DOCKER)('the smoke sweep over HTTP, with faults, in real Do
   });
 
   // The results site of the paid path's own recording, not only of the committed example: the same browser checks (tests/site/checks).
-  it.skipIf(!HAS_CHROMIUM)('publishes the HTTP recording: each cell page lists the killed claims report.json derives, a gated merge shows its reviewer\'s findings, counts and headline as the report\'s, every download opens, every chart legible at 390 px with every figure a working link', async () => {
+  it.skipIf(!HAS_CHROMIUM)('publishes the HTTP recording: each cell page lists the killed claims report.json derives, a gated merge shows its reviewer\'s findings, counts and headline as the report\'s, every download opens, every chart legible at 390 px with every figure a working link, no licence notice (the sqlcsv brief is SPEC.md alone)', async () => {
     const dist = path.join(tmp, 'site');
     await promisify(execFile)(path.join(REPO_ROOT, 'make_site.sh'), ['--out', dist, '--data', path.join(tmp, 'site-data'), http.dir], { cwd: tmp, env: { PATH: process.env.PATH, HOME: process.env.HOME }, maxBuffer: 64 * 1024 * 1024 });
     const site = await serveStatic(dist, '/');
@@ -143,6 +144,11 @@ describe.skipIf(!HAS_DOCKER)('the smoke sweep over HTTP, with faults, in real Do
       const charts = await checkCharts(o);
       expect(charts.problems).toEqual([]);
       expect(charts.charts).toBe(report.charts.length);
+      // sqlcsv's brief is SPEC.md alone: no page and no archive of its run carries a licence notice.
+      expect(await expectedNotices(path.join(REPO_ROOT, 'spec', 'sqlcsv'))).toEqual([]);
+      const licence = await licenceProblems(dist, o.run, []);
+      expect(licence).toEqual({ problems: [], sessionPages: expect.any(Number) });
+      expect(licence.sessionPages).toBeGreaterThan(0);
     } finally {
       await browser.close();
       await site.close();
