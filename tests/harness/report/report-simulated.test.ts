@@ -156,8 +156,8 @@ describe('the smoke sweep as harness record recorded it (the committed runs/exam
     await cp(example, dir, { recursive: true });
     const { report } = await writeReport(dir);
     const md = await readFile(path.join(dir, 'report', 'report.md'), 'utf8');
-    // Recorded on the SIMULATED population, its merges were graded (grade_merges): the decay section follows the depth.
-    const withDecay = [...SECTIONS.slice(0, 4), '## Decay merge by merge', ...SECTIONS.slice(4)];
+    // Recorded on the SIMULATED population, its merges and leaves were graded (grade_merges, grade_leaves): their sections follow the depth.
+    const withDecay = [...SECTIONS.slice(0, 4), '## Decay merge by merge', '## Work beyond the claims', ...SECTIONS.slice(4)];
     expect(md.split('\n').filter((l) => l.startsWith('## '))).toEqual(withDecay);
     // The pinned bytes, parsed as data: the spec path inside is relative to the repository's manifests/.
     const manifest = Manifest.parse(YAML.parse(await readFile(path.join(dir, 'manifest.yaml'), 'utf8')));
