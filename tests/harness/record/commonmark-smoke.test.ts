@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../../../harness/index.js';
+import { REPO_ROOT, Report, runCli } from '../../../harness/index.js';
 import { bufferIo } from '../../../harness/testing.js';
 import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
 
@@ -37,6 +37,19 @@ describe('a SIMULATED commonmark smoke sweep at cap 1', () => {
     }
     const md = await readFile(path.join(out, 'report', 'report.md'), 'utf8');
     expect(md).toContain('planted gated / ungated / difference');
+    // Every leaf's own tree graded against the 33 requirements (grade_leaves): each SIMULATED leaf writes the whole converter, as planted.
+    const beyond = Report.parse(JSON.parse(await readFile(path.join(out, 'report', 'report.json'), 'utf8'))).beyondClaims!;
+    expect(beyond.specTotal).toBe(33);
+    expect(beyond.rows.map((r) => [r.cap, r.graded === r.leaves && r.leaves > 0, r.share, r.truth])).toEqual([[1, true, 1, 1]]);
+    expect(md).toContain('## Work beyond the claims');
+
+    // The same machinery reads it back: replay re-executes both cells from their transcripts and reproduces them, and plan learns from it.
+    const replayIo = bufferIo();
+    expect(await runCli(['replay', out], replayIo), replayIo.stderr()).toBe(0);
+    expect(replayIo.stdout().match(/reproduced/g)?.length, replayIo.stdout()).toBe(2);
+    const planIo = bufferIo();
+    expect(await runCli(['plan', path.join(REPO_ROOT, 'manifests', 'commonmark-smoke.yaml'), '--from', out], planIo), planIo.stderr()).toBe(0);
+    expect(planIo.stdout()).toMatch(/learned from 2 measured cells|2 measured cells/);
     const site = path.join(dir, 'site');
     await promisify(execFile)(path.join(REPO_ROOT, 'make_site.sh'), ['--out', site, '--data', path.join(dir, 'site-data'), out], { cwd: dir, maxBuffer: 64 << 20 });
     const index = await readFile(path.join(site, 'index.html'), 'utf8');
