@@ -11,7 +11,8 @@ import { HAS_DOCKER } from '../../support/docker.js';
  * `harness task check` on a copy of sqlcsv's oracle and corpus with one planted fault of each
  * property, graded through Docker once (four trees): a mutant that breaks a requirement it
  * does not declare, a case that leaks into a second requirement, and a corpus defect that
- * breaks more than it declares. Each is named, and the command exits non-zero.
+ * breaks more than it declares; and, on a second copy, a judge whose comparison of stdout forgives
+ * trailing spaces (a lenient normaliser). Each is named, and the command exits non-zero.
  */
 const TASK = 'sqlcsv';
 /** Declared to break R05 alone; it breaks R36 too. */
@@ -52,6 +53,22 @@ async function plantedCopy(): Promise<{ oracle: string; corpus: string }> {
   return { oracle, corpus };
 }
 
+/** An output-format mutant: table lines right-stripped, which only an exact comparison of stdout sees. */
+const TRAILING = 'm-table-trailing-spaces-trimmed';
+/** The judge's exact stdout comparison, and a lenient one that forgives trailing spaces on every line (as a careless normaliser would). */
+const EXACT = 'if "stdout" in exp and out != exp["stdout"]:';
+const LENIENT = 'if "stdout" in exp and [l.rstrip() for l in out.splitlines()] != [l.rstrip() for l in exp["stdout"].splitlines()]:';
+
+async function lenientCopy(): Promise<string> {
+  const oracle = path.join(await mkdtemp(path.join(tmpdir(), 'rdh-task-lenient-')), 'oracle');
+  await cp(oracleDir(TASK), oracle, { recursive: true, filter: (src) => !src.includes('__pycache__') });
+  const judge = path.join(oracle, 'judge.py');
+  const text = await readFile(judge, 'utf8');
+  expect(text.split(EXACT).length).toBe(2);
+  await writeFile(judge, text.replace(EXACT, LENIENT));
+  return oracle;
+}
+
 describe('harness task check', () => {
   it('passes the static part of sqlcsv and prints JSON a CI can read', async () => {
     const { code, stdout } = await run('task', 'check', TASK, '--only', 'static', '--json');
@@ -82,5 +99,18 @@ describe('harness task check', () => {
     expect(report.gradings).toBe(4);
     expect(code).toBe(EXIT.propertyFailed);
     expect(stderr).toContain('graded 4/4');
+  });
+
+  it.skipIf(!HAS_DOCKER)('names an output mutant that a lenient comparison lets pass, and exits non-zero', { timeout: 600_000 }, async () => {
+    const oracle = await lenientCopy();
+    const { code, stdout } = await run('task', 'check', TASK, '--oracle-dir', oracle, '--spec-dir', specDir(TASK), '--only', 'mutants', '--mutants', TRAILING, '--json');
+    const report = CheckReport.parse(JSON.parse(stdout));
+    const failures = Object.fromEntries(report.properties.filter((p) => p.status === 'fail').map((p) => [p.property, p.failures]));
+    // Two properties see it: the mutant no longer breaks what it declares, and its sentence's cases no longer fail.
+    expect(failures).toEqual({
+      'mutants-exact': [`${TRAILING}: passes R35, declared broken`],
+      'sentence-kills': [`${TRAILING} in ${TRAILING}: no case mapped to s6.2-07 fails`],
+    });
+    expect(code).toBe(EXIT.propertyFailed);
   });
 });
