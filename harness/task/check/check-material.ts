@@ -61,6 +61,8 @@ export async function loadTaskMaterial(task: string, folders: TaskFolders = {}):
   const reference = path.join(dirs.oracleDir, 'reference');
   const patched = [...new Set(mutants.flatMap((m) => m.patch.map((p) => p.file)))];
   const referenceSources = Object.fromEntries(await Promise.all(patched.map(async (f) => [f, await readFile(path.join(reference, f), 'utf8')] as const)));
+  // A task graded by a package's examples has an example map in coverage.yaml, never a sentence map: it is not read as one.
+  const exampleMap = await exampleMapOf(dirs.oracleDir, requirements);
   return {
     task,
     dirs,
@@ -72,8 +74,8 @@ export async function loadTaskMaterial(task: string, folders: TaskFolders = {}):
     reference,
     referenceSources,
     spec: await readFile(path.join(dirs.specDir, 'SPEC.md'), 'utf8'),
-    sentenceMap: await readSentenceMap(path.join(dirs.oracleDir, 'coverage.yaml')),
-    exampleMap: await exampleMapOf(dirs.oracleDir, requirements),
+    sentenceMap: exampleMap ? { ok: false, problem: 'coverage.yaml maps examples, not sentences (the recipe checks it: example-map)' } : await readSentenceMap(path.join(dirs.oracleDir, 'coverage.yaml')),
+    exampleMap,
     corpus: await readCorpus(definition, dirs.corpusDir).then(
       (corpus) => ({ ok: true as const, corpus }),
       (error: Error) => ({ ok: false as const, problem: `no SIMULATED corpus at ${dirs.corpusDir}: ${error.message}` }),
