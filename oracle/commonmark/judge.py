@@ -1,4 +1,4 @@
-"""Whether one run of a commonmark case passed: a pure function, in the shape of oracle/sqlcsv/runner.py's judge.
+"""Whether one run of a commonmark case passed: a pure function, loaded by the shared runner (oracle/runner/runner.py).
 
     judge(case, run) -> None when the case passed, else the reason it failed
 
@@ -6,13 +6,14 @@
 {"spawn_error": bool, "timed_out": bool, "exit": int | None, "stdout": bytes, "stderr": bytes}. A case passes
 when the program exited 0 and its stdout, read as UTF-8, has the expected HTML's normal form (normalize.py);
 stderr is ignored. Reasons name the kind of difference only, never the expected output: reports are published.
+The runner settles a run that never started, timed out, was killed or passed the output cap before asking
+(run_failure), so this judge sees only runs that exited with a status and within the cap.
 """
 
 import re
 
 from normalize import normalize
 
-OUTPUT_CAP = 1024 * 1024
 TOKEN = re.compile(r"<[^<>]*>|[^<]+|<")   # no `>` search past the next `<`: linear on unterminated tags
 
 
@@ -40,16 +41,8 @@ def difference(got, want):
 
 def judge(case, run):
     """Why the case failed (a reason naming the kind of difference), or None when it passed."""
-    if run["spawn_error"]:
-        return "the program could not be started"
-    if run["timed_out"]:
-        return "timed out"
-    if run["exit"] is None:
-        return "killed by a signal"
     if run["exit"] != 0:
         return f"exit status {run['exit']} is not the expected one"
-    if len(run["stdout"]) > OUTPUT_CAP:
-        return "output exceeded the 1 MiB cap"
     try:
         out = run["stdout"].decode("utf-8")
     except UnicodeDecodeError:

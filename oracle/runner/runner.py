@@ -104,6 +104,22 @@ def plain_name(name):
     return name
 
 
+def run_failure(run):
+    """Why a run failed whatever its task expects, or None when the judge must decide: the
+    program never started, ran out of time, was killed by a signal, or wrote past the cap. One
+    definition for every task, so a reason (and the harness's count of timed-out cases) means
+    the same in each; a judge sees only runs that exited with a status and within the cap."""
+    if run["spawn_error"]:
+        return "the program could not be started"
+    if run["timed_out"]:
+        return "timed out"
+    if run["exit"] is None:
+        return "killed by a signal"
+    if len(run["stdout"]) > OUTPUT_CAP or len(run["stderr"]) > OUTPUT_CAP:
+        return "output exceeded the 1 MiB cap"
+    return None
+
+
 def load_judge(oracle_dir, name):
     """The task's judge function. The oracle dir (root only) is put on the path for the
     judge's own modules; nothing of the graded tree is importable from this process."""
@@ -507,7 +523,7 @@ def main():
             return run_program(launcher, request, case.get("stdin"), opts.case_timeout)
 
         run = with_home(uid, go)
-        reason = judge(case, run)
+        reason = run_failure(run) or judge(case, run)
         row.update({"pass": reason is None, "reason": reason, "exit": run["exit"], "ms": run["ms"]})
         if opts.reveal and reason is not None:
             report["revealed"][case["id"]] = {

@@ -1,19 +1,27 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ORACLE, pythonJson } from './commonmark-examples.js';
 
-/** Runs judge.py over [case, run] pairs (stdout and stderr given as text, encoded here as UTF-8 unless raw). */
+/**
+ * Judges [case, run] pairs as the shared runner does: its own run_failure first (a run that never
+ * started, timed out, was killed or passed the cap), then judge.py (stdout and stderr given as text,
+ * encoded here as UTF-8 unless raw).
+ */
 const JUDGE = `
 import json, os, sys
 sys.path.insert(0, os.environ["ORACLE_DIR"])
+sys.path.insert(0, os.environ["RUNNER_DIR"])
 from judge import judge
+from runner import run_failure
 out = []
 for case, run in json.load(sys.stdin):
     run = dict(run)
     run["stdout"] = bytes.fromhex(run["stdout_hex"]) if "stdout_hex" in run else run["stdout"].encode("utf-8")
     run["stderr"] = run.get("stderr", "").encode("utf-8")
-    out.append(judge(case, run))
+    out.append(run_failure(run) or judge(case, run))
 print(json.dumps(out))
 `;
+const RUNNER_DIR = path.join(ORACLE, '..', 'runner');
 interface Run {
   spawn_error?: boolean;
   timed_out?: boolean;
@@ -30,7 +38,7 @@ function judge(runs: Run[], html = EXPECTED): (string | null)[] {
     { expect: { html } },
     { spawn_error: false, timed_out: false, exit: 0, stdout: '', stderr: '', ...r },
   ]);
-  return pythonJson<(string | null)[]>(JUDGE, pairs, { ORACLE_DIR: ORACLE });
+  return pythonJson<(string | null)[]>(JUDGE, pairs, { ORACLE_DIR: ORACLE, RUNNER_DIR });
 }
 
 describe('the commonmark judge', () => {
