@@ -1,8 +1,8 @@
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckReport, EXIT, HELD_OUT_MARKER, oracleDir, runCli } from '../../../harness/index.js';
+import { CheckReport, EXIT, HELD_OUT_MARKER, runCli } from '../../../harness/index.js';
 import { bufferIo } from '../../../harness/testing.js';
 
 /**
@@ -144,6 +144,20 @@ const DEFECTS = `- id: d-r01-title-case
         "rev": lambda s: "".join(sorted(s)),  # SIMULATED DEFECT R03
 `;
 
+/**
+ * The toy's own judge, as small as a judge can be: the shared runner has already failed a run that
+ * never started, timed out, was killed or passed the output cap, so what is left is the exit status
+ * and stdout, compared byte for byte. Its reasons never quote the expected output.
+ */
+const JUDGE = `def judge(case, run):
+    exp = case["expect"]
+    if run["exit"] != exp["exit"]:
+        return f"exit status {run['exit']} is not the expected one"
+    if run["stdout"] != exp["stdout"].encode("utf-8"):
+        return "stdout differs"
+    return None
+`;
+
 async function write(root: string, files: Record<string, string>): Promise<void> {
   for (const [rel, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
@@ -164,8 +178,7 @@ async function scaffold(): Promise<{ spec: string; oracle: string; corpus: strin
     'reference/toyx/__main__.py': PROGRAM,
     [HELD_OUT_MARKER]: 'held out\n',
   });
-  // Any judge of stdout and exit status will do: sqlcsv's compares stdout byte for byte when a case gives it.
-  await cp(path.join(oracleDir('sqlcsv'), 'judge.py'), path.join(oracle!, 'judge.py'));
+  await write(oracle!, { 'judge.py': JUDGE });
   const tests = Object.fromEntries(
     [['r01_upper', 'upper', 'ab', 'AB'], ['r02_count', 'count', 'a b', '2\\n'], ['r03_rev', 'rev', 'ab', 'ba']].map(([slug, mode, input, output]) => [
       `tests/test_${slug}.py`,
