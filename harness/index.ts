@@ -75,7 +75,7 @@ export { stratify, type StratumEstimate, type Stratified } from './stats/stratif
 export { LevelTally, CellTally, SurvivalData, SurvivalDataInvalidError, SurvivalOptions, SurvivalStats, survivalStats, type ArmEstimate, type DifferenceEstimate, type CapStats, type PooledEstimate } from './stats/survival-stats.js';
 export { tQuantile, normalQuantile, normalCdf, noncentralTCdf } from './stats/t-distribution.js';
 export { predictCell } from './sim/population/predict.js';
-export { deliverableOf, mergeGradingOf } from './grading/deliverable.js';
+export { deliverableOf, nodeGradingsAsked, nodeGradingsOf, type NodeGradings } from './grading/deliverable.js';
 export { SimPopulation } from './sim/population/sim-population.js';
 export { simSetup, DEFAULT_SIM_PAIRS, type SimSetup, type SimSetupOptions } from './sim/population/sim-setup.js';
 export { FaultPlan, FaultWindow, LatencyPlan, LimitsPlan, RateLimitPlan, CachingPlan, CapabilitiesPlan, FaultPlanInvalidError, loadFaultPlan, type LoadedFaultPlan } from './sim/serve/fault-plan.js';

@@ -213,7 +213,12 @@ export type CellMeasurement = z.infer<typeof CellMeasurement>;
  */
 /** The requirements a leaf's claims count for: each requirement its resolved claims name, once; none when it did not deliver. */
 export function countedRequirements(leaf: MeasuredLeaf): string[] {
-  return leaf.delivered ? [...new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])))] : [];
+  return leaf.delivered ? claimedRequirements(leaf) : [];
+}
+
+/** The requirements a leaf's resolved claims name, each once, whether or not it delivered. */
+export function claimedRequirements(leaf: Pick<MeasuredLeaf, 'claims'>): string[] {
+  return [...new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])))];
 }
 
 /**
@@ -225,10 +230,10 @@ export function countedRequirements(leaf: MeasuredLeaf): string[] {
  */
 export function beyondClaims(leaf: MeasuredLeaf, cell: Pick<CellMeasurement, 'leaves'>): string[] | undefined {
   if (leaf.grade?.status !== 'graded') return undefined;
-  const credited = new Set(leaf.claims.flatMap((c) => (c.requirement === null ? [] : [c.requirement])));
+  const credited = new Set(claimedRequirements(leaf));
   for (const seed of leaf.seeds ?? []) {
     const node = cell.leaves.find((l) => l.path === seed);
-    for (const c of node?.claims ?? []) if (c.requirement !== null) credited.add(c.requirement);
+    for (const r of node ? claimedRequirements(node) : []) credited.add(r);
     if (node?.grade?.status === 'graded') for (const r of node.grade.passing) credited.add(r);
   }
   return leaf.grade.passing.filter((r) => !credited.has(r));

@@ -4,7 +4,7 @@ import Docker from 'dockerode';
 import { DockerSandboxProvider, ContainerShutdown, openDockerHostPool, type DockerHostPool, pruneSandboxes, assertDockerReachable, sessionLimiter, adaptiveSessionLimiter, type AdaptiveSessionLimiter, type RateControl } from '../../engine/index.js';
 import { specObjective } from '../cell/spec-objective.js';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes.js';
-import { leafGradingOf, mergeGradingOf } from '../grading/deliverable.js';
+import { nodeGradingsAsked, nodeGradingsOf } from '../grading/deliverable.js';
 import { gradeTree } from '../grading/grader.js';
 import type { CliIo } from '../io.js';
 import { loadManifest, type LoadedManifest } from '../manifest/manifest-loader.js';
@@ -237,7 +237,7 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
     if (tooLow) gate.close({ reason: 'ceiling', detail: tooLow });
     outcome = await recordSweep({
       runDir, manifest, pairs, journal, history, limiter, gate, sandboxes, objective, requirements: objective.requirements,
-      keepWorkspaces: flags.keepWorkspaces ?? false, budget: allocationOf(manifest), gradeMerges: await mergeGradingOf(manifest, loaded.specDir, models.simulated), gradeLeaves: await leafGradingOf(manifest, loaded.specDir, models.simulated), runId, secrets: models.keys, retryUnavailable: flags.retryUnavailable ?? false,
+      keepWorkspaces: flags.keepWorkspaces ?? false, budget: allocationOf(manifest), ...(await nodeGradingsOf(loaded.specDir, nodeGradingsAsked(manifest, models.simulated))), runId, secrets: models.keys, retryUnavailable: flags.retryUnavailable ?? false,
       modelsFor: async (cap, repetition) => {
         const base = await models.forPair(cap, repetition);
         return seams.modelsFor ? seams.modelsFor(cap, repetition, base) : base;

@@ -17,7 +17,7 @@ import type { CliIo } from '../io.js';
 import { count } from '../internal/figures.js';
 import { shownPath } from '../internal/data-file.js';
 import { REPO_ROOT, oracleDir } from '../paths.js';
-import { deliverableOf, mergeGradingOf } from '../grading/deliverable.js';
+import { nodeGradingsAsked, nodeGradingsOf } from '../grading/deliverable.js';
 import { engineRoster, isSimulatedRoster, sweepRoster } from '../providers/sweep-roster.js';
 import { readRecordedRun, type RecordedRun } from '../report/read-run.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
@@ -176,12 +176,12 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const specDir = path.resolve(REPO_ROOT, run.header.pins.spec.path);
   const objective = await specObjective(specDir);
   const runId = `replay-${run.name}`;
-  // The same rule as the recording's: the pinned manifest's choice, else on for a SIMULATED roster.
-  const gradeMerges = await mergeGradingOf(manifest, specDir, isSimulatedRoster(pinned.roster ?? sweepRoster(manifest, undefined)));
-  // Leaves are graded when the recording graded them: a journal from before grade_leaves holds no
-  // leaf grades, and grading its leaves now would read as a divergence of the measurement.
-  const leavesGraded = run.events.some((e) => e.type === 'cell_finished' && e.outcome.status === 'measured' && e.outcome.result.leaves.some((l) => l.grade !== undefined));
-  const gradeLeaves = leavesGraded ? { entryPoints: (await deliverableOf(specDir)).entry_points } : undefined;
+  // Merges: the same rule as the recording's, the pinned manifest's choice, else on for a SIMULATED roster.
+  // Leaves: graded when the recording graded them; a journal from before grade_leaves holds no leaf
+  // grades, and grading its leaves now would read as a divergence of the measurement.
+  const { merges } = nodeGradingsAsked(manifest, isSimulatedRoster(pinned.roster ?? sweepRoster(manifest, undefined)));
+  const leaves = run.events.some((e) => e.type === 'cell_finished' && e.outcome.status === 'measured' && e.outcome.result.leaves.some((l) => l.grade !== undefined));
+  const nodeGradings = await nodeGradingsOf(specDir, { merges, leaves });
   const grade = seams.grade ?? ((tree: string) => gradeTree({ tree, spec: path.basename(specDir), specDir, runId, docker, ...SWEEP_GRADING }));
   // One limit on sessions in flight for the whole replay, as record has.
   const limiter = sessionLimiter(fixedSessions(manifest.concurrency));
@@ -219,7 +219,7 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
       await mkdir(workRoot, { recursive: true });
       const replayed = await replayPair({
         manifest, cap: pair.cap, repetition: pair.repetition, arms, recorded, roster, endpoints, sandboxes, objective,
-        budget, workRoot, runId, limiter, grade, ...(gradeMerges ? { gradeMerges } : {}), ...(gradeLeaves ? { gradeLeaves } : {}), ...(requestLayout ? { requestLayout } : {}),
+        budget, workRoot, runId, limiter, grade, ...nodeGradings, ...(requestLayout ? { requestLayout } : {}),
       });
       calls.served += replayed.calls.served;
       calls.live += replayed.calls.live;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { beyondClaims, type CellMeasurement } from '../journal/cell-measurement.js';
+import { beyondClaims, claimedRequirements, type CellMeasurement } from '../journal/cell-measurement.js';
 
 /**
  * Work beyond the claims (`grade_leaves`): what each leaf's own tree passes that the leaf did not
@@ -66,7 +66,7 @@ export function beyondClaimsSection(cells: ReadonlyArray<{ id: string; m: CellMe
       row.requirements += extra.length;
       if (extra.length === 0) continue;
       row.beyond++;
-      leaves.push({ cellId: id, leaf: leaf.path, claimed: [...new Set(leaf.claims.flatMap((c) => (c.requirement ? [c.requirement] : [])))].sort(), beyond: extra });
+      leaves.push({ cellId: id, leaf: leaf.path, claimed: claimedRequirements(leaf).sort(), beyond: extra });
     }
   }
   const done = [...rows.values()]
