@@ -103,6 +103,7 @@ const NULL_RECALLS = { judge_recall: 0.3, self_review_recall: 0.3 };
 const EFFECT_RECALLS = { off: { judge_recall: 0.4, self_review_recall: 0.3 }, on: { judge_recall: 0.8, self_review_recall: 0.3 } };
 
 const defects = isolatedDefects(SPEC_IDS);
+const RESAMPLE_KEY = { node: 'root', role: 'planner', attempt: 1, decision: 'resample' } as const;
 
 /** A pool of pairs: per pair the difference of surviving claims (gated − ungated) and the claims. */
 interface Pool {
@@ -233,7 +234,9 @@ function scenario(collapse: boolean, options: CalibrationOptions): ScenarioFigur
   const drift = (pairs: number) => (difference / sd) * Math.sqrt(pairs);
   const rules = rulesFor(design, pocock, drift, options.without);
   const longest = Math.max(...rules.map((r) => r.looks.at(-1)!));
-  const next = streamDraws(hash('sha256', `sequential-calibration/${tag}/sweeps`, 'buffer').readUInt32BE(0));
+  // A stream source ignores its key; the resampling needs only its uniforms.
+  const stream = streamDraws(hash('sha256', `sequential-calibration/${tag}/sweeps`, 'buffer').readUInt32BE(0));
+  const next = () => stream(RESAMPLE_KEY);
   const tallies = rules.map(() => ({ rejectNull: 0, pairsNull: 0, powerHits: 0, pairsEffect: 0 }));
   for (let s = 0; s < options.sweeps; s++) {
     const underNull = sweepPrefix(nullPool, longest, next, true);
