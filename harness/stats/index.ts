@@ -82,10 +82,8 @@ export {
   inflationFactor,
   equalFractions,
   crossingProbability,
-  sequentialDesignPairs,
-  type SequentialDesignPairs,
-  repeatedInterval,
   type EfficacyBoundaries,
   type OperatingCharacteristics,
 } from './group-sequential.js';
+export { sequentialDesignPairs, repeatedInterval, type SequentialDesignPairs } from './sequential-design.js';
 export { tQuantile, normalQuantile, normalCdf, noncentralTCdf } from './t-distribution.js';
