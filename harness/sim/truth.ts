@@ -1,7 +1,7 @@
 import type { Arm } from '../manifest/manifest.js';
 import { recallOf } from './decisions.js';
 import type { DefectModel } from './defect-model.js';
-import { branchingTable, type SimParams } from './sim-params.js';
+import { branchingTable, collapseOf, type SimParams } from './sim-params.js';
 import { chunkSizes, hasRoom } from './tree-shape.js';
 import { JointDist } from './internal/joint-dist.js';
 
@@ -231,6 +231,19 @@ class SubtreeModel {
     return got;
   }
 
+  /**
+   * The collapse mode at the root's merge: with its rate the cell collapsed, and every
+   * requirement not already defective was planted with its severity, before the merge loop.
+   */
+  private collapsed(d: JointDist, level: number, bits: number[], n: number): JointDist {
+    const { rate, severity } = collapseOf(this.params);
+    if (level !== 0 || rate === 0) return d;
+    const out = JointDist.zero(this.bitOf.size, this.total);
+    out.addScaled(d, 1 - rate);
+    out.addScaled(d.plant(bits, n - bits.length, severity), rate);
+    return out;
+  }
+
   private compute(lo: number, hi: number, level: number, cap: number, bits: number[]): Map<number, JointDist> {
     const n = hi - lo;
     const p = this.params;
@@ -274,7 +287,7 @@ class SubtreeModel {
         acc = next;
         at += size;
       }
-      for (const [l, d] of acc) add(l, d.mergeLoop(this.arm, this.attempts, recallOf(p, this.arm), p.repair_rate), weight);
+      for (const [l, d] of acc) add(l, this.collapsed(d, level, bits, n).mergeLoop(this.arm, this.attempts, recallOf(p, this.arm), p.repair_rate), weight);
     }
     return out;
   }
