@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { ARMS, SimParams } from '../../../harness/index.js';
 import { achievedDepthDistribution, defectModelOf, expectedCurves, expectedSurvival, isolatedDefects, nodeProbabilities, samplePair, streamDraws, type DefectModel } from '../../../harness/testing.js';
 import { monteCarlo, type RatioEstimate } from './monte-carlo.js';
-import { withBound } from '../../../harness/sim/sim-params.js';
+import { withBound } from '../../../harness/testing.js';
 import { SPEC_IDS } from '../../support/spec-ids.js';
 import { sqlcsvDefectTable } from '../../support/sim-corpus.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimParams } from '../../../harness/index.js';
-import { withBound } from '../../../harness/sim/sim-params.js';
-import { boundedSizes, planNode, splitShapes } from '../../../harness/sim/tree-shape.js';
+import { withBound } from '../../../harness/testing.js';
+import { boundedSizes, planNode, splitShapes } from '../../../harness/testing.js';
 import { sampleShared, isolatedDefects, streamDraws } from '../../../harness/testing.js';
 import { SPEC_IDS } from '../../support/spec-ids.js';
 
