@@ -218,8 +218,8 @@ function shapeLines(projection: PlanProjection, b: string): string[] {
     `  Every figure is a BOUND from max_children = ${b}: at cap d a tree holds at most ${b}^d leaves, and a plan`,
     '  that splits wider is asked again once (a planner session, counted below) and then cut to the bound',
     '  (docs/branching.md). A tree that stops shallow or splits narrower costs less. Per node the court',
-    '  opens the sessions below, the drift allowance included; a repair round beyond it is outside the',
-    '  bound, and max_sessions stops the sweep there.',
+    '  opens the sessions below, the drift allowance included; a repair round, or drift judges beyond the',
+    '  allowance, are outside the bound, and max_sessions stops the sweep there.',
   ];
 }
 
