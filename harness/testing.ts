@@ -42,7 +42,8 @@ export { DEFECT_MARKER, DefectTableError, PlantedDefect, DefectTable, defectMode
 export { draw, drawKeyText, identityDraws, streamDraws, type DrawKey, type DecisionKey, type DrawSource, type SimCell, type SimRole } from './sim/draw.js';
 export { sampleShared, sampleArm, samplePair, levelCounts, mergeSurvival, type SimTreeNode, type SimLeafRecord, type SimSharedPhase, type SimMergeRecord, type SimLevelCount, type SimMergeLevelCount, type SimClaimGrade, type SimClaimTrace, type SimMergeSurvival, type SimArmSample, type SimPairSample, type SimPairOptions } from './sim/sampler.js';
 export { treeFiles, leafTreeSpec, defectsIn, UNDELIVERED_TEST_FILE, type TreeSpec } from './sim/sim-tree.js';
-export { planNode, hasRoom, childPath, chunkSizes, splitChunks, pickBranching, type SimPlan, type SimNodeInput, type SimLeafReason } from './sim/tree-shape.js';
+export { planNode, hasRoom, childPath, chunkSizes, splitChunks, pickBranching, boundedSizes, splitShapes, type WidePlan, type SimPlan, type SimNodeInput, type SimLeafReason } from './sim/tree-shape.js';
+export { withBound, replanRateOf, DEFAULT_BOUND_REPLAN_RATE, type SimModel } from './sim/sim-params.js';
 export { expectedSurvival, expectedCurves, achievedDepthDistribution, nodeProbabilities, type SimTruthOptions, type SimLevelTruth, type SimMergeTruth, type SimArmTruth, type ArmTruthByCap } from './sim/truth.js';
 export { comparisonDifference, comparisonPValue, comparisonTallies } from './stats/comparison.js';
 export { holmLevels } from './stats/holm.js';
