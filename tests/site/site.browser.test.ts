@@ -13,7 +13,7 @@ import { serveStatic, type StaticServer } from '../../site/scripts/static-server
 import { sweepPicture } from '../../site/scripts/sweep-picture.js';
 import { checkNoLiveRefresh } from './checks/live-refresh.js';
 import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedMarking, plantRuling } from './checks/headline.js';
-import { checkCounts, checkKilledClaims, checkMergeFindings, checkNarrowTables, readReport } from './checks/story.js';
+import { checkClaimToJudge, checkCounts, checkKilledClaims, checkMergeFindings, checkMergeStories, checkNarrowTables, readReport } from './checks/story.js';
 import { archiveFiles, auditTranscriptPage, storedTextLinks } from './checks/transcripts.js';
 import { checkCharts } from './checks/charts.js';
 import { checkMovedTables, markdownTables } from './checks/sweep-page.js';
@@ -287,7 +287,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.goto(`${server.url}runs/fixture-run/cells/cap2-rep1-ungated/`);
     const ungated = (await page.locator('ul.tree').first().textContent())!.replace(/\s+/g, ' ');
     expect(ungated).toContain('FIXTURE finding: a seam check fails');
-    expect(ungated).toContain('accepted by self-review (verdict not used)');
+    expect(ungated).toMatch(/Attempt \d: accepted by self-review/);
     await page.close();
   });
 
@@ -471,6 +471,9 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     const findings = await checkMergeFindings({ ...o, runDir });
     expect(findings.gated).toBeGreaterThan(0);
     expect(await checkCounts(o)).toBe(example.cells.filter((c) => c.status === 'measured').length);
+    // From each killed claim on the sweep page to its judge's verdict in two taps; each merge's story as its events tell it.
+    expect(await checkClaimToJudge({ ...o, runDir })).toBe(example.claims.filter((c) => !c.survived && c.diedAt !== null).length);
+    expect(await checkMergeStories({ ...o, runDir })).toBeGreaterThan(4);
     const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
     try {
       for (const cell of example.cells.filter((c) => c.status === 'measured')) expect(await checkNarrowTables({ context: phone.context, baseUrl: server.url, run: 'example-sim', cell: cell.id })).toBeGreaterThan(4);

@@ -44,6 +44,11 @@ export interface ReportHtmlOptions {
   /** The report's charts drawn for the page, every figure a link (linked-charts.ts), shown in place of the report's images. */
   charts: readonly LinkedChart[];
   shownAs: string;
+  /**
+   * Where a claim killed at a merge is read: the anchor, on its cell's page, of the merge attempt
+   * that stood (node-tree.ts's mergeAttemptAnchor); null when the cell has no page or no such node.
+   */
+  killedAt?: (cell: string, node: string) => string | null;
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -71,8 +76,31 @@ function figure(chart: LinkedChart, src: string): string {
 
 const TABLE_WRAP = '<div class="table-wrap" tabindex="0" role="region" aria-label="Table ';
 
+/**
+ * The table of claims that did not survive (report.md's "killed at" column): each row's merge
+ * linked to the attempt on its cell's page, where the review that let it through is one tap on.
+ */
+function linkKilledAt(html: string, killedAt: NonNullable<ReportHtmlOptions['killedAt']>): string {
+  return html.replace(/<table>([\s\S]*?)<\/table>/g, (whole, inner: string) => {
+    const heads = [...(/<thead>([\s\S]*?)<\/thead>/.exec(inner)?.[1] ?? '').matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => cellText(m[1]!));
+    const cellAt = heads.indexOf('cell');
+    const nodeAt = heads.indexOf('killed at');
+    if (cellAt < 0 || nodeAt < 0) return whole;
+    return whole.replace(/<tr>([\s\S]*?)<\/tr>/g, (row, cells: string) => {
+      const tds = [...cells.matchAll(/<td([^>]*)>([\s\S]*?)<\/td>/g)];
+      if (tds.length <= Math.max(cellAt, nodeAt)) return row;
+      const anchor = killedAt(cellText(tds[cellAt]![2]!), cellText(tds[nodeAt]![2]!));
+      if (!anchor) return row;
+      const cell = cellText(tds[cellAt]![2]!);
+      const target = tds[nodeAt]!;
+      return `<tr>${cells.slice(0, target.index)}<td${target[1]}><a href="cells/${cell}/#${anchor}" data-killed-at>${target[2]}</a></td>${cells.slice(target.index! + target[0].length)}</tr>`;
+    });
+  });
+}
+
 export function reportHtml(html: string, options: ReportHtmlOptions): string {
   assertPlainReportHtml(html, options.shownAs);
+  if (options.killedAt) html = linkKilledAt(html, options.killedAt);
   const charts = new Map(options.charts.map((c) => [c.name, c]));
   // Each table's region is named by its number and the heading above it: landmarks need names of their own.
   let tables = 0;

@@ -9,6 +9,7 @@ import { type CellTree, type ClaimMark, type SessionLink } from './node-tree.js'
 import { cellStories, type CellRead, type SessionCounts } from './cell-story.js';
 import { RunFileInvalidError, parseJsonl, readJson, readJsonl } from './run-file-read.js';
 import { sessionSlug } from './slug.js';
+import { reviewFields, type ReviewFields } from './merge-story.js';
 import { assertPlainSvg } from './svg-check.js';
 
 /**
@@ -47,6 +48,8 @@ export interface SessionView extends SessionLink {
   pages: number;
   totals: SessionTotals;
   torn: boolean;
+  /** A merge review's or self-review's verdict and findings, from the cell's events (merge-story.ts); null for other sessions. */
+  review: ReviewFields | null;
 }
 
 export interface CellView extends CellKey {
@@ -186,6 +189,7 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
     const session: SessionView = {
       run, cell: id, slug: sessionSlug(first.sessionId), sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
       costUsd: costOf(first.sessionId), file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
+      review: reviewFields(events, { nodeId: first.nodeId, role: first.role, attempt: first.attempt }),
     };
     sessions.push(session);
     if (pages.length === 0) continue;

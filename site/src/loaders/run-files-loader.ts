@@ -6,7 +6,7 @@ import { reportHtml } from '../lib/report-html.js';
 import { moveLongTables, type MovedTable } from '../lib/long-tables.js';
 import { stagedSpecs, type SpecFile } from '../lib/chart-specs.js';
 import { headline, isSimulated, type Headline } from '../lib/headline.js';
-import { readRun, stagedRuns, type ChartView } from '../lib/site-data.js';
+import { readRun, stagedRuns, type CellView, type ChartView } from '../lib/site-data.js';
 import { LICENCE_NOTICE_FILE, TranscriptArchive } from '../lib/transcript-bundle.js';
 import { cellView, clearViews, filesView, runView, sessionView, textView, transcriptsView, writeRaw, writeView, type RunFiles } from '../lib/views.js';
 
@@ -110,6 +110,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
       cellPages: new Set(run.cellPages),
       charts: run.linkedCharts,
       shownAs: `runs/${run.name}/report/report.json`,
+      killedAt: killedAnchors(cells),
     });
     const { html, moved } = moveLongTables(full);
     const view = runView(name);
@@ -129,6 +130,13 @@ async function prepare(context: LoaderContext): Promise<Index> {
     }
   }
   return index;
+}
+
+/** Where each cell's page puts the merge a claim died at (its claims' marks): the sweep page's killed claims link there. */
+function killedAnchors(cells: readonly CellView[]): (cell: string, node: string) => string | null {
+  const anchors = new Map<string, string>();
+  for (const c of cells) for (const m of c.claims) if (m.diedAt && m.diedAnchor) anchors.set(`${c.id} ${m.diedAt}`, m.diedAnchor);
+  return (cell, node) => anchors.get(`${cell} ${node}`) ?? null;
 }
 
 async function load(collection: Collection, context: LoaderContext): Promise<void> {
