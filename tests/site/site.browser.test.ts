@@ -376,15 +376,26 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     expect(Object.keys(files).sort()).toEqual(written.map((f) => `cells/${f.split(path.sep).join('/')}`).sort());
   });
 
-  it('is readable on a phone: no page scrolls sideways at 390 px', async () => {
+  it('is readable on a phone: no page scrolls sideways at 390 px, nor the headline, the report\'s tables or a cell\'s claims; a cell\'s first screen is its story and its dead claims', async () => {
     const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
     try {
       const page = await phone.context.newPage();
-      for (const p of ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/verifier/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/']) {
+      for (const p of ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/verifier/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/', ...(visits.has(`${server.url}runs/example-sim/`) ? ['runs/example-sim/', 'runs/example-sim/cells/cap2-rep1-ungated/'] : [])]) {
         await page.goto(`${server.url}${p}`);
         const { scroll, width } = await page.evaluate<{ scroll: number; width: number }>('({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })');
         expect(scroll, p).toBeLessThanOrEqual(width);
+        // The named tables stack: none of them scrolls sideways in its frame.
+        const sideways = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('[data-headline] .table-wrap, article.report .table-wrap, .story table.claims')).map((e) => e.closest('.table-wrap') || e)
+          .filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => (w.getAttribute('aria-label') || w.className) + ': ' + w.scrollWidth + ' > ' + w.clientWidth)`);
+        expect(sideways, p).toEqual([]);
       }
+      // A cell page's first screen: its story line and its first killed claim.
+      const cell = visits.has(`${server.url}runs/example-sim/`) ? 'runs/example-sim/cells/cap2-rep1-ungated/' : 'runs/fixture-run/cells/cap2-rep1-ungated/';
+      await page.goto(`${server.url}${cell}`);
+      const first = await page.evaluate<{ lead: number; killed: number }>(`({ lead: document.querySelector('[data-cell-lead]').getBoundingClientRect().bottom, killed: document.querySelector('table.claims tr.killed').getBoundingClientRect().bottom })`);
+      expect(first.lead, cell).toBeLessThanOrEqual(844);
+      expect(first.killed, cell).toBeLessThanOrEqual(844);
+      await page.close();
     } finally {
       await phone.close();
     }

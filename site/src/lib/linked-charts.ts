@@ -1,5 +1,6 @@
 import { CHARTS, renderSvg, type Report } from '../../../harness/run-files.js';
 import { assertPlainSvg } from './svg-check.js';
+import { narrowSpec } from './narrow-chart.js';
 
 /**
  * The report's charts drawn again for the sweep page, by the report's own code, with every
@@ -7,7 +8,8 @@ import { assertPlainSvg } from './svg-check.js';
  * other figure to the row of the sweep page's table that prints its number (see rowAnchor; the
  * page gives those rows their ids, report-html.ts). The chart's title and notes leave the
  * drawing for the figure's caption, where they wrap as text; the drawing keeps the axes,
- * legends and marks, each figure's <title> tooltip and its hit column.
+ * legends and marks, each figure's <title> tooltip and its hit column. Its panels are stacked
+ * and its type a size up (narrow-chart.ts), so it scales to a phone's width and stays legible.
  */
 
 export interface LinkedChart {
@@ -87,7 +89,7 @@ export async function linkedCharts(report: Report, cellPages: ReadonlySet<string
   for (const chart of CHARTS) {
     const spec = chart.spec(report);
     const meta = (spec as { usermeta?: { title?: unknown; notes?: unknown } }).usermeta;
-    const { spec: linked, hrefs } = linkedSpec(spec, cellPages);
+    const { spec: linked, hrefs } = linkedSpec(narrowSpec(spec), cellPages);
     const rendered = await renderSvg(linked as never);
     assertPlainSvg(rendered.svg, `${shownAs} (chart ${chart.name}, drawn for the page)`);
     out.push({

@@ -68,10 +68,10 @@ function anchorTable(table: string, name: string, keys: number, shownAs: string)
   return body.replace(/^<div class="table-wrap"/, `<div id="${tableAnchor(name)}" class="table-wrap"`);
 }
 
-/** A chart as the page shows it: its title and notes as a caption, the drawing in a frame that scrolls sideways on a narrow screen, and the report's own SVG to take away. */
+/** A chart as the page shows it: its title and notes as a caption, the drawing scaled to the width (narrow-chart.ts), and the report's own SVG to take away. */
 function figure(chart: LinkedChart, src: string): string {
   const notes = chart.notes.map((n) => `<span class="chart-note">${escapeHtml(n)}</span>`).join(' ');
-  return `<figure class="chart" id="chart-${chart.name}"><figcaption><span class="chart-title">${escapeHtml(chart.title)}</span> ${notes} <span class="chart-note">Each figure links to the table row that prints its number${chart.name === 'cells' ? ' (a cell with a page, to its page)' : ''}; <a href="${src}">the chart as an SVG image</a>.</span></figcaption><div class="chart-frame" tabindex="0" role="region" aria-label="Chart: ${escapeHtml(chart.title)} (scrolls sideways)">${chart.svg}</div></figure>`;
+  return `<figure class="chart" id="chart-${chart.name}"><figcaption><span class="chart-title">${escapeHtml(chart.title)}</span> ${notes} <span class="chart-note">Each figure links to the table row that prints its number${chart.name === 'cells' ? ' (a cell with a page, to its page)' : ''}; <a href="${src}">the chart as an SVG image</a>.</span></figcaption><div class="chart-frame">${chart.svg}</div></figure>`;
 }
 
 const TABLE_WRAP = '<div class="table-wrap" tabindex="0" role="region" aria-label="Table ';
@@ -98,6 +98,23 @@ function linkKilledAt(html: string, killedAt: NonNullable<ReportHtmlOptions['kil
   });
 }
 
+/**
+ * Every table made to stack on a phone (site.css's `table.stack`): each cell carries its
+ * column's header as `data-label`, which a narrow screen prints above the value, row by row,
+ * instead of scrolling the table sideways.
+ */
+export function stackTables(html: string): string {
+  return html.replace(/<table>([\s\S]*?)<\/table>/g, (_whole, inner: string) => {
+    const heads = [...(/<thead>([\s\S]*?)<\/thead>/.exec(inner)?.[1] ?? '').matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => escapeHtml(cellText(m[1]!)));
+    const body = inner.replace(/<tr([^>]*)>([\s\S]*?)<\/tr>/g, (row, attrs: string, cells: string) => {
+      if (!cells.includes('<td')) return row;
+      let i = 0;
+      return `<tr${attrs}>${cells.replace(/<td([^>]*)>/g, (_td, attrs: string) => `<td${attrs} data-label="${heads[i++] ?? ''}">`)}</tr>`;
+    });
+    return `<table class="stack">${body}</table>`;
+  });
+}
+
 export function reportHtml(html: string, options: ReportHtmlOptions): string {
   assertPlainReportHtml(html, options.shownAs);
   if (options.killedAt) html = linkKilledAt(html, options.killedAt);
@@ -112,7 +129,7 @@ export function reportHtml(html: string, options: ReportHtmlOptions): string {
         return whole;
       }
       tables += 1;
-      return `${TABLE_WRAP}${escapeHtml(`${tables}${heading ? `, ${heading}` : ''}`)} (scrolls sideways)"><table>`;
+      return `${TABLE_WRAP}${escapeHtml(`${tables}${heading ? `, ${heading}` : ''}`)} (stacks on a phone)"><table>`;
     })
     .replace(/<\/table>/g, '</table></div>');
   out = out.replace(/<td([^>]*)>(cap[1-9][0-9]*-rep[1-9][0-9]*-(?:gated|ungated))<\/td>/g, (whole, attrs: string, id: string) => (options.cellPages.has(id) ? `<td${attrs}><a href="cells/${id}/">${id}</a></td>` : whole));
@@ -133,5 +150,5 @@ export function reportHtml(html: string, options: ReportHtmlOptions): string {
     result += before + (chart ? figure(chart, src) : `<figure class="chart"><div class="chart-frame"><img src="${src}" alt="${alt}; the table above gives its numbers" loading="lazy" decoding="async"></div></figure>`);
     from = m.index + m[0].length;
   }
-  return result + out.slice(from);
+  return stackTables(result + out.slice(from));
 }
