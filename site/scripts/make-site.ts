@@ -11,6 +11,7 @@ import { formatOf } from './scan-views.js';
 import { printHits, refusalMessage, type ScanHit } from './scan-report.js';
 import { SecretScanner, knownKeys } from './secret-scan.js';
 import { watchSite } from './site-watch.js';
+import { repositoryOf } from '../src/lib/reproduce-steps.js';
 
 /**
  * make_site.sh: stage the chosen runs through the allowlist, scan every staged file for
@@ -353,6 +354,8 @@ export async function buildSite(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
       RDH_SITE_DATA: options.data,
       RDH_SITE_BASE: options.base,
       RDH_SITE_CACHE: cache,
+      // The reproduce steps clone the harness from the address its package.json declares (none: they say where to declare it).
+      RDH_SITE_REPOSITORY: repositoryOf(JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8'))) ?? '',
     });
     if (code !== 0) throw new MakeSiteError(`make_site: the site build failed (astro build exited ${code}); the message above names the file. Nothing was published${options.out ? `; ${path.relative(REPO, options.out) || options.out} is unchanged` : ''}.`, EXIT.build);
     await refuseBuiltSecrets(building, options, io, env);

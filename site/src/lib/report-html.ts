@@ -49,6 +49,13 @@ export interface ReportHtmlOptions {
    * that stood (node-tree.ts's mergeAttemptAnchor); null when the cell has no page or no such node.
    */
   killedAt?: (cell: string, node: string) => string | null;
+  /**
+   * The page shows the headline strip above the report (Headline.astro, its rows carrying the
+   * ids the survival chart links to, `row-pooled-LEVEL`): the report's own Headline section is
+   * then not printed again, only its chart, under a heading of its own, so each figure is on
+   * the page once and one section is called Headline.
+   */
+  headlineShown?: boolean;
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -115,8 +122,21 @@ export function stackTables(html: string): string {
   });
 }
 
+/** The report's pooled Headline section: its heading and its table, whose rows the strip prints (see headlineShown). */
+const HEADLINE_SECTION = /<h2[^>]*>Headline: survival by achieved level, pooled over caps<\/h2>([\s\S]*?)<table>[\s\S]*?<\/table>/;
+
+/** The headline's section, its table dropped (the strip prints those rows, with the ids its chart links to). */
+function dropHeadlineTable(html: string): string {
+  return html.replace(HEADLINE_SECTION, (_whole, between: string) => `<h2 id="survival-pooled">Survival by achieved level, pooled over caps</h2>${between}<p>The figures are the headline's, at the top of this page; each point of the chart links to its row there.</p>`);
+}
+
+/** What a newcomer needs before the section's detail: what "work beyond the claims" means and why it matters. */
+export const BEYOND_CLAIMS_LEAD = 'In short: a leaf that also makes requirements pass that it was never asked for did more than its share, and the more of that there is, the less the survival figures above say about splitting work, since the deliverable then survives whatever the tree did.';
+
 export function reportHtml(html: string, options: ReportHtmlOptions): string {
   assertPlainReportHtml(html, options.shownAs);
+  if (options.headlineShown) html = dropHeadlineTable(html);
+  html = html.replace(/(<h2[^>]*>Work beyond the claims<\/h2>)/, `$1<p class="lead" data-beyond-claims-lead>${BEYOND_CLAIMS_LEAD}</p>`);
   if (options.killedAt) html = linkKilledAt(html, options.killedAt);
   const charts = new Map(options.charts.map((c) => [c.name, c]));
   // Each table's region is named by its number and the heading above it: landmarks need names of their own.
@@ -143,7 +163,9 @@ export function reportHtml(html: string, options: ReportHtmlOptions): string {
     const listing = CHARTS.find((c) => c.name === name);
     const chart = charts.get(name);
     const at = before.lastIndexOf(TABLE_WRAP);
-    if (listing && chart && at >= 0) {
+    // The strip carries the pooled rows' ids when the report's table was dropped: no other table takes them.
+    const stripRows = options.headlineShown && listing?.table.name === 'pooled';
+    if (listing && chart && at >= 0 && !stripRows) {
       const end = before.indexOf('</table></div>', at) + '</table></div>'.length;
       before = before.slice(0, at) + anchorTable(before.slice(at, end), listing.table.name, listing.table.keys, options.shownAs) + before.slice(end);
     }

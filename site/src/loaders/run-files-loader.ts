@@ -1,7 +1,8 @@
 import type { Loader, LoaderContext } from 'astro/loaders';
 import path from 'node:path';
-import { renderMarkdown, type Report, type Spend } from '../../../harness/run-files.js';
-import { dataDir } from '../lib/data-dir.js';
+import { pairOfCell, renderMarkdown, type Report, type Spend } from '../../../harness/run-files.js';
+import { dataDir, siteRepository } from '../lib/data-dir.js';
+import { stagedCellFiles, stagedPairEvents, type CellDownload } from '../lib/run-downloads.js';
 import { reportHtml } from '../lib/report-html.js';
 import { moveLongTables, type MovedTable } from '../lib/long-tables.js';
 import { stagedSpecs, type SpecFile } from '../lib/chart-specs.js';
@@ -40,6 +41,10 @@ export interface RunEntry {
   tables: Array<{ slug: string; title: string }>;
   /** How many cells have a page: a run with none gets no cells page. */
   cellPageCount: number;
+  /** The pairs whose shared build's events.jsonl is published (run-downloads.ts). */
+  pairEvents: string[];
+  /** Whether the run's raw transcripts are published (transcripts.tar.br). */
+  transcripts: boolean;
   /** The licence notices of the texts the brief carried beside SPEC.md (report.licenceNotices): every page of the run and its transcripts' archive carry them. */
   licenceNotices: string[];
 }
@@ -47,6 +52,8 @@ export interface CellEntry {
   run: string;
   id: string;
   view: string;
+  /** The cell's run files published as downloads (run-downloads.ts). */
+  files: CellDownload[];
 }
 export interface SessionEntry {
   run: string;
@@ -111,6 +118,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
       charts: run.linkedCharts,
       shownAs: `runs/${run.name}/report/report.json`,
       killedAt: killedAnchors(cells),
+      headlineShown: true,
     });
     const { html, moved } = moveLongTables(full);
     const view = runView(name);
@@ -118,15 +126,17 @@ async function prepare(context: LoaderContext): Promise<Index> {
     const r = run.report;
     index.runs.push({
       name, sweep: r.sweep, task: path.basename(r.design.spec), simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view,
-      headline: headline(r), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
+      headline: headline(r, siteRepository()), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
       tables: moved.map((t) => ({ slug: t.slug, title: t.title })),
       cellPageCount: run.cellPages.length,
+      pairEvents: await stagedPairEvents(dir, name, [...new Set(run.cellPages.map(pairOfCell))]),
+      transcripts: transcripts > 0,
       licenceNotices: notices,
     });
     for (const cell of cells) {
       const file = cellView(name, cell.id);
       await writeView(dir, file, cell);
-      index.cells.push({ run: name, id: cell.id, view: file });
+      index.cells.push({ run: name, id: cell.id, view: file, files: await stagedCellFiles(dir, name, cell.id) });
     }
   }
   return index;
