@@ -11,6 +11,9 @@ import { formatOf } from './scan-views.js';
 import { printHits, refusalMessage, type ScanHit } from './scan-report.js';
 import { SecretScanner, knownKeys } from './secret-scan.js';
 import { watchSite } from './site-watch.js';
+import type { Io, MakeSiteOptions } from './site-options.js';
+
+export type { Io, MakeSiteOptions } from './site-options.js';
 import { repositoryOf } from '../src/lib/reproduce-steps.js';
 
 /**
@@ -36,28 +39,6 @@ export class MakeSiteError extends Error {
   ) {
     super(message);
   }
-}
-
-export interface MakeSiteOptions {
-  /** Run folders to publish. Default: every folder under runs/ that holds a report. */
-  runs: string[];
-  /** Serve the site under this path (`/path/`). Default `/`. */
-  base: string;
-  /** Provider configurations whose api_key_env values are searched for, beside $RDH_PROVIDERS and manifests/*.yaml. */
-  providers: string[];
-  /** Where the site is written. Default site/dist. */
-  out: string;
-  /** Where the allowlisted files are staged for the build. Default site/data. */
-  data: string;
-  /** Stage and scan only; no `astro build`. */
-  stageOnly: boolean;
-  /** `--watch`: follow the one named run while it records, serving it on 127.0.0.1 at `port` (site-watch.ts). Default: build once. */
-  watch?: { port: number };
-}
-
-export interface Io {
-  out(line: string): void;
-  err(line: string): void;
 }
 
 /** The watch's default port (Astro's own, so a reader's habit finds it). */

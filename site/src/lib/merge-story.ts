@@ -1,4 +1,4 @@
-import type { EngineEvent } from '../../../harness/run-files.js';
+import type { EngineEvent } from '../../../harness/run-file-schemas.js';
 
 /**
  * A merge's repair loop told in words, from its recorded events: each attempt's review, what the

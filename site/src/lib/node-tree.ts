@@ -1,4 +1,4 @@
-import type { Check, CheckResult, ClaimRow, EngineEvent, NodeResult } from '../../../harness/run-files.js';
+import type { Check, CheckResult, ClaimRow, EngineEvent, NodeResult } from '../../../harness/run-file-schemas.js';
 
 /**
  * A cell's node tree as the cell page draws it: every node of result.json with what its events
