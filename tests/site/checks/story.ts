@@ -244,7 +244,8 @@ export async function checkMergeStories(o: StoryCheck & { runDir: string }): Pro
       for (const node of [...new Set(reviews.map((r) => r.nodeId))]) {
         const mine = reviews.filter((r) => r.nodeId === node);
         const word = (a: boolean | null) => (a === true ? 'accepted' : a === false ? 'rejected' : 'escalated');
-        const story = ((await page.locator(`[id="${mergeAnchor(node)}"] [data-merge-story]`).textContent()) ?? '').replace(/\s+/g, ' ');
+        // The story is the merge's summary: read folded or open.
+        const story = ((await page.locator(`details.merge:has([id="${mergeAnchor(node)}"]) > summary [data-merge-story]`).textContent()) ?? '').replace(/\s+/g, ' ');
         const said = mine.map((r) => (r.kind === 'self' ? `self-review ${word(r.accept)} (not used)` : word(r.accept))).join(', repaired, ');
         expect(story.toLowerCase(), `${row.id} ${node}`).toContain(said.toLowerCase());
         const stop = events.filter((e) => e.type === 'repair_round' && e.nodeId === node).at(-1);
