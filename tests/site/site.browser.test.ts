@@ -202,22 +202,24 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.close();
   });
 
-  it('lists every sweep on the index: manifest name, run, date, SIMULATED, cells measured, spend, and its headline numbers (no thumbnail)', async () => {
+  it('lists every run on the index, grouped by its manifest, a line per run: run, date, SIMULATED, cells measured, spend, and its headline difference per level (no thumbnail)', async () => {
     const page = await browser.context.newPage();
     await page.goto(server.url);
-    const items = await page.evaluate<Array<{ text: string; href: string; rows: number; images: number }>>(`Array.from(document.querySelectorAll('ul.runs > li')).map((li) => ({
-      text: li.textContent.replace(/\\s+/g, ' '), href: li.querySelector('h2 a').getAttribute('href'),
-      rows: li.querySelectorAll('[data-headline] tr[data-level]').length, images: li.querySelectorAll('img').length }))`);
-    const mine = items.filter((i) => /runs\/fixture-(run|copy)\/$/.test(i.href));
+    const lines = await page.evaluate<Array<{ manifest: string; text: string; href: string; levels: number; images: number }>>(`Array.from(document.querySelectorAll('section.manifest tr[data-run]')).map((tr) => ({
+      manifest: tr.closest('section').querySelector('h2').textContent, text: tr.textContent.replace(/\\s+/g, ' '), href: tr.querySelector('a').getAttribute('href'),
+      levels: tr.querySelectorAll('[data-level]').length, images: tr.querySelectorAll('img').length }))`);
+    const mine = lines.filter((i) => /runs\/fixture-(run|copy)\/$/.test(i.href));
     expect(mine.length).toBe(2);
+    // Both copies of one manifest sit under its one heading.
+    expect(new Set(mine.map((m) => m.manifest)).size).toBe(1);
+    expect(await page.locator('section.manifest h2', { hasText: report.sweep.name }).count()).toBe(1);
     for (const item of mine) {
-      expect(item.text).toContain(report.sweep.name);
+      expect(item.manifest).toContain(report.sweep.name);
       expect(item.text).toContain('SIMULATED');
-      expect(item.text).toContain(`${report.counts.cells.measured} of ${report.counts.cells.design} cells`);
+      expect(item.text).toContain(`${report.counts.cells.measured} of ${report.counts.cells.design}`);
       expect(item.text).toContain(`${report.cost.actual.sessions} sessions`);
       expect(item.text).toMatch(/\d{4}-\d{2}-\d{2}/);
-      // Numbers a reader can read, not a picture of a chart: one row per pooled level (checks/headline.ts compares them).
-      expect(item.rows).toBe(report.survival.pooled.length);
+      expect(item.levels).toBe(report.survival.pooled.length);
       expect(item.images).toBe(0);
     }
     await page.close();

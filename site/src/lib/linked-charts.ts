@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CHARTS, renderSvg, type Report } from '../../../harness/run-files.js';
 import { assertPlainSvg } from './svg-check.js';
 import { narrowSpec } from './narrow-chart.js';
@@ -83,6 +84,24 @@ export function linkedSpec(spec: object, cellPages: ReadonlySet<string>): { spec
   return { spec: out, hrefs };
 }
 
+/**
+ * Charts drawn once per spec: runs of one manifest often draw the same chart (a re-run, copies of
+ * a sweep), and vega's drawing is the costliest step of a sweep page. Keyed by the linked spec's
+ * hash; the last MAX_KEPT drawings are kept.
+ */
+const MAX_KEPT = 64;
+const drawings = new Map<string, Promise<{ svg: string }>>();
+function drawOnce(spec: Json): Promise<{ svg: string }> {
+  const key = createHash('sha256').update(JSON.stringify(spec)).digest('hex');
+  let drawing = drawings.get(key);
+  if (!drawing) {
+    drawing = renderSvg(spec as never);
+    drawings.set(key, drawing);
+    if (drawings.size > MAX_KEPT) drawings.delete(drawings.keys().next().value!);
+  }
+  return drawing;
+}
+
 /** Every chart of the report, linked, in the report's order. */
 export async function linkedCharts(report: Report, cellPages: ReadonlySet<string>, shownAs: string): Promise<LinkedChart[]> {
   const out: LinkedChart[] = [];
@@ -90,7 +109,7 @@ export async function linkedCharts(report: Report, cellPages: ReadonlySet<string
     const spec = chart.spec(report);
     const meta = (spec as { usermeta?: { title?: unknown; notes?: unknown } }).usermeta;
     const { spec: linked, hrefs } = linkedSpec(narrowSpec(spec), cellPages);
-    const rendered = await renderSvg(linked as never);
+    const rendered = await drawOnce(linked);
     assertPlainSvg(rendered.svg, `${shownAs} (chart ${chart.name}, drawn for the page)`);
     out.push({
       name: chart.name,

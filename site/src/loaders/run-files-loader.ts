@@ -84,6 +84,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
   const dir = dataDir();
   await clearViews(dir);
   const index: Index = { runs: [], cells: [], sessions: [] };
+  const written = new Set<string>();
   for (const name of await stagedRuns(dir)) {
     const files: RunFiles = { texts: [], transcripts: 0 };
     const writes: Array<Promise<void>> = [];
@@ -98,6 +99,9 @@ async function prepare(context: LoaderContext): Promise<Index> {
       },
       text: (key, text) => {
         files.texts.push(key);
+        // Named by its content hash, so a text another run already wrote is the same file: written once for the site.
+        if (written.has(key)) return;
+        written.add(key);
         writes.push(writeRaw(dir, textView(name, key), text));
       },
       transcripts: async (cell, raw) => {
