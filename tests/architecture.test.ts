@@ -6,8 +6,17 @@ import { parse } from 'yaml';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SOURCE_FOLDERS = ['engine', 'harness', 'site/src', 'site/scripts', 'tests'];
-/** The one module of harness/ and engine/ the site may import: the run-file schemas (pure, no IO). */
-const SITE_MAY_IMPORT = path.join('harness', 'run-files.ts');
+/**
+ * The modules of harness/ and engine/ the site may import: the run files' schemas as data only
+ * (RUN_FILE_SCHEMAS: events, node trees, grades, the report), and run-files.ts for the rest of
+ * what a run folder needs (the transcript line, the folder's layout, the secret catalogue, the
+ * report's pure drawing code).
+ */
+const RUN_FILE_SCHEMAS = path.join('harness', 'run-file-schemas.ts');
+const SITE_MAY_IMPORT_LIST = [RUN_FILE_SCHEMAS, path.join('harness', 'run-files.ts')];
+const SITE_MAY_IMPORT = SITE_MAY_IMPORT_LIST.join(' or ');
+/** The engine's schema files the data-only module takes its schemas from, past engine/index.ts (which loads the engine). */
+const ENGINE_SCHEMA_FILES = ['ports/events.ts', 'tree/node-result.ts', 'base/check.ts'].map((f) => path.join('engine', f));
 /** The harness's two entries: the public one, and the test seams (fakes, internals tests reach) only tests/ may import. */
 const HARNESS_ENTRY = path.join('harness', 'index.ts');
 const HARNESS_TESTING = path.join('harness', 'testing.ts');
@@ -24,6 +33,28 @@ const REPORT_SIM_DOOR = path.join(REPORT, 'planted-truth.ts');
  * computes reaches engine/'s error class through harness/sim/defect-model.ts.
  */
 const REPORT_SCHEMA_SIM = { from: path.join(REPORT, 'report-schema.ts'), to: path.join(SIM, 'sim-params.ts') };
+
+/** Packages a data-only module may reach: zod, and the numeric libraries a schema's refinements use (pure arithmetic). */
+const DATA_ONLY_PACKAGES = new Set(['zod', 'jstat', 'simple-statistics']);
+
+/** What breaks "data only" in the import graph of `entry` (type-only imports vanish at run time): a package but zod, named with the path that reached it. */
+async function dataOnlyProblems(entry: string, root = ROOT): Promise<string[]> {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const queue: Array<{ file: string; via: string[] }> = [{ file: entry, via: [] }];
+  while (queue.length > 0) {
+    const { file, via } = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = await readFile(path.join(root, file), 'utf8');
+    for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
+      const spec = m[1]!;
+      if (spec.startsWith('.')) queue.push({ file: path.normalize(path.join(path.dirname(file), spec)).replace(/\.js$/, '.ts'), via: [...via, file] });
+      else if (!DATA_ONLY_PACKAGES.has(spec)) problems.push(`${[...via, file].join(' -> ')} imports ${spec}: the site's schemas must be data only (zod, arithmetic and schema files)`);
+    }
+  }
+  return problems;
+}
 
 async function sourceFiles(dir: string, root = ROOT): Promise<string[]> {
   const out: string[] = [];
@@ -71,13 +102,13 @@ export function violations(edges: ImportEdge[]): string[] {
     if (from === 'engine' && (to === 'harness' || to === 'site')) bad.push(`${e.from} -> ${e.to}: engine/ must not import ${to}/`);
     if (from === 'harness' && to === 'site') bad.push(`${e.from} -> ${e.to}: harness/ must not import site/`);
     // The site reads exported run files only: of harness/ and engine/ it imports the run-file schemas and nothing else, not even a type.
-    if (from === 'site' && (to === 'engine' || to === 'harness') && e.to !== SITE_MAY_IMPORT) {
+    if (from === 'site' && (to === 'engine' || to === 'harness') && !SITE_MAY_IMPORT_LIST.includes(e.to)) {
       bad.push(`${e.from} -> ${e.to}: site/ imports nothing from harness/ or engine/ but ${SITE_MAY_IMPORT}`);
     }
     // Crossing into another top folder goes through its one public entry (the site's one module excepted);
     // tests may also import the harness's test seams.
-    const entry = e.to === path.join(to, 'index.ts') || (from === 'tests' && e.to === HARNESS_TESTING);
-    if (from !== to && (to === 'engine' || to === 'harness') && !entry && !(from === 'site' && e.to === SITE_MAY_IMPORT)) {
+    const entry = e.to === path.join(to, 'index.ts') || (from === 'tests' && e.to === HARNESS_TESTING) || (e.from === RUN_FILE_SCHEMAS && ENGINE_SCHEMA_FILES.includes(e.to));
+    if (from !== to && (to === 'engine' || to === 'harness') && !entry && !(from === 'site' && SITE_MAY_IMPORT_LIST.includes(e.to))) {
       bad.push(`${e.from} -> ${e.to}: import ${to}/index.ts${from === 'tests' && to === 'harness' ? ` or ${HARNESS_TESTING}` : ''}, not its internals`);
     }
     // The test seams are for tests: no other folder, and nothing inside harness/, imports them.
@@ -221,7 +252,7 @@ describe('architecture', () => {
           "harness/report/build-report.ts -> harness/sim/sim-params.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
           "harness/report/report-schema.ts -> harness/sim/truth.ts: harness/report/ reaches harness/sim/ only through harness/report/planted-truth.ts",
           "harness/stats/holm.ts -> harness/sim/truth.ts: harness/stats/ never imports harness/sim/ (the command layer passes the population in)",
-          "site/scripts/make-site.ts -> harness/testing.ts: site/ imports nothing from harness/ or engine/ but harness/run-files.ts",
+          "site/scripts/make-site.ts -> harness/testing.ts: site/ imports nothing from harness/ or engine/ but harness/run-file-schemas.ts or harness/run-files.ts",
           "site/scripts/make-site.ts -> harness/testing.ts: import harness/index.ts, not its internals",
           "site/scripts/make-site.ts -> harness/testing.ts: only tests/ imports harness/testing.ts",
           "tests/harness/record/record.test.ts -> harness/record/record.ts: import harness/index.ts or harness/testing.ts, not its internals",
@@ -267,12 +298,28 @@ describe('architecture', () => {
     }
   });
 
-  it('keeps the run-file module pure: it only re-exports (no code of its own, no IO)', async () => {
-    const text = await readFile(path.join(ROOT, SITE_MAY_IMPORT), 'utf8');
-    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-    const statements = code.split(';').map((s) => s.trim()).filter(Boolean);
-    expect(statements.length).toBeGreaterThan(3);
-    expect(statements.filter((s) => !/^export\s+(\*|\{[\s\S]*\})(\s+as\s+\w+)?\s+from\s+'\.{1,2}\/[^']+'$/.test(s))).toEqual([]);
+  it('keeps the run-file modules pure: they only re-export (no code of their own, no IO)', async () => {
+    for (const file of SITE_MAY_IMPORT_LIST) {
+      const text = await readFile(path.join(ROOT, file), 'utf8');
+      const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      const statements = code.split(';').map((s) => s.trim()).filter(Boolean);
+      expect(statements.length, file).toBeGreaterThan(3);
+      expect(statements.filter((s) => !/^export\s+(\*|\{[\s\S]*\})(\s+as\s+\w+)?\s+from\s+'\.{1,2}\/[^']+'$/.test(s)), file).toEqual([]);
+    }
+  });
+
+  it('keeps the site\'s schema module data only: its whole import graph is zod and schema files, no node built-in, no engine logic', async () => {
+    expect(await dataOnlyProblems(RUN_FILE_SCHEMAS)).toEqual([]);
+    // A planted violation: a schema file that reaches the file system is named with the path that led to it.
+    const dir = await mkdtemp(path.join(tmpdir(), 'rdh-data-only-'));
+    try {
+      await mkdir(path.join(dir, 'harness'), { recursive: true });
+      await writeFile(path.join(dir, 'harness', 'run-file-schemas.ts'), "export { A } from './a.js';\n");
+      await writeFile(path.join(dir, 'harness', 'a.ts'), "import { readFile } from 'node:fs/promises';\nimport { z } from 'zod';\nexport const A = z.string();\n");
+      expect(await dataOnlyProblems(RUN_FILE_SCHEMAS, dir)).toEqual(['harness/run-file-schemas.ts -> harness/a.ts imports node:fs/promises: the site\'s schemas must be data only (zod, arithmetic and schema files)']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('would catch the violations it exists for', () => {
@@ -305,9 +352,9 @@ describe('architecture', () => {
       [
         "engine/solve.ts -> harness/journal.ts: engine/ must not import harness/",
         "engine/solve.ts -> harness/journal.ts: import harness/index.ts, not its internals",
-        "site/src/pages/index.astro -> engine/index.ts: site/ imports nothing from harness/ or engine/ but harness/run-files.ts",
-        "site/src/pages/run.astro -> harness/index.ts: site/ imports nothing from harness/ or engine/ but harness/run-files.ts",
-        "site/scripts/make-site.ts -> harness/report/report-schema.ts: site/ imports nothing from harness/ or engine/ but harness/run-files.ts",
+        "site/src/pages/index.astro -> engine/index.ts: site/ imports nothing from harness/ or engine/ but harness/run-file-schemas.ts or harness/run-files.ts",
+        "site/src/pages/run.astro -> harness/index.ts: site/ imports nothing from harness/ or engine/ but harness/run-file-schemas.ts or harness/run-files.ts",
+        "site/scripts/make-site.ts -> harness/report/report-schema.ts: site/ imports nothing from harness/ or engine/ but harness/run-file-schemas.ts or harness/run-files.ts",
         "site/scripts/make-site.ts -> harness/report/report-schema.ts: import harness/index.ts, not its internals",
         "harness/report/write-report.ts -> site/src/lib/urls.ts: harness/ must not import site/",
         "harness/cli.ts -> engine/internal/output-cap.ts: import engine/index.ts, not its internals",

@@ -11,6 +11,10 @@ import { formatOf } from './scan-views.js';
 import { printHits, refusalMessage, type ScanHit } from './scan-report.js';
 import { SecretScanner, knownKeys } from './secret-scan.js';
 import { watchSite } from './site-watch.js';
+import type { Io, MakeSiteOptions } from './site-options.js';
+
+export type { Io, MakeSiteOptions } from './site-options.js';
+import { repositoryOf } from '../src/lib/reproduce-steps.js';
 
 /**
  * make_site.sh: stage the chosen runs through the allowlist, scan every staged file for
@@ -35,28 +39,6 @@ export class MakeSiteError extends Error {
   ) {
     super(message);
   }
-}
-
-export interface MakeSiteOptions {
-  /** Run folders to publish. Default: every folder under runs/ that holds a report. */
-  runs: string[];
-  /** Serve the site under this path (`/path/`). Default `/`. */
-  base: string;
-  /** Provider configurations whose api_key_env values are searched for, beside $RDH_PROVIDERS and manifests/*.yaml. */
-  providers: string[];
-  /** Where the site is written. Default site/dist. */
-  out: string;
-  /** Where the allowlisted files are staged for the build. Default site/data. */
-  data: string;
-  /** Stage and scan only; no `astro build`. */
-  stageOnly: boolean;
-  /** `--watch`: follow the one named run while it records, serving it on 127.0.0.1 at `port` (site-watch.ts). Default: build once. */
-  watch?: { port: number };
-}
-
-export interface Io {
-  out(line: string): void;
-  err(line: string): void;
 }
 
 /** The watch's default port (Astro's own, so a reader's habit finds it). */
@@ -353,6 +335,8 @@ export async function buildSite(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
       RDH_SITE_DATA: options.data,
       RDH_SITE_BASE: options.base,
       RDH_SITE_CACHE: cache,
+      // The reproduce steps clone the harness from the address its package.json declares (none: they say where to declare it).
+      RDH_SITE_REPOSITORY: repositoryOf(JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8'))) ?? '',
     });
     if (code !== 0) throw new MakeSiteError(`make_site: the site build failed (astro build exited ${code}); the message above names the file. Nothing was published${options.out ? `; ${path.relative(REPO, options.out) || options.out} is unchanged` : ''}.`, EXIT.build);
     await refuseBuiltSecrets(building, options, io, env);

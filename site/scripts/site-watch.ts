@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { Report, SECRET_SHAPES, runPaths } from '../../harness/run-files.js';
 import { watchFolder, type FolderWatch } from './folder-watch.js';
 import { RunSnapshot, SETTLED } from './live-snapshot.js';
-// Types only: make-site.ts calls this module and hands it its steps, so the two never import each other at run time.
-import type { Io, MakeSiteOptions, buildSite, stageRuns } from './make-site.js';
+// make-site.ts calls this module and hands it its steps, typed in a module of their own: the two never import each other.
+import type { Io, MakeSiteOptions, SiteSteps } from './site-options.js';
 import { RebuildQueue } from './rebuild-queue.js';
 import { ListenError, serveStatic, type StaticServer } from './static-server.js';
 
@@ -39,11 +39,7 @@ export interface WatchOptions {
 
 export const WATCH_DEFAULTS = { debounceMs: 2000, refreshSeconds: 10 } as const;
 
-/** make_site's own steps, reused as they are: the allowlist and secret scan, and the astro build. */
-export interface SiteSteps {
-  stageRuns: typeof stageRuns;
-  buildSite: typeof buildSite;
-}
+export type { SiteSteps } from './site-options.js';
 
 /** A run the watch cannot follow, or a port it cannot take: one line, exit 2 (make_site's bad input). */
 export class WatchInputError extends Error {

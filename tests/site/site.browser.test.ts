@@ -13,11 +13,12 @@ import { serveStatic, type StaticServer } from '../../site/scripts/static-server
 import { sweepPicture } from '../../site/scripts/sweep-picture.js';
 import { checkNoLiveRefresh } from './checks/live-refresh.js';
 import { checkDownloads, checkHeadline, checkPublishedReachable, checkSimulatedMarking, plantRuling } from './checks/headline.js';
-import { checkCounts, checkKilledClaims, checkMergeFindings, checkNarrowTables, readReport } from './checks/story.js';
+import { checkClaimToJudge, checkCounts, checkKilledClaims, checkMergeFindings, checkMergeStories, checkNarrowTables, readReport } from './checks/story.js';
 import { archiveFiles, auditTranscriptPage, storedTextLinks } from './checks/transcripts.js';
 import { checkCharts } from './checks/charts.js';
-import { checkMovedTables, markdownTables } from './checks/sweep-page.js';
+import { checkMovedTables, markdownTables, pooledHeadlineTable, sweepPageTables } from './checks/sweep-page.js';
 import { writeWideReport } from './wide-report.js';
+import { repositoryOf } from '../../site/src/lib/reproduce-steps.js';
 
 /**
  * The results site as a reviewer meets it: built by make_site.sh (under a sub-path, --base),
@@ -201,22 +202,24 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.close();
   });
 
-  it('lists every sweep on the index: manifest name, run, date, SIMULATED, cells measured, spend, and its headline numbers (no thumbnail)', async () => {
+  it('lists every run on the index, grouped by its manifest, a line per run: run, date, SIMULATED, cells measured, spend, and its headline difference per level (no thumbnail)', async () => {
     const page = await browser.context.newPage();
     await page.goto(server.url);
-    const items = await page.evaluate<Array<{ text: string; href: string; rows: number; images: number }>>(`Array.from(document.querySelectorAll('ul.runs > li')).map((li) => ({
-      text: li.textContent.replace(/\\s+/g, ' '), href: li.querySelector('h2 a').getAttribute('href'),
-      rows: li.querySelectorAll('[data-headline] tr[data-level]').length, images: li.querySelectorAll('img').length }))`);
-    const mine = items.filter((i) => /runs\/fixture-(run|copy)\/$/.test(i.href));
+    const lines = await page.evaluate<Array<{ manifest: string; text: string; href: string; levels: number; images: number }>>(`Array.from(document.querySelectorAll('section.manifest tr[data-run]')).map((tr) => ({
+      manifest: tr.closest('section').querySelector('h2').textContent, text: tr.textContent.replace(/\\s+/g, ' '), href: tr.querySelector('a').getAttribute('href'),
+      levels: tr.querySelectorAll('[data-level]').length, images: tr.querySelectorAll('img').length }))`);
+    const mine = lines.filter((i) => /runs\/fixture-(run|copy)\/$/.test(i.href));
     expect(mine.length).toBe(2);
+    // Both copies of one manifest sit under its one heading.
+    expect(new Set(mine.map((m) => m.manifest)).size).toBe(1);
+    expect(await page.locator('section.manifest h2', { hasText: report.sweep.name }).count()).toBe(1);
     for (const item of mine) {
-      expect(item.text).toContain(report.sweep.name);
+      expect(item.manifest).toContain(report.sweep.name);
       expect(item.text).toContain('SIMULATED');
-      expect(item.text).toContain(`${report.counts.cells.measured} of ${report.counts.cells.design} cells`);
+      expect(item.text).toContain(`${report.counts.cells.measured} of ${report.counts.cells.design}`);
       expect(item.text).toContain(`${report.cost.actual.sessions} sessions`);
       expect(item.text).toMatch(/\d{4}-\d{2}-\d{2}/);
-      // Numbers a reader can read, not a picture of a chart: one row per pooled level (checks/headline.ts compares them).
-      expect(item.rows).toBe(report.survival.pooled.length);
+      expect(item.levels).toBe(report.survival.pooled.length);
       expect(item.images).toBe(0);
     }
     await page.close();
@@ -225,13 +228,20 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
   it('shows exactly the report: every table of the harness\'s report.md, cell for cell, and every chart of report.json', async () => {
     // report.md as the harness wrote it beside report.json (never staged: the page must not need it).
     const md = await readFile(path.join(tmp, 'runs', 'fixture-run', 'report', 'report.md'), 'utf8');
-    const expected = markdownTables(md);
+    const expected = sweepPageTables(md);
     expect(expected.length).toBeGreaterThanOrEqual(6);
+    // The pooled headline table is printed once, in the strip (one section called Headline), not again in the report.
+    expect(markdownTables(md).length).toBe(expected.length + 1);
+    const pooled = pooledHeadlineTable(md)!;
     const page = await browser.context.newPage();
     await page.goto(`${server.url}runs/fixture-run/`);
     const shown = await page.evaluate<string[][][]>(`Array.from(document.querySelectorAll('article.report table')).map((t) =>
       Array.from(t.querySelectorAll('tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent.replace(/\\s+/g, ' ').trim())))`);
     expect(shown).toEqual(expected);
+    const strip = await page.evaluate<string[][]>(`Array.from(document.querySelectorAll('[data-headline] tbody tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent.replace(/\\s+/g, ' ').trim()))`);
+    expect(strip.map((r) => [r[0], r[2], r[3], r[1]])).toEqual(pooled.slice(1).map((r) => r.slice(0, 4)));
+    expect(await page.locator('main h2', { hasText: /^Headline/ }).count()).toBe(1);
+    expect(await page.locator('[data-beyond-claims-lead]').count()).toBe(md.includes('\n## Work beyond the claims') ? 1 : 0);
     // Every chart the report names is on the page, drawn inline (its figures are links), each with a link to the report's own SVG.
     const figures = await page.evaluate<Array<{ id: string; svgs: number; image: string | null }>>(`Array.from(document.querySelectorAll('article.report figure.chart')).map((f) => ({
       id: f.id, svgs: f.querySelectorAll('svg').length, image: (f.querySelector('figcaption a[href$=".svg"]') || { getAttribute: () => null }).getAttribute('href') }))`);
@@ -287,7 +297,9 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.goto(`${server.url}runs/fixture-run/cells/cap2-rep1-ungated/`);
     const ungated = (await page.locator('ul.tree').first().textContent())!.replace(/\s+/g, ' ');
     expect(ungated).toContain('FIXTURE finding: a seam check fails');
-    expect(ungated).toContain('accepted by self-review (verdict not used)');
+    // The fixture's self-review gave no verdict (escalated) and its loop accepted the merge: the page says exactly that.
+    expect(ungated).toContain('Attempt 1: escalated by self-review sim-executor (family sim-alpha), verdict not used');
+    expect(ungated).toContain('Self-review escalated (not used). The loop stopped because the merge was accepted');
     await page.close();
   });
 
@@ -309,6 +321,8 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
   it('opens a transcript from its node and shows the conversation with each tool call and its result under it', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${server.url}runs/fixture-run/cells/cap1-rep1-ungated/`);
+    // A node's sessions are folded with its plan and checks: a tap on its summary opens them, no script needed.
+    await page.locator('#node-root\\.2 > details:not(.merge) > summary').click();
     await page.locator('#node-root\\.2 a', { hasText: 'verifier 1' }).click();
     await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap1-rep1-ungated/sessions/root.2/verifier/1/`);
     const call = page.locator('.turn.tool_call', { hasText: 'run_command' }).first();
@@ -354,11 +368,13 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.goto(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/`);
     // root.1's claims were killed in this pair (report.json's claims), so its worker is read on a page of its own.
     expect(report.claims.some((c) => c.cellId.startsWith('cap1-rep1-') && c.leaf === 'root.1' && !c.survived)).toBe(true);
+    await page.locator('#node-root\\.1 > details:not(.merge) > summary').click();
     await page.locator('#node-root\\.1 a', { hasText: 'worker 1' }).click();
     await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/`);
     expect(await page.locator('main').textContent()).toContain('write_file');
     // A session of a leaf whose claims survived, not a judgement: its row on the sessions page, whose raw link is the archive.
     await page.goto(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/`);
+    await page.evaluate(`document.querySelectorAll('li.node > details').forEach((d) => { d.open = true; })`);
     const pageless = page.locator('li.node a[href*="/sessions/#session-"]').first();
     expect(await pageless.count()).toBe(1);
     const slug = decodeURIComponent((await pageless.getAttribute('href'))!.split('#session-')[1]!);
@@ -376,15 +392,26 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     expect(Object.keys(files).sort()).toEqual(written.map((f) => `cells/${f.split(path.sep).join('/')}`).sort());
   });
 
-  it('is readable on a phone: no page scrolls sideways at 390 px', async () => {
+  it('is readable on a phone: no page scrolls sideways at 390 px, nor the headline, the report\'s tables or a cell\'s claims; a cell\'s first screen is its story and its dead claims', async () => {
     const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
     try {
       const page = await phone.context.newPage();
-      for (const p of ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/verifier/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/']) {
+      for (const p of ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/verifier/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/', ...(visits.has(`${server.url}runs/example-sim/`) ? ['runs/example-sim/', 'runs/example-sim/cells/cap2-rep1-ungated/'] : [])]) {
         await page.goto(`${server.url}${p}`);
         const { scroll, width } = await page.evaluate<{ scroll: number; width: number }>('({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })');
         expect(scroll, p).toBeLessThanOrEqual(width);
+        // The named tables stack: none of them scrolls sideways in its frame.
+        const sideways = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('[data-headline] .table-wrap, article.report .table-wrap, .story table.claims')).map((e) => e.closest('.table-wrap') || e)
+          .filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => (w.getAttribute('aria-label') || w.className) + ': ' + w.scrollWidth + ' > ' + w.clientWidth)`);
+        expect(sideways, p).toEqual([]);
       }
+      // A cell page's first screen: its story line and its first killed claim.
+      const cell = visits.has(`${server.url}runs/example-sim/`) ? 'runs/example-sim/cells/cap2-rep1-ungated/' : 'runs/fixture-run/cells/cap2-rep1-ungated/';
+      await page.goto(`${server.url}${cell}`);
+      const first = await page.evaluate<{ lead: number; killed: number }>(`({ lead: document.querySelector('[data-cell-lead]').getBoundingClientRect().bottom, killed: document.querySelector('table.claims tr.killed').getBoundingClientRect().bottom })`);
+      expect(first.lead, cell).toBeLessThanOrEqual(844);
+      expect(first.killed, cell).toBeLessThanOrEqual(844);
+      await page.close();
     } finally {
       await phone.close();
     }
@@ -439,7 +466,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     } finally {
       await dark.close();
     }
-  });
+  }, 600_000);
 
   it('headline strip, downloads and SIMULATED marking (checks/headline.ts): on the fixture, the golden report of real providers, and the committed example', async () => {
     expect(visits.size, 'the crawl ran first').toBeGreaterThan(0);
@@ -471,6 +498,9 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     const findings = await checkMergeFindings({ ...o, runDir });
     expect(findings.gated).toBeGreaterThan(0);
     expect(await checkCounts(o)).toBe(example.cells.filter((c) => c.status === 'measured').length);
+    // From each killed claim on the sweep page to its judge's verdict in two taps; each merge's story as its events tell it.
+    expect(await checkClaimToJudge({ ...o, runDir })).toBe(example.claims.filter((c) => !c.survived && c.diedAt !== null).length);
+    expect(await checkMergeStories({ ...o, runDir })).toBeGreaterThan(4);
     const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
     try {
       for (const cell of example.cells.filter((c) => c.status === 'measured')) expect(await checkNarrowTables({ context: phone.context, baseUrl: server.url, run: 'example-sim', cell: cell.id })).toBeGreaterThan(4);
@@ -494,6 +524,26 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
       expect(found.tickLabels, run).toBeGreaterThan(found.charts * 2);
     }
   }, 600_000);
+
+  it('lists every reproduce step from a fresh machine, cloning from the address package.json declares (or saying where to declare one), and links the transcripts archive with a node one-liner and each cell\'s run files', async () => {
+    const declared = repositoryOf(JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')));
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}runs/fixture-run/`);
+    const steps = page.locator('[data-reproduce-steps]');
+    expect(await steps.getAttribute('data-repository')).toBe(declared ?? '');
+    const items = (await steps.locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' '));
+    expect(items).toHaveLength(5);
+    expect(items[0]).toContain(declared ? `git clone ${declared}` : 'declares no repository address');
+    expect(items.slice(1).join('\n')).toMatch(/git checkout [0-9a-f]{7,}[\s\S]*npm ci[\s\S]*Docker[\s\S]*record manifests\/\S+ --out runs\/\S+/);
+    // The Data section: the archive with a node line (no brotli command), and every cell's three files, each fetched byte for byte.
+    expect(await page.locator('#data-title ~ ul a[href="transcripts.tar.br"]').count()).toBe(1);
+    expect(await page.locator('[data-unpack]').textContent()).toMatch(/^node -e .*createBrotliDecompress.* < transcripts\.tar\.br \| tar x$/);
+    expect(await page.locator('main').textContent()).not.toContain('brotli -d');
+    const files = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('[data-cell-files] a')).map((a) => a.getAttribute('href'))`);
+    expect(files).toHaveLength(report.cells.length * 3);
+    for (const href of files) expect(Buffer.from(await (await fetch(new URL(href, page.url()))).arrayBuffer()).equals(await readFile(path.join(tmp, 'runs', 'fixture-run', href))), href).toBe(true);
+    await page.close();
+  });
 
   it('ships no meta refresh and no script: only the watch reloads its pages', async () => {
     await checkNoLiveRefresh({ context: browser.context, baseUrl: server.url, run: 'fixture-run' });

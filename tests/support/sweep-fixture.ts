@@ -177,3 +177,25 @@ export async function writeSweepJournalFixture(dir: string, template: string, se
   await writeFile(runPaths(dir).journal, text);
   return { ...made, manifest, copies, events: out.length, journalBytes: Buffer.byteLength(text) };
 }
+
+/**
+ * SYNTHETIC: whole copies of a run folder, one into each of `dirs`, each with texts of its own:
+ * every transcript section the template's cells do not all share (what a real re-run would not
+ * repeat word for word) carries "[synthetic copy k]", as writeSweepFixture's copies do. A bench
+ * of many runs uses these, since identical copies would flatter a site that stores texts once
+ * by their content.
+ */
+export async function writeRunCopies(template: string, dirs: readonly string[]): Promise<void> {
+  const cells = (await readdir(runPaths(template).cells)).filter((c) => parseCellId(c) !== null).sort();
+  const shared = await sweepShared(template, cells);
+  for (const [i, dir] of dirs.entries()) {
+    await cp(template, dir, { recursive: true });
+    for (const cell of cells) {
+      const transcripts = runPaths(dir).cell(cell).transcripts;
+      for (const file of (await readdir(transcripts).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl'))) {
+        const lines = (await readFile(path.join(transcripts, file), 'utf8')).split('\n').filter((l) => l.trim());
+        await writeFile(path.join(transcripts, file), lines.map((l) => JSON.stringify(TranscriptLine.parse(forEachText(JSON.parse(l) as TranscriptLine, (t) => copyText(t, i + 1, shared))))).join('\n') + '\n');
+      }
+    }
+  }
+}

@@ -1,6 +1,9 @@
-import type { CellKey, EngineEvent, GradeResult, NodeResult, Report } from '../../../harness/run-files.js';
+import type { EngineEvent, GradeResult, NodeResult, Report } from '../../../harness/run-file-schemas.js';
+import type { CellKey } from '../../../harness/run-files.js';
 import { cellTree, claimMarks, type SessionLink } from './node-tree.js';
-import type { CellView, SessionView } from './site-data.js';
+import type { CellView, SessionCounts, SessionView } from './site-views.js';
+
+export type { SessionCounts } from './site-views.js';
 
 /**
  * What a cell's page says once every cell of its run is read: its node tree with the sessions
@@ -24,17 +27,6 @@ export interface CellRead {
   /** The sessions the pair's events file charges: the shared build's, served to both cells. */
   sharedCharged: ReadonlySet<string>;
   torn: string[];
-}
-
-export interface SessionCounts {
-  /** What the report's spend counts for the cell; null when the report has no row for it. */
-  reported: number | null;
-  /** Sessions of the pair's shared build, with a transcript in a cell of the pair. */
-  shared: number;
-  /** The cells whose folders hold those transcripts (the first arm's under shared pairing). */
-  sharedUnder: string[];
-  /** Sessions of this cell's own arm: transcripts in its folder that are not the shared build's. */
-  own: number;
 }
 
 const pairKey = (k: CellKey) => `${k.cap}/${k.repetition}`;

@@ -7,3 +7,12 @@ import path from 'node:path';
 export function dataDir(): string {
   return path.resolve(process.env.RDH_SITE_DATA ?? path.join('site', 'data'));
 }
+
+/**
+ * The harness's clone address, as its package.json declares it (`repository`): make_site.sh
+ * passes it as `RDH_SITE_REPOSITORY`, empty when package.json declares none.
+ */
+export function siteRepository(): string | null {
+  const value = process.env.RDH_SITE_REPOSITORY?.trim();
+  return value ? value : null;
+}

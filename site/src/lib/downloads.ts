@@ -1,4 +1,4 @@
-import type { Report } from '../../../harness/run-files.js';
+import type { Report } from '../../../harness/run-file-schemas.js';
 import { isSimulated } from './headline.js';
 
 /**

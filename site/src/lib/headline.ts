@@ -1,3 +1,4 @@
+import { reproduceSteps, type ReproduceStep } from './reproduce-steps.js';
 import { estimateText, percent, truthText, type Report, type RulingWord } from '../../../harness/run-files.js';
 
 /**
@@ -40,6 +41,10 @@ export interface Reproduce {
   harnessVersion: string;
   executor: string;
   reviewer: string;
+  /** Every step from a fresh machine (reproduce-steps.ts). */
+  steps: ReproduceStep[];
+  /** The repository address package.json declares; null when it declares none. */
+  repository: string | null;
 }
 
 export interface Headline {
@@ -72,7 +77,7 @@ function ruling(report: Report): HeadlineRuling | null {
 
 const modelText = (p: Report['design']['executor']) => `${p.realModel} (${p.provider}, family ${p.family ?? 'undeclared'})`;
 
-function reproduce(report: Report): Reproduce {
+function reproduce(report: Report, repository: string | null): Reproduce {
   // The manifest schema keeps a sweep's name to letters, digits, ".", "_" and "-", the name its
   // file carries under manifests/; the sha256 beside it says whether a file is that manifest.
   const manifest = `manifests/${report.sweep.name}.yaml`;
@@ -85,11 +90,14 @@ function reproduce(report: Report): Reproduce {
     harnessVersion: report.sweep.harnessVersion,
     executor: modelText(report.design.executor),
     reviewer: modelText(report.design.reviewer),
+    steps: reproduceSteps({ manifest, commit: report.sweep.code.commit, run: report.sweep.run, simulated: isSimulated(report) }, repository),
+    repository,
   };
 }
 
-export function headline(report: Report): Headline {
-  return { confidence: percent(report.survival.confidence), rows: rows(report), ruling: ruling(report), reproduce: reproduce(report) };
+/** The strip of a run; `repository`: the clone address package.json declares (make_site.sh reads it), null when none. */
+export function headline(report: Report, repository: string | null = null): Headline {
+  return { confidence: percent(report.survival.confidence), rows: rows(report), ruling: ruling(report), reproduce: reproduce(report, repository) };
 }
 
 /**

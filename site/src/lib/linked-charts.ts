@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { CHARTS, renderSvg, type Report } from '../../../harness/run-files.js';
 import { assertPlainSvg } from './svg-check.js';
+import { narrowSpec } from './narrow-chart.js';
 
 /**
  * The report's charts drawn again for the sweep page, by the report's own code, with every
@@ -7,7 +9,8 @@ import { assertPlainSvg } from './svg-check.js';
  * other figure to the row of the sweep page's table that prints its number (see rowAnchor; the
  * page gives those rows their ids, report-html.ts). The chart's title and notes leave the
  * drawing for the figure's caption, where they wrap as text; the drawing keeps the axes,
- * legends and marks, each figure's <title> tooltip and its hit column.
+ * legends and marks, each figure's <title> tooltip and its hit column. Its panels are stacked
+ * and its type a size up (narrow-chart.ts), so it scales to a phone's width and stays legible.
  */
 
 export interface LinkedChart {
@@ -81,14 +84,32 @@ export function linkedSpec(spec: object, cellPages: ReadonlySet<string>): { spec
   return { spec: out, hrefs };
 }
 
+/**
+ * Charts drawn once per spec: runs of one manifest often draw the same chart (a re-run, copies of
+ * a sweep), and vega's drawing is the costliest step of a sweep page. Keyed by the linked spec's
+ * hash; the last MAX_KEPT drawings are kept.
+ */
+const MAX_KEPT = 64;
+const drawings = new Map<string, Promise<{ svg: string }>>();
+function drawOnce(spec: Json): Promise<{ svg: string }> {
+  const key = createHash('sha256').update(JSON.stringify(spec)).digest('hex');
+  let drawing = drawings.get(key);
+  if (!drawing) {
+    drawing = renderSvg(spec as never);
+    drawings.set(key, drawing);
+    if (drawings.size > MAX_KEPT) drawings.delete(drawings.keys().next().value!);
+  }
+  return drawing;
+}
+
 /** Every chart of the report, linked, in the report's order. */
 export async function linkedCharts(report: Report, cellPages: ReadonlySet<string>, shownAs: string): Promise<LinkedChart[]> {
   const out: LinkedChart[] = [];
   for (const chart of CHARTS) {
     const spec = chart.spec(report);
     const meta = (spec as { usermeta?: { title?: unknown; notes?: unknown } }).usermeta;
-    const { spec: linked, hrefs } = linkedSpec(spec, cellPages);
-    const rendered = await renderSvg(linked as never);
+    const { spec: linked, hrefs } = linkedSpec(narrowSpec(spec), cellPages);
+    const rendered = await drawOnce(linked);
     assertPlainSvg(rendered.svg, `${shownAs} (chart ${chart.name}, drawn for the page)`);
     out.push({
       name: chart.name,

@@ -1,4 +1,4 @@
-import type { Check, CheckResult, ClaimRow, EngineEvent, NodeResult } from '../../../harness/run-files.js';
+import type { Check, CheckResult, ClaimRow, EngineEvent, NodeResult } from '../../../harness/run-file-schemas.js';
 
 /**
  * A cell's node tree as the cell page draws it: every node of result.json with what its events
@@ -46,7 +46,7 @@ export interface ClaimMark {
   /** The node whose merge killed it, when merges were graded and it is known. */
   diedAt: string | null;
   diedAtName: string | null;
-  /** The merge section of that node on this page. */
+  /** The merge attempt of that node on this page whose merge stood (its last), else its merge section. */
   diedAnchor: string | null;
 }
 
@@ -125,6 +125,9 @@ export function nodeName(id: string, slug: string | null | undefined): string {
 /** The anchor of a node's merge attempts (where a claim's death links). */
 export const mergeAnchor = (nodeId: string): string => `${nodeAnchor(nodeId)}-merge`;
 
+/** The anchor of one merge attempt of a node: where a killed claim links (the attempt whose merge stood). */
+export const mergeAttemptAnchor = (nodeId: string, attempt: number): string => `${mergeAnchor(nodeId)}-${attempt}`;
+
 /** A requirement's row in the oracle's table: `req-` and the id, escaped as node anchors are. */
 export function requirementAnchor(requirement: string): string {
   return `req-${nodeAnchor(requirement).slice('node-'.length)}`;
@@ -173,9 +176,15 @@ export function claimMarks(claims: readonly ClaimRow[], result: NodeResult | nul
     const died = c.diedAt ? nodes.get(c.diedAt) : undefined;
     return {
       requirement: c.requirement, leaf: c.leaf, leafName: nodeName(c.leaf, leaf?.slug), leafAnchor: leaf ? nodeAnchor(c.leaf) : null, level: c.level, survived: c.survived,
-      diedAt: c.diedAt, diedAtName: c.diedAt ? nodeName(c.diedAt, died?.slug) : null, diedAnchor: died ? mergeAnchor(died.id) : null,
+      diedAt: c.diedAt, diedAtName: c.diedAt ? nodeName(c.diedAt, died?.slug) : null, diedAnchor: died ? diedAnchorOf(died) : null,
     };
   });
+}
+
+/** Where a claim killed at `node`'s merge links: the attempt whose merge stood (the last recorded), else the merge section. */
+function diedAnchorOf(node: NodeResult): string {
+  const last = node.merge?.attempts.at(-1)?.attempt;
+  return last === undefined ? mergeAnchor(node.id) : mergeAttemptAnchor(node.id, last);
 }
 
 function flattenTree(node: NodeResult): NodeResult[] {

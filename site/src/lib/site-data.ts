@@ -1,14 +1,18 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CellId, EngineEvent, GradeResult, NodeResult, Report, TranscriptLine, pairOfCell, parseCellId, runPaths, sessionFileName, type CellKey } from '../../../harness/run-files.js';
+import { EngineEvent, GradeResult, NodeResult, Report } from '../../../harness/run-file-schemas.js';
+import { CellId, TranscriptLine, pairOfCell, parseCellId, runPaths, sessionFileName } from '../../../harness/run-files.js';
 import { linkedCharts, type LinkedChart } from './linked-charts.js';
 import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
 import { getsPage, killedLeavesByPair } from './session-pages.js';
 import { TextStore, blockTexts, countSections, storeLongTexts } from './transcript-texts.js';
-import { type CellTree, type ClaimMark, type SessionLink } from './node-tree.js';
-import { cellStories, type CellRead, type SessionCounts } from './cell-story.js';
+import { cellStories, type CellRead } from './cell-story.js';
+import type { CellView, SessionView } from './site-views.js';
+
+export type { CellView, SessionCounts, SessionView } from './site-views.js';
 import { RunFileInvalidError, parseJsonl, readJson, readJsonl } from './run-file-read.js';
 import { sessionSlug } from './slug.js';
+import { reviewFields } from './merge-story.js';
 import { assertPlainSvg } from './svg-check.js';
 
 /**
@@ -35,34 +39,6 @@ export interface RunView {
   linkedCharts: LinkedChart[];
   /** Cells with a folder, so with a page. */
   cellPages: string[];
-}
-
-export interface SessionView extends SessionLink {
-  run: string;
-  cell: string;
-  nodeId: string;
-  /** The transcript, relative to the data folder. */
-  file: string;
-  /** Pages of its own: 0 for a session without one (session-pages.ts). */
-  pages: number;
-  totals: SessionTotals;
-  torn: boolean;
-}
-
-export interface CellView extends CellKey {
-  run: string;
-  id: string;
-  tree: CellTree | null;
-  grade: GradeResult | null;
-  row: Report['cells'][number] | null;
-  /** The report's claims of this cell, each marked survived or killed and linked to its leaf and merge. */
-  claims: ClaimMark[];
-  /** The sessions the report counts for this cell, split into the pair's shared build and its own. */
-  sessionCounts: SessionCounts;
-  /** The sessions whose transcripts are in this cell's folder. */
-  sessions: SessionView[];
-  /** Files of the cell that were cut short by a stop (a torn last line, dropped). */
-  torn: string[];
 }
 
 /** A session's conversation, cut into pages. */
@@ -186,6 +162,7 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
     const session: SessionView = {
       run, cell: id, slug: sessionSlug(first.sessionId), sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
       costUsd: costOf(first.sessionId), file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
+      review: reviewFields(events, { nodeId: first.nodeId, role: first.role, attempt: first.attempt }),
     };
     sessions.push(session);
     if (pages.length === 0) continue;

@@ -11,7 +11,7 @@ import tar from 'tar-stream';
  * compressed with Brotli. Brotli's 16 MB window sees what a sweep repeats from session to
  * session (the objective in every prompt, the files a worker wrote and its verifier reads),
  * which gzip's 32 KB window cannot: the committed example's 7.5 MB of transcripts come to
- * about 70 KB, against 2 MB as gzip. Open with `brotli -d < transcripts.tar.br | tar x`.
+ * about 70 KB, against 2 MB as gzip. Open with run-downloads.ts UNPACK_TRANSCRIPTS (Node alone; no brotli command).
  * Written as a stream, so a sweep's gigabyte of transcripts is never held whole.
  */
 

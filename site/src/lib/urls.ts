@@ -23,7 +23,7 @@ export const sessionsUrl = (run: string, cell: string): string => `${cellUrl(run
  */
 export const sessionUrl = (run: string, cell: string, slug: string, page = 1, ownPage = hasPage(slug)): string =>
   ownPage ? `${sessionsUrl(run, cell)}${slug}/${page > 1 ? `${pageSegment(page)}/` : ''}` : `${sessionsUrl(run, cell)}#${sessionAnchor(slug)}`;
-/** A long text of a run's transcripts, stored once (transcript-texts.ts). */
-export const textUrl = (run: string, key: string): string => `${BASE}runs/${run}/texts/${key}.txt`;
+/** A long text of the transcripts, stored once for the whole site by its content hash (transcript-texts.ts): a text every run shares (a brief, a system prompt) is one file. `run` is kept for the callers' sake. */
+export const textUrl = (_run: string, key: string): string => `${BASE}texts/${key}.txt`;
 /** A run's raw transcripts, one Brotli-compressed tar download (transcript-bundle.ts). */
 export const transcriptsUrl = (run: string): string => `${runUrl(run)}transcripts.tar.br`;

@@ -16,8 +16,8 @@ export const cellView = (run: string, cell: string): string => path.join(VIEWS, 
 /** Slugs hold `/` (one segment per part of the session id), so each session gets its own folder. */
 export const sessionView = (run: string, cell: string, slug: string): string => path.join(VIEWS, 'sessions', run, cell, slug, 'session.json');
 
-/** A long text of a run's transcripts, stored once (transcript-texts.ts), served as `runs/RUN/texts/KEY.txt`. */
-export const textView = (run: string, key: string): string => path.join(VIEWS, 'texts', run, `${key}.txt`);
+/** A long text of the transcripts, stored once for every run by its content hash (transcript-texts.ts), served as `texts/KEY.txt`. `run` is kept for the callers' sake. */
+export const textView = (_run: string, key: string): string => path.join(VIEWS, 'texts', `${key}.txt`);
 /** A run's raw transcripts, one compressed archive (transcript-bundle.ts). */
 export const transcriptsView = (run: string): string => path.join(VIEWS, 'transcripts', `${run}.tar.br`);
 /** What a run publishes besides pages: the keys of its stored texts, and how many transcripts its archive holds. */

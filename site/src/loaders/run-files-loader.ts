@@ -1,12 +1,13 @@
 import type { Loader, LoaderContext } from 'astro/loaders';
 import path from 'node:path';
-import { renderMarkdown, type Report, type Spend } from '../../../harness/run-files.js';
-import { dataDir } from '../lib/data-dir.js';
+import { pairOfCell, renderMarkdown, type Report, type Spend } from '../../../harness/run-files.js';
+import { dataDir, siteRepository } from '../lib/data-dir.js';
+import { stagedCellFiles, stagedPairEvents, type CellDownload } from '../lib/run-downloads.js';
 import { reportHtml } from '../lib/report-html.js';
 import { moveLongTables, type MovedTable } from '../lib/long-tables.js';
 import { stagedSpecs, type SpecFile } from '../lib/chart-specs.js';
 import { headline, isSimulated, type Headline } from '../lib/headline.js';
-import { readRun, stagedRuns, type ChartView } from '../lib/site-data.js';
+import { readRun, stagedRuns, type CellView, type ChartView } from '../lib/site-data.js';
 import { LICENCE_NOTICE_FILE, TranscriptArchive } from '../lib/transcript-bundle.js';
 import { cellView, clearViews, filesView, runView, sessionView, textView, transcriptsView, writeRaw, writeView, type RunFiles } from '../lib/views.js';
 
@@ -40,6 +41,10 @@ export interface RunEntry {
   tables: Array<{ slug: string; title: string }>;
   /** How many cells have a page: a run with none gets no cells page. */
   cellPageCount: number;
+  /** The pairs whose shared build's events.jsonl is published (run-downloads.ts). */
+  pairEvents: string[];
+  /** Whether the run's raw transcripts are published (transcripts.tar.br). */
+  transcripts: boolean;
   /** The licence notices of the texts the brief carried beside SPEC.md (report.licenceNotices): every page of the run and its transcripts' archive carry them. */
   licenceNotices: string[];
 }
@@ -47,6 +52,8 @@ export interface CellEntry {
   run: string;
   id: string;
   view: string;
+  /** The cell's run files published as downloads (run-downloads.ts). */
+  files: CellDownload[];
 }
 export interface SessionEntry {
   run: string;
@@ -77,6 +84,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
   const dir = dataDir();
   await clearViews(dir);
   const index: Index = { runs: [], cells: [], sessions: [] };
+  const written = new Set<string>();
   for (const name of await stagedRuns(dir)) {
     const files: RunFiles = { texts: [], transcripts: 0 };
     const writes: Array<Promise<void>> = [];
@@ -91,6 +99,9 @@ async function prepare(context: LoaderContext): Promise<Index> {
       },
       text: (key, text) => {
         files.texts.push(key);
+        // Named by its content hash, so a text another run already wrote is the same file: written once for the site.
+        if (written.has(key)) return;
+        written.add(key);
         writes.push(writeRaw(dir, textView(name, key), text));
       },
       transcripts: async (cell, raw) => {
@@ -110,6 +121,8 @@ async function prepare(context: LoaderContext): Promise<Index> {
       cellPages: new Set(run.cellPages),
       charts: run.linkedCharts,
       shownAs: `runs/${run.name}/report/report.json`,
+      killedAt: killedAnchors(cells),
+      headlineShown: true,
     });
     const { html, moved } = moveLongTables(full);
     const view = runView(name);
@@ -117,18 +130,27 @@ async function prepare(context: LoaderContext): Promise<Index> {
     const r = run.report;
     index.runs.push({
       name, sweep: r.sweep, task: path.basename(r.design.spec), simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view,
-      headline: headline(r), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
+      headline: headline(r, siteRepository()), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
       tables: moved.map((t) => ({ slug: t.slug, title: t.title })),
       cellPageCount: run.cellPages.length,
+      pairEvents: await stagedPairEvents(dir, name, [...new Set(run.cellPages.map(pairOfCell))]),
+      transcripts: transcripts > 0,
       licenceNotices: notices,
     });
     for (const cell of cells) {
       const file = cellView(name, cell.id);
       await writeView(dir, file, cell);
-      index.cells.push({ run: name, id: cell.id, view: file });
+      index.cells.push({ run: name, id: cell.id, view: file, files: await stagedCellFiles(dir, name, cell.id) });
     }
   }
   return index;
+}
+
+/** Where each cell's page puts the merge a claim died at (its claims' marks): the sweep page's killed claims link there. */
+function killedAnchors(cells: readonly CellView[]): (cell: string, node: string) => string | null {
+  const anchors = new Map<string, string>();
+  for (const c of cells) for (const m of c.claims) if (m.diedAt && m.diedAnchor) anchors.set(`${c.id} ${m.diedAt}`, m.diedAnchor);
+  return (cell, node) => anchors.get(`${cell} ${node}`) ?? null;
 }
 
 async function load(collection: Collection, context: LoaderContext): Promise<void> {

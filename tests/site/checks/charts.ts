@@ -3,7 +3,8 @@ import type { runFiles } from '../../../harness/index.js';
 
 /**
  * Browser checks of a sweep page's charts, for any recorded run: at a phone's width (390 px),
- * every chart of report.json is drawn inline; its tick labels are at least 11 px tall as
+ * every chart of report.json is drawn inline and scaled to the width (its frame never scrolls
+ * sideways); its tick labels are at least 11 px tall as
  * rendered (getBoundingClientRect, which a computed font size would not show: it ignores the
  * SVG's scaling); every figure is a link with a <title> tooltip and a target at least 24 px
  * each way; every link names a page that exists (fetched) or an element of the sweep page, and
@@ -41,6 +42,8 @@ interface Drawn {
   links: Array<{ href: string; title: string; width: number; height: number }>;
   width: number;
   right: number;
+  /** How far the chart's frame scrolls sideways (0: it fits the width). */
+  overflow: number;
 }
 
 /** Measures every chart in the page (a string, so the harness's types need no DOM). */
@@ -65,6 +68,7 @@ const MEASURE = `(() => Array.from(document.querySelectorAll('article.report fig
     }),
     width: box.width,
     right: right - box.left,
+    overflow: Math.max(0, svg.parentElement.scrollWidth - svg.parentElement.clientWidth, box.right - svg.parentElement.getBoundingClientRect().right),
   };
 }))()`;
 
@@ -91,6 +95,7 @@ export async function checkCharts({ context, baseUrl, run, report }: ChartCheckI
     for (const chart of drawn) {
       found.tickLabels += chart.labels.length;
       if (chart.labels.length === 0) problems.push(`${chart.name}: no tick label`);
+      if (chart.overflow > 1) problems.push(`${chart.name}: its frame scrolls sideways by ${Math.round(chart.overflow)} px at ${PHONE.width} px`);
       const small = chart.labels.filter((h) => h < MIN_TEXT_PX);
       if (small.length) problems.push(`${chart.name}: ${small.length} labels under ${MIN_TEXT_PX} px tall (smallest ${Math.min(...small).toFixed(1)} px)`);
       const empty = (chart.width - chart.right) / chart.width;

@@ -85,19 +85,22 @@ export async function checkHeadline({ context, baseUrl, run, report }: RunCheck)
     expect(box.scrollY).toBe(0);
     expect(box.top, `${run}: the strip's top`).toBeGreaterThanOrEqual(0);
     expect(box.bottom, `${run}: the strip's bottom at 1280 × 800`).toBeLessThanOrEqual(600);
-    expectFigures(await shownRows(page, '[data-headline]'), report, `${run} sweep page`);
+    const stripRows = await shownRows(page, '[data-headline]');
+    expectFigures(stripRows, report, `${run} sweep page`);
     expectRuling(await page.locator('[data-headline] [data-ruling]').evaluateAll((els) => els.map((e) => e.getAttribute('data-ruling') ?? '')), report, run);
     const text = (await strip.textContent())!.replace(/\s+/g, ' ');
     for (const pin of [report.sweep.manifestSha256, report.sweep.harnessVersion, report.design.executor.realModel, report.design.reviewer.realModel, `npm run harness -- record manifests/${report.sweep.name}.yaml`]) expect(text, run).toContain(pin);
     if (report.sweep.code.commit) expect(text).toContain(report.sweep.code.commit);
-    // The index card of the run: numbers, the same ones.
+    // The run's line on the index, under its manifest: the headline difference per level, the same figures.
     await page.goto(baseUrl);
-    const card = `ul.runs > li:has(h2 a[href$="runs/${run}/"]) [data-headline]`;
-    expect(await page.locator(card).count(), `${run}: index card`).toBe(1);
-    expectFigures(await shownRows(page, card), report, `${run} index card`);
-    // Which task the sweep ran, on its card.
-    const facts = (await page.locator(`ul.runs > li:has(h2 a[href$="runs/${run}/"]) dl.facts`).textContent())!.replace(/\s+/g, ' ');
-    expect(facts, `${run}: index card`).toMatch(new RegExp(`Task ?${report.design.spec.split("/").pop()} ?Run`));
+    const line = `section.manifest:has(h2[id="manifest-${report.sweep.name.replace(/[^A-Za-z0-9_-]+/g, '-')}"]) tr[data-run="${run}"]`;
+    expect(await page.locator(line).count(), `${run}: index line`).toBe(1);
+    const differences = await page.locator(`${line} [data-level] [data-arm="difference"]`).allTextContents();
+    expect(differences.map((d) => d.trim()), `${run}: index line`).toEqual(stripRows.map((r) => r.difference));
+    const facts = (await page.locator(line).textContent())!.replace(/\s+/g, ' ');
+    expect(facts, `${run}: index line`).toContain(`${report.counts.cells.measured} of ${report.counts.cells.design}`);
+    const heading = (await page.locator(`h2[id="manifest-${report.sweep.name.replace(/[^A-Za-z0-9_-]+/g, '-')}"]`).textContent())!;
+    expect(heading, `${run}: the task on its manifest's heading`).toContain(report.design.spec.split('/').pop()!);
   } finally {
     await page.close();
   }

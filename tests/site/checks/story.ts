@@ -182,3 +182,83 @@ export async function checkNarrowTables(o: Omit<StoryCheck, 'report'> & { cell: 
 export async function readReport(runDir: string): Promise<Report> {
   return Report.parse(JSON.parse(await readFile(path.join(runDir, 'report', 'report.json'), 'utf8')));
 }
+
+/**
+ * From claim to judge in two taps: on the sweep page, every killed claim that report.json locates
+ * at a merge links to that merge's attempt on its cell page (tap 1), where the attempt names the
+ * review that judged it (tap 2): a session page whose first fields are that review's verdict and
+ * findings, as the cell's merge_review event recorded them. Returns the killed claims followed.
+ */
+export async function checkClaimToJudge(o: StoryCheck & { runDir: string }): Promise<number> {
+  const page = await o.context.newPage();
+  let followed = 0;
+  try {
+    await page.goto(`${o.baseUrl}runs/${o.run}/`);
+    const links = await page.evaluate<Array<{ cell: string; node: string; href: string }>>(`Array.from(document.querySelectorAll('a[data-killed-at]')).map((a) => {
+      const tr = a.closest('tr');
+      return { cell: tr.children[0].textContent.trim(), node: a.textContent.trim(), href: a.href };
+    })`);
+    const located = o.report.claims.filter((c) => !c.survived && c.diedAt !== null);
+    expect(links.length, 'every located killed claim has its link').toBe(located.length);
+    for (const link of links) {
+      await page.goto(link.href);
+      const attempt = page.locator(':target');
+      expect(await attempt.isVisible(), link.href).toBe(true);
+      const reviewLink = attempt.locator('a[data-review-link]');
+      expect(await reviewLink.count(), `${link.href}: the attempt names its review`).toBe(1);
+      await reviewLink.click();
+      const fields = page.locator('[data-review]');
+      expect(await fields.isVisible(), page.url()).toBe(true);
+      // The fields come before the transcript, and say what the event says.
+      const events = (await readFile(runPaths(o.runDir).cell(link.cell).events, 'utf8')).split('\n').filter(Boolean).map((l) => EngineEvent.parse(JSON.parse(l)));
+      const n = Number(/-(\d+)$/.exec(new URL(link.href).hash)![1]);
+      const review = events.find((e) => e.type === 'merge_review' && e.nodeId === link.node && e.attempt === n);
+      if (review?.type !== 'merge_review') throw new Error(`${link.cell} ${link.node} attempt ${n}: no merge_review event`);
+      const text = ((await fields.textContent()) ?? '').replace(/\s+/g, ' ');
+      expect(text).toContain(review.accept === true ? 'accepted' : review.accept === false ? 'rejected' : 'escalated');
+      for (const f of review.findings) expect(text).toContain(f.replace(/\s+/g, ' ').trim());
+      const before = await page.evaluate<boolean>(`(() => { const d = document.querySelector('[data-review]'); const c = document.querySelector('ol.conversation'); return !c || Boolean(d.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING); })()`);
+      expect(before).toBe(true);
+      followed++;
+    }
+  } finally {
+    await page.close();
+  }
+  return followed;
+}
+
+/**
+ * Each merge's story agrees with its events: every attempt's badge is its merge_review's verdict
+ * (an ungated self-review that accepted reads "accepted", never "rejected"), and the loop's line
+ * says each verdict in order and why it stopped. Returns the merges checked.
+ */
+export async function checkMergeStories(o: StoryCheck & { runDir: string }): Promise<number> {
+  const page = await o.context.newPage();
+  let checked = 0;
+  try {
+    for (const row of measured(o.report)) {
+      const events = (await readFile(runPaths(o.runDir).cell(row.id).events, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => EngineEvent.parse(JSON.parse(l)));
+      const reviews = events.flatMap((e) => (e.type === 'merge_review' ? [e] : []));
+      if (reviews.length === 0) continue;
+      await page.goto(cellPage(o, row.id));
+      for (const node of [...new Set(reviews.map((r) => r.nodeId))]) {
+        const mine = reviews.filter((r) => r.nodeId === node);
+        const word = (a: boolean | null) => (a === true ? 'accepted' : a === false ? 'rejected' : 'escalated');
+        // The story is the merge's summary: read folded or open.
+        const story = ((await page.locator(`details.merge:has([id="${mergeAnchor(node)}"]) > summary [data-merge-story]`).textContent()) ?? '').replace(/\s+/g, ' ');
+        const said = mine.map((r) => (r.kind === 'self' ? `self-review ${word(r.accept)} (not used)` : word(r.accept))).join(', repaired, ');
+        expect(story.toLowerCase(), `${row.id} ${node}`).toContain(said.toLowerCase());
+        const stop = events.filter((e) => e.type === 'repair_round' && e.nodeId === node).at(-1);
+        if (stop?.type === 'repair_round' && stop.stop === 'max_attempts') expect(story, `${row.id} ${node}`).toContain(`max_attempts: ${mine.length}`);
+        for (const r of mine) {
+          const badge = await page.locator(`[id="${mergeAnchor(node)}-${r.attempt}"] > .badge`).first().textContent();
+          expect(badge, `${row.id} ${node} attempt ${r.attempt}`).toBe(word(r.accept));
+        }
+        checked++;
+      }
+    }
+  } finally {
+    await page.close();
+  }
+  return checked;
+}

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFiles } from '../../../harness/index.js';
+import { reproduceSteps } from '../../../site/src/lib/reproduce-steps.js';
 import { headline, isSimulated, splitAfterTitle } from '../../../site/src/lib/headline.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -90,7 +91,11 @@ describe('the headline strip', () => {
       harnessVersion: example.sweep.harnessVersion,
       executor: `${example.design.executor.realModel} (sim, family ${example.design.executor.family})`,
       reviewer: `${example.design.reviewer.realModel} (sim, family ${example.design.reviewer.family})`,
+      steps: reproduceSteps({ manifest: `manifests/${example.sweep.name}.yaml`, commit: example.sweep.code.commit, run: example.sweep.run, simulated: true }, null),
+      repository: null,
     });
+    expect(r.steps.at(-1)!.command).toBe(`npm run harness -- record manifests/smoke.yaml --out runs/${example.sweep.run}-again`);
+    expect(headline(example, 'https://example.invalid/rdh.git').reproduce.steps[0]!.command).toContain('git clone https://example.invalid/rdh.git');
     expect(r.command).toBe('npm run harness -- record manifests/smoke.yaml');
     const unknown = headline({ ...golden, sweep: { ...golden.sweep, code: { commit: null, dirty: null } } }).reproduce;
     expect([unknown.commit, unknown.dirty]).toEqual([null, null]);
