@@ -16,6 +16,8 @@ export interface ContainerRun {
   scratch: string;
   cases: number;
   caseTimeoutMs: number;
+  /** Wall-clock backstop of a timed-out case's re-run alone. Default 20 x caseTimeoutMs. */
+  rerunTimeoutMs?: number;
   workers: number;
   mode: 'fork' | 'exec';
   reveal: boolean;
@@ -38,7 +40,9 @@ export async function runGradingContainer(docker: Docker, run: ContainerRun, shu
   // Each grading draws its own uid range, so concurrent gradings never share a uid (rlimits
   // such as RLIMIT_NPROC count per uid across the whole machine).
   const uidBase = randomInt(1, 2_000_000) * 1024;
-  const safetyMs = FIXED_ALLOWANCE_MS + Math.ceil((run.cases * (run.caseTimeoutMs + 1000)) / run.workers);
+  const rerunTimeoutMs = run.rerunTimeoutMs ?? 20 * run.caseTimeoutMs;
+  // Every case may time out and be re-run alone, one at a time.
+  const safetyMs = FIXED_ALLOWANCE_MS + Math.ceil((run.cases * (run.caseTimeoutMs + 1000)) / run.workers) + run.cases * (rerunTimeoutMs + 1000);
   const create = () => docker.createContainer({
     Image: run.image,
     User: '0:0',
@@ -49,6 +53,7 @@ export async function runGradingContainer(docker: Docker, run: ContainerRun, shu
       '--owner', owner,
       '--uid-base', String(uidBase),
       '--case-timeout', String(run.caseTimeoutMs / 1000),
+      '--rerun-timeout', String(rerunTimeoutMs / 1000),
       '--workers', String(run.workers),
       '--mode', run.mode,
       ...(run.reveal ? ['--reveal'] : []),
