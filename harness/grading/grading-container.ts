@@ -27,7 +27,9 @@ export interface ContainerRun {
 }
 
 /** Compile step limit inside the runner (COMPILE_TIMEOUT), plus start-up and tear-down. */
-const FIXED_ALLOWANCE_MS = 60_000;
+const FIXED_ALLOWANCE_MS = 120_000;
+/** Per program start, beyond its own limit: killing what is left of its uid and draining its pipes on a busy machine. */
+const PER_RUN_ALLOWANCE_MS = 10_000;
 
 /**
  * Runs the shared oracle/runner/runner.py, with the task's judge, in a container made for this grading alone, and returns the
@@ -42,7 +44,7 @@ export async function runGradingContainer(docker: Docker, run: ContainerRun, shu
   const uidBase = randomInt(1, 2_000_000) * 1024;
   const rerunTimeoutMs = run.rerunTimeoutMs ?? 20 * run.caseTimeoutMs;
   // Every case may time out and be re-run alone, one at a time.
-  const safetyMs = FIXED_ALLOWANCE_MS + Math.ceil((run.cases * (run.caseTimeoutMs + 1000)) / run.workers) + run.cases * (rerunTimeoutMs + 1000);
+  const safetyMs = FIXED_ALLOWANCE_MS + Math.ceil((run.cases * (run.caseTimeoutMs + PER_RUN_ALLOWANCE_MS)) / run.workers) + run.cases * (rerunTimeoutMs + PER_RUN_ALLOWANCE_MS);
   const create = () => docker.createContainer({
     Image: run.image,
     User: '0:0',
