@@ -28,8 +28,8 @@ export interface ContainerRun {
 
 /** Compile step limit inside the runner (COMPILE_TIMEOUT), plus start-up and tear-down. */
 const FIXED_ALLOWANCE_MS = 120_000;
-/** Per program start, beyond its own limit: killing what is left of its uid and draining its pipes on a busy machine. */
-const PER_RUN_ALLOWANCE_MS = 10_000;
+/** Per program start, beyond its own limit: killing what is left of its uid and draining its pipes on a busy machine (a fork bomb's re-run took 49 s at load 200, its backstop 20 s of it). */
+const PER_RUN_ALLOWANCE_MS = 60_000;
 
 /**
  * Runs the shared oracle/runner/runner.py, with the task's judge, in a container made for this grading alone, and returns the
