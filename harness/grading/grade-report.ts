@@ -14,6 +14,13 @@ export function renderGrade(result: GradeResult): string {
     for (const s of result.skipped.slice(0, 10)) notes.push(`  ${s.path}: ${s.why}`);
     if (result.skippedCount > 10) notes.push(`  ... and ${result.skippedCount - 10} more (see --json)`);
   }
+  const reruns = result.reruns ?? [];
+  if (reruns.length) {
+    const passed = reruns.filter((r) => r.outcome === 'passed').length;
+    notes.push(`run again alone after running out of wall-clock time: ${reruns.length} case${reruns.length === 1 ? '' : 's'}, ${passed} then passed`);
+    for (const r of reruns.slice(0, 10)) notes.push(`  ${r.case}: first ${(r.firstMs / 1000).toFixed(1)} s; alone ${(r.ms / 1000).toFixed(1)} s, CPU ${r.cpuMs === null ? '?' : (r.cpuMs / 1000).toFixed(1)} of ${r.cpuLimitS} s: ${r.outcome}`);
+    if (reruns.length > 10) notes.push(`  ... and ${reruns.length - 10} more (see --json)`);
+  }
   if (result.compile && !result.compile.ok) notes.push(`byte-compiling the tree: ${result.compile.note ?? 'failed'} (the cases ran without bytecode)`);
   const integrity = result.undeliverable ? 'none needed (nothing ran)' : `${result.integrityChecks}, all clean`;
   return [

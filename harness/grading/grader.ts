@@ -30,8 +30,14 @@ export interface GradeOptions {
   docker?: Docker;
   /** Default: the current sandbox image tag. */
   image?: string;
-  /** Per-case limit; a program that has not finished is killed and that case alone fails. Default 3000 ms. */
+  /**
+   * Per-case wall-clock limit; a program that has not finished is killed, then run again alone after
+   * the other cases, with a CPU-time limit of the same seconds (rounded up); it fails only if it runs
+   * out of CPU time or of time again alone. Default 3000 ms.
+   */
   caseTimeoutMs?: number;
+  /** The re-run alone's wall-clock backstop (idle time is charged at caseTimeoutMs). Default 20 x caseTimeoutMs. */
+  rerunTimeoutMs?: number;
   /** Cases run at once inside the container (which has 2 CPUs). Default 3. */
   workers?: number;
   /**
@@ -124,6 +130,7 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
       scratch,
       cases: oracle.cases.length,
       caseTimeoutMs: options.caseTimeoutMs ?? 3000,
+      rerunTimeoutMs: options.rerunTimeoutMs ?? 20 * (options.caseTimeoutMs ?? 3000),
       workers: options.workers ?? 3,
       mode,
       reveal: Boolean(options.reveal),
@@ -200,6 +207,7 @@ function summarise(report: RunnerReport, b: Basis): GradeResult {
     mode: report.mode,
     compile: report.compile && { ok: report.compile.ok, note: report.compile.note },
     integrityChecks: report.integrity.checks + 1,
+    reruns: report.cases.flatMap((c) => (c.rerun ? [{ case: c.id, firstMs: c.rerun.first_ms, ms: c.rerun.ms, cpuMs: c.rerun.cpu_ms, cpuLimitS: c.rerun.cpu_limit_s, outcome: c.rerun.outcome }] : [])),
     elapsedMs: Math.round(b.ms),
   });
 }

@@ -16,6 +16,8 @@ export interface ContainerRun {
   scratch: string;
   cases: number;
   caseTimeoutMs: number;
+  /** Wall-clock backstop of a timed-out case's re-run alone. Default 20 x caseTimeoutMs. */
+  rerunTimeoutMs?: number;
   workers: number;
   mode: 'fork' | 'exec';
   reveal: boolean;
@@ -25,7 +27,9 @@ export interface ContainerRun {
 }
 
 /** Compile step limit inside the runner (COMPILE_TIMEOUT), plus start-up and tear-down. */
-const FIXED_ALLOWANCE_MS = 60_000;
+const FIXED_ALLOWANCE_MS = 120_000;
+/** Per program start, beyond its own limit: killing what is left of its uid and draining its pipes on a busy machine (a fork bomb's re-run took 49 s at load 200, its backstop 20 s of it). */
+const PER_RUN_ALLOWANCE_MS = 60_000;
 
 /**
  * Runs the shared oracle/runner/runner.py, with the task's judge, in a container made for this grading alone, and returns the
@@ -38,7 +42,9 @@ export async function runGradingContainer(docker: Docker, run: ContainerRun, shu
   // Each grading draws its own uid range, so concurrent gradings never share a uid (rlimits
   // such as RLIMIT_NPROC count per uid across the whole machine).
   const uidBase = randomInt(1, 2_000_000) * 1024;
-  const safetyMs = FIXED_ALLOWANCE_MS + Math.ceil((run.cases * (run.caseTimeoutMs + 1000)) / run.workers);
+  const rerunTimeoutMs = run.rerunTimeoutMs ?? 20 * run.caseTimeoutMs;
+  // Every case may time out and be re-run alone, one at a time.
+  const safetyMs = FIXED_ALLOWANCE_MS + Math.ceil((run.cases * (run.caseTimeoutMs + PER_RUN_ALLOWANCE_MS)) / run.workers) + run.cases * (rerunTimeoutMs + PER_RUN_ALLOWANCE_MS);
   const create = () => docker.createContainer({
     Image: run.image,
     User: '0:0',
@@ -49,6 +55,7 @@ export async function runGradingContainer(docker: Docker, run: ContainerRun, shu
       '--owner', owner,
       '--uid-base', String(uidBase),
       '--case-timeout', String(run.caseTimeoutMs / 1000),
+      '--rerun-timeout', String(rerunTimeoutMs / 1000),
       '--workers', String(run.workers),
       '--mode', run.mode,
       ...(run.reveal ? ['--reveal'] : []),

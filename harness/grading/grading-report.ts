@@ -14,6 +14,20 @@ export const RunnerReport = z.object({
       reason: z.string().nullable(),
       exit: z.number().int().nullable(),
       ms: z.number().int(),
+      /** CPU time the program (and the children it reaped) used; null when it was never reaped. */
+      cpu_ms: z.number().int().nullable(),
+      /** Set when the case ran out of wall-clock time among the others and was run again alone (the row is the re-run's). */
+      rerun: z
+        .object({
+          first_ms: z.number().int(),
+          first_reason: z.string().nullable(),
+          ms: z.number().int(),
+          cpu_ms: z.number().int().nullable(),
+          cpu_limit_s: z.number().int(),
+          /** `passed`, or the re-run's failure reason (`ran out of CPU time`, `timed out, also when run alone`, ...). */
+          outcome: z.string(),
+        })
+        .nullable(),
     }),
   ),
   requirements: z.record(z.string(), z.object({ pass: z.boolean(), passed: z.number().int(), total: z.number().int() })),
@@ -89,6 +103,26 @@ export const GradeResult = z.object({
   compile: z.object({ ok: z.boolean(), note: z.string().nullable() }).nullable(),
   /** Integrity checks the runner made (one before every spawn) plus the harness's own afterwards. */
   integrityChecks: z.number().int(),
+  /**
+   * Cases that ran out of wall-clock time among the others and were run again alone, with a
+   * CPU-time limit, before they could count as failed (the load of the machine never fails a
+   * case). Absent in grades from before re-runs; empty when no case timed out.
+   */
+  reruns: z
+    .array(
+      z.object({
+        case: z.string(),
+        /** The first run's wall-clock ms (it ran out of its limit) and the re-run's. */
+        firstMs: z.number().int(),
+        ms: z.number().int(),
+        /** CPU time of the re-run, and its limit in seconds. */
+        cpuMs: z.number().int().nullable(),
+        cpuLimitS: z.number().int(),
+        /** `passed`, or why the re-run failed too. */
+        outcome: z.string(),
+      }),
+    )
+    .optional(),
   elapsedMs: z.number().int(),
 });
 export type GradeResult = z.infer<typeof GradeResult>;

@@ -26,8 +26,8 @@ SIGKILL): the kernel signals every process of U in one pass that no fork can rac
 waits on the same lock), which a scan of /proc and a kill per pid cannot promise against
 a fork bomb. The caller is spared, so nothing of U is left once it exits.
 
-The server replies {"pid": N} once forked and {"pid": N, "status": WAITSTATUS} once the
-child is reaped. It exits when every socket is closed.
+The server replies {"pid": N} once forked and {"pid": N, "status": WAITSTATUS, "cpu_ms": T}
+once the child is reaped (T: the CPU time, user and system, it and its reaped children used). It exits when every socket is closed.
 
 The fast path must behave exactly as `python3 -m` would. The modules this server loads
 beyond a bare interpreter start are stdlib modules from the read-only image; a tree that
@@ -65,7 +65,7 @@ PR_SET_DUMPABLE = 4
 # The largest request read (a JSON object; the program's input goes through a pipe).
 REQUEST_MAX = 1 << 20
 LIMITS = {"as": resource.RLIMIT_AS, "nproc": resource.RLIMIT_NPROC, "nofile": resource.RLIMIT_NOFILE,
-          "core": resource.RLIMIT_CORE, "msgqueue": resource.RLIMIT_MSGQUEUE}
+          "core": resource.RLIMIT_CORE, "msgqueue": resource.RLIMIT_MSGQUEUE, "cpu": resource.RLIMIT_CPU}
 
 
 def preload():
@@ -191,7 +191,8 @@ def child(request, fds):
         except OSError:
             pass
         for name, value in request.get("limits", {}).items():
-            resource.setrlimit(LIMITS[name], (value, value))
+            # CPU seconds: SIGXCPU at the limit, SIGKILL a second later for a program that ignores it.
+            resource.setrlimit(LIMITS[name], (value, value + 1) if name == "cpu" else (value, value))
         uid, gid = request["uid"], request["gid"]
         os.setgroups([])
         os.setresgid(gid, gid, gid)
@@ -283,7 +284,7 @@ def start(message, fds):
 def reap(owners):
     while True:
         try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
@@ -291,7 +292,7 @@ def reap(owners):
         sock = owners.pop(pid, None)
         if sock is not None:
             try:
-                sock.send(b'{"pid": %d, "status": %d}' % (pid, status))
+                sock.send(b'{"pid": %d, "status": %d, "cpu_ms": %d}' % (pid, status, int((usage.ru_utime + usage.ru_stime) * 1000)))
             except OSError:
                 pass
 

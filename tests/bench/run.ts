@@ -40,6 +40,17 @@ if (only === 'scale') {
   console.log(`${table(r.figures)}\n\n${r.lines.join('\n')}`);
   process.exit(0);
 }
+// `npm run bench -- grade-load [runs] [task ...]` grades each task's reference and a slow tree under a CPU hog and without (issue 31).
+if (only === 'grade-load') {
+  const { gradeLoadBench } = await import('./grade-load.bench.js');
+  const [runs, ...tasks] = process.argv.slice(3);
+  const trees = process.env.RDH_GRADE_LOAD_TREES?.split(',');
+  const modes = process.env.RDH_GRADE_LOAD_MODES?.split(',') as ('fork' | 'exec')[] | undefined;
+  if (runs !== undefined && !/^[1-9][0-9]*$/.test(runs)) throw new Error(`grade-load: runs must be a positive whole number, not ${runs}`);
+  const r = await gradeLoadBench({ runs: Number(runs ?? 5), tasks: tasks.length ? tasks : ['sqlcsv', 'commonmark'], trees, modes });
+  console.log(r.lines.join('\n'));
+  process.exit(r.ok ? 0 : 1);
+}
 // `npm run bench -- throughput` measures how close sweeps run to the provider's limits (no Docker), alone.
 if (only === 'throughput') {
   console.log((await throughputBench()).lines.join('\n'));
