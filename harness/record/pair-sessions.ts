@@ -82,8 +82,8 @@ export class PairSessions {
   private readonly secrets: SecretCatalogue;
 
   constructor(private readonly o: PairSessionsOptions) {
-    // One transcript format everywhere: the engine's recorder (each message stored once, every
-    // line redacted), one recorder per cell folder, shared by every client of the pair.
+    // One transcript format everywhere: the engine's recorder (each message stored once, exactly
+    // as sent; only error lines redacted), one recorder per cell folder, shared by every client of the pair.
     this.secrets = new SecretCatalogue([...o.secrets]);
     this.recorders = Object.fromEntries(
       o.arms.map((a) => [a, new TranscriptRecorder(new JsonlDirectory(o.transcriptDirs[a], { fileName: sessionFileName }), systemClock, this.secrets)]),
@@ -117,7 +117,6 @@ export class PairSessions {
       },
     };
     const replay = new RecordedCallClient(recording, o.recorded, {
-      secrets: this.secrets,
       onSwitch: async (sessionId, call, reason) => {
         const s = this.open.get(sessionId);
         // The live calls continue the session's file from the call that went live; the recorded
