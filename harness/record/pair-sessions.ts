@@ -134,7 +134,10 @@ export class PairSessions {
           const { ids: served, mergeArm } = cellsOfSession(request, o.cells, o.arms);
           const key = sessionKey(served, request.sessionId);
           const reopened = o.startedBefore.has(key) || replay.has(request.sessionId);
-          o.gate.admit(request.model, served, reopened);
+          // A session with no record makes its first call live: its worst case must fit under max_cost_usd before the session counts.
+          const spec = o.roster.find((m) => m.model === request.model);
+          const firstWorst = replay.has(request.sessionId) ? undefined : spec ? priceOf(spec, worstCaseUsage(request, null).usage) : 0;
+          o.gate.admit(request.model, served, reopened, firstWorst);
           s = {
             spend: { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 },
             role: request.role,
