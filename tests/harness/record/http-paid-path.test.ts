@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, runReplay, type ReplayResult, type SimServer } from '../../../harness/index.js';
-import { usd } from '../../../harness/internal/figures.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { KEY_ENV, providersFile, recordHttp, startServer } from './http-fixture.js';
 import { bufferIo, fakeGrade, hostSandboxes } from './record-fixture.js';
@@ -24,6 +23,8 @@ const HEAVY = 1_200_000;
 /** The shortest key the known-value redaction acts on: the one that rewrote replies. */
 const KEY = 'anything';
 const MARKER = '[REDACTED';
+/** Dollars as the harness prints a figure below $100. */
+const usd = (n: number) => `$${n.toFixed(2)}`;
 /** The fixture's prices (providersFile): US dollars per million tokens. */
 const PRICE = { input: 1, output: 2, cached_input: 0.1 };
 
