@@ -19,7 +19,7 @@ export { TEXT_LIMITS } from './internal/text-limits.js';
 export { MAX_SPEC_ENTRIES, SPEC_FILES } from './manifest/spec-folder.js';
 export { sessionCeiling, reduceSessionCeiling, sessionCeilingFrom, mayDispatch, costCeiling, mayCall, reduceCost, unitCeilings, reduceUnit, mayContinue, ceilingBelowNextCell, type SessionCeiling, type DispatchDecision, type CostCeiling, type UnitCeilings, type UnitSpend, NO_SPEND, type UnitCall, type UnitVerdict } from './record/ceilings.js';
 export { createProgressDisplay, type ProgressDisplay, type ProgressDisplayOptions, type ProgressStream } from './record/progress-display.js';
-export { duration, eta, initialProgress, oneLine, progressFrom, reduceProgress, renderFrame, renderLine, type CellStatus, type FrameOptions, type ProgressSetup, type ProgressState } from './record/progress.js';
+export { duration, eta, initialProgress, oneLine, progressFrom, reduceProgress, renderFrame, renderLine, withPaid, type CellStatus, type FrameOptions, type ProgressSetup, type ProgressState } from './record/progress.js';
 export { type RecordSeams } from './record/record.js';
 export { RecordedCallClient, ReplayDivergenceError, mismatch, normaliseText, type RecordedCallClientOptions, type ReplayMode } from './record/recorded-client.js';
 export { leftoversLine, newRunId, removeLeftovers, type Leftovers } from './record/run-leftovers.js';

@@ -78,7 +78,11 @@ export const TranscriptLine = z.discriminatedUnion('type', [
     finishReason: z.string().nullable(),
     latencyMs: z.number().int(),
   }),
-  z.object({ type: z.literal('error'), ...common, code: z.string(), message: z.string(), latencyMs: z.number().int() }),
+  z.object({
+    type: z.literal('error'), ...common, code: z.string(), message: z.string(), latencyMs: z.number().int(),
+    /** Attempts of this call the server may have answered but the client never received, and their worst-case charge: paid though the call failed. Absent: none. */
+    unreceived: Unreceived.optional(),
+  }),
 ]);
 export type TranscriptLine = z.infer<typeof TranscriptLine>;
 export type TranscriptRequest = Extract<TranscriptLine, { type: 'request' }>;
@@ -102,7 +106,7 @@ export class TranscriptGapError extends Error {
 
 /**
  * Each request of one session's lines with its whole history, rebuilt from `sent` and `added`
- * (what the writer stores, after redaction). Pure.
+ * (what the writer stores, exactly as sent). Pure.
  *
  * A request numbered k below the calls already read supersedes the lines from call k on: a
  * resumed session that went live at call k made those calls again (see TranscriptRecorder.resume),
@@ -126,8 +130,15 @@ const sameMessage = (a: ChatMessage, b: ChatMessage): boolean => a === b || JSON
 
 /**
  * The writer of every session's transcript in one folder, shared by all the clients it wraps:
- * a session that falls back to another model keeps one history and one call count. Every line
- * is redacted before it is written, so a key a model or a server echoes never reaches the disk.
+ * a session that falls back to another model keeps one history and one call count.
+ *
+ * Requests and responses are written EXACTLY as sent and received, never redacted: they are
+ * what a resume answers from and what `harness replay` reproduces, so a rewritten reply would
+ * be a reply the model never gave (a replayed reply carries it into the workspace, and the
+ * next request no longer matches the record). A configured key only ever travels in a request
+ * header, which is not written. Error lines are redacted: their text is a server's or a
+ * library's, the one place a key is echoed. Publication is guarded by make_site's scan, not
+ * here (docs/redaction.md).
  */
 export class TranscriptRecorder {
   private readonly sessions = new Map<string, { calls: number; history: readonly ChatMessage[] }>();
@@ -135,7 +146,7 @@ export class TranscriptRecorder {
   constructor(
     private readonly dir: JsonlDirectory,
     private readonly clock: Clock,
-    /** Default: the shape catalogue (pass one that knows the configured keys). */
+    /** Redacts error lines. Default: the shape catalogue (pass one that knows the configured keys). */
     private readonly secrets: SecretCatalogue = SECRET_SHAPES,
   ) {}
 
@@ -183,10 +194,12 @@ export class TranscriptRecorder {
         finishReason: r.finishReason, latencyMs,
       });
     }
-    const error = outcome.error as { code?: unknown; message?: unknown };
+    const error = outcome.error as { code?: unknown; message?: unknown; unreceived?: unknown };
+    const unreceived = Unreceived.safeParse(error?.unreceived);
     return this.write({
       type: 'error', ...this.who(request, call), model: request.model,
       code: typeof error?.code === 'string' ? error.code : 'unknown', message: typeof error?.message === 'string' ? error.message : String(outcome.error), latencyMs,
+      ...(unreceived.success ? { unreceived: unreceived.data } : {}),
     });
   }
 
@@ -199,7 +212,7 @@ export class TranscriptRecorder {
   }
 
   private write(line: TranscriptLine): Promise<void> {
-    return this.dir.file(line.sessionId).append(this.secrets.redactDeep(line));
+    return this.dir.file(line.sessionId).append(line.type === 'error' ? this.secrets.redactDeep(line) : line);
   }
 }
 

@@ -55,7 +55,12 @@ export interface SolveOptions {
   workRoot: string;
   /** Run id for container labels. Default: derived from the time. */
   runId?: string;
-  /** Default: events are dropped. Every event is redacted (see `secrets`) before it reaches the sink. */
+  /**
+   * Default: events are dropped. Events are emitted as they are, never redacted: they carry
+   * what the models said and what their tools printed, which redaction must not rewrite
+   * (docs/redaction.md). Text from a server or a library (an error, a fallback's reason) is
+   * redacted where it is made (the adapters, RdhError, the router with `secrets`).
+   */
   events?: EventSink;
   /** Default: the system clock. */
   clock?: Clock;
@@ -76,7 +81,7 @@ export interface SolveOptions {
    * Default: `sessionLimiter(4)`, made for this build and shared by its assemblies.
    */
   limiter?: SessionLimiter;
-  /** Known secret values (e.g. the configured API keys) to redact from events, besides every key-shaped string. Default none. */
+  /** Known secret values (e.g. the configured API keys) to redact from the reasons the router gives, besides every key-shaped string. Default none. */
   secrets?: Iterable<string>;
 }
 
@@ -156,7 +161,7 @@ export async function build(options: BuildOptions): Promise<BuiltTree> {
   const events: EventSink = {
     emit: (event: EngineEvent) => {
       const arm = accounting.arm();
-      sink.emit(secrets.redactDeep(arm ? { ...event, arm } : event));
+      sink.emit(arm ? { ...event, arm } : event);
     },
   };
   const router = new ModelRouter({

@@ -1,11 +1,11 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { TranscriptGapError, TranscriptLine, priceOf, sessionRequests, type ChatMessage, type ModelResponse, type ModelSpec, type TranscriptRequest } from '../../engine/index.js';
+import { TranscriptGapError, TranscriptLine, sessionRequests, type ChatMessage, type ModelResponse, type TranscriptRequest } from '../../engine/index.js';
 
 /**
  * One completed call of a recorded session, read back from the engine's transcript lines
- * (`TranscriptLine`, written by the TranscriptRecorder): the request as stored (after
- * redaction), its whole history rebuilt, and the response it got.
+ * (`TranscriptLine`, written by the TranscriptRecorder): the request as stored (exactly as
+ * sent), its whole history rebuilt, and the response it got.
  */
 export interface RecordedCall {
   call: number;
@@ -15,7 +15,7 @@ export interface RecordedCall {
 }
 
 /** A session file's lines up to the first that does not parse: a torn last line was never recorded. */
-function parseLines(text: string): TranscriptLine[] {
+export function parseLines(text: string): TranscriptLine[] {
   const lines: TranscriptLine[] = [];
   for (const raw of text.split('\n')) {
     if (!raw.trim()) continue;
@@ -82,28 +82,3 @@ export async function readTranscripts(dirs: readonly string[]): Promise<Map<stri
   return sessions;
 }
 
-/**
- * What a run's live calls cost, from its transcripts: every response line is one live call
- * (a call answered from the record is never written again), superseded lines included, since
- * they were paid too; attempts lost on the way back are added at their worst-case charge.
- * Priced by the roster entry of the model asked; a model without a price adds nothing, which
- * is why a sweep with max_cost_usd refuses unpriced models before it starts.
- */
-export async function paidUsd(cellsDir: string, roster: readonly ModelSpec[]): Promise<number> {
-  let total = 0;
-  const cells = await readdir(cellsDir).catch(() => [] as string[]);
-  for (const cell of cells) {
-    const dir = path.join(cellsDir, cell, 'transcripts');
-    for (const file of (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl'))) {
-      const lines = parseLines(await readFile(path.join(dir, file), 'utf8'));
-      const asked = new Map(lines.flatMap((l) => (l.type === 'request' ? [[l.call, l.model] as const] : [])));
-      for (const line of lines) {
-        if (line.type !== 'response') continue;
-        const spec = roster.find((m) => m.model === (asked.get(line.call) ?? line.model));
-        if (!spec) continue;
-        total += priceOf(spec, line.usage) + (line.unreceived ? priceOf(spec, line.unreceived.usage) : 0);
-      }
-    }
-  }
-  return total;
-}

@@ -13,8 +13,8 @@ import { JsonlFile, type Arm, type EngineEvent, type EngineEventType, type Event
  * complete when its `cell_finished` was journalled; see {@link PairEventFiles.flush}) and its
  * arm's events of the re-run are dropped, as its result.json is kept.
  *
- * Redaction is the engine's: every event it emits has already passed the run's secrets
- * (BuildOptions.secrets), the same catalogue the transcripts are redacted with.
+ * Events are written as the engine emitted them, never redacted (docs/redaction.md): the text
+ * of errors in them was redacted where it was made.
  */
 
 /**

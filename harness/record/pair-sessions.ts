@@ -82,8 +82,8 @@ export class PairSessions {
   private readonly secrets: SecretCatalogue;
 
   constructor(private readonly o: PairSessionsOptions) {
-    // One transcript format everywhere: the engine's recorder (each message stored once, every
-    // line redacted), one recorder per cell folder, shared by every client of the pair.
+    // One transcript format everywhere: the engine's recorder (each message stored once, exactly
+    // as sent; only error lines redacted), one recorder per cell folder, shared by every client of the pair.
     this.secrets = new SecretCatalogue([...o.secrets]);
     this.recorders = Object.fromEntries(
       o.arms.map((a) => [a, new TranscriptRecorder(new JsonlDirectory(o.transcriptDirs[a], { fileName: sessionFileName }), systemClock, this.secrets)]),
@@ -117,7 +117,6 @@ export class PairSessions {
       },
     };
     const replay = new RecordedCallClient(recording, o.recorded, {
-      secrets: this.secrets,
       onSwitch: async (sessionId, call, reason) => {
         const s = this.open.get(sessionId);
         // The live calls continue the session's file from the call that went live; the recorded
@@ -135,7 +134,10 @@ export class PairSessions {
           const { ids: served, mergeArm } = cellsOfSession(request, o.cells, o.arms);
           const key = sessionKey(served, request.sessionId);
           const reopened = o.startedBefore.has(key) || replay.has(request.sessionId);
-          o.gate.admit(request.model, served, reopened);
+          // A session with no record makes its first call live: its worst case must fit under max_cost_usd before the session counts.
+          const spec = o.roster.find((m) => m.model === request.model);
+          const firstWorst = replay.has(request.sessionId) ? undefined : spec ? priceOf(spec, worstCaseUsage(request, null).usage) : 0;
+          o.gate.admit(request.model, served, reopened, firstWorst);
           s = {
             spend: { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 },
             role: request.role,

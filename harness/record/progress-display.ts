@@ -1,7 +1,7 @@
 import { createLogUpdate } from 'log-update';
 import type { SweepEvent } from '../journal/sweep-events.js';
 import type { RateView } from './rate-watch.js';
-import { initialProgress, reduceProgress, renderFrame, renderLine, type ProgressSetup, type ProgressState } from './progress.js';
+import { initialProgress, reduceProgress, renderFrame, renderLine, withPaid, type ProgressSetup, type ProgressState } from './progress.js';
 
 /** Where the display writes: a terminal stream, or anything with `write` off a terminal. */
 export interface ProgressStream {
@@ -18,6 +18,8 @@ export interface ProgressDisplayOptions {
   now?: () => number;
   /** Least time between two redraws on a terminal, and the tick that keeps the ETA moving. Default 250 ms. */
   redrawMs?: number;
+  /** What the sweep has paid so far, across every invocation (the session gate's figure; journal/paid.ts). Default: 0. */
+  paidUsd?: () => number;
 }
 
 export interface ProgressDisplay {
@@ -38,11 +40,12 @@ export interface ProgressDisplay {
  */
 export function createProgressDisplay(setup: ProgressSetup, history: readonly SweepEvent[], options: ProgressDisplayOptions): ProgressDisplay {
   const now = options.now ?? Date.now;
-  let state = history.reduce(reduceProgress, initialProgress(setup));
+  const paid = options.paidUsd ?? (() => 0);
+  let state = withPaid(history.reduce(reduceProgress, initialProgress(setup)), paid());
   if (!options.isTty) {
     return {
       apply(event) {
-        state = reduceProgress(state, event);
+        state = withPaid(reduceProgress(state, event), paid());
         const line = renderLine(state, event);
         if (line !== undefined) options.stream.write(`${line}\n`);
       },
@@ -57,7 +60,7 @@ export function createProgressDisplay(setup: ProgressSetup, history: readonly Sw
   const redrawMs = options.redrawMs ?? 250;
   const log = createLogUpdate(options.stream as NodeJS.WritableStream, { showCursor: true });
   let rates: readonly RateView[] = [];
-  const draw = () => log(renderFrame(state, { now: now(), width: options.stream.columns ?? 80, rates }));
+  const draw = () => log(renderFrame((state = withPaid(state, paid())), { now: now(), width: options.stream.columns ?? 80, rates }));
   let last = 0;
   let pending: NodeJS.Timeout | undefined;
   const redraw = () => {

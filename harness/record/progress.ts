@@ -31,11 +31,18 @@ export interface ProgressState {
   readonly ceiling: SessionCeiling;
   /** Status of each cell of this invocation; the latest start or finish wins (a resume may start an unmeasured cell again). */
   readonly cells: Readonly<Record<CellId, CellStatus>>;
-  /** Tokens and spend of every finished session since the journal began. */
+  /** Tokens of every finished session since the journal began. */
   readonly tokens: { readonly input: number; readonly cached: number; readonly output: number };
-  readonly costUsd: number;
-  /** Finished sessions whose price is unknown: their cost is not in costUsd. */
+  /**
+   * What the sweep paid, across every invocation, each live call once (journal/paid.ts): set by
+   * the shell from the session gate ({@link withPaid}), never summed from sessions, whose spend
+   * includes the calls a resume answered from transcripts.
+   */
+  readonly paidUsd: number;
+  /** Finished sessions whose price is unknown: their calls are not in paidUsd. */
   readonly unpricedSessions: number;
+  /** Each distinct cause of an unavailable cell, in the order first seen, and the cell it was first told for: a cause is told once, then referenced. */
+  readonly causes: ReadonlyArray<{ readonly text: string; readonly cellId: CellId }>;
   /** This invocation: when it began (ms since the epoch) and what it has done since, for the rate. */
   readonly run: { readonly startedAt?: number; readonly started: number; readonly finished: number };
   readonly stopped?: { readonly reason: StopReason; readonly detail: string };
@@ -47,8 +54,9 @@ export function initialProgress(setup: ProgressSetup): ProgressState {
     ceiling: sessionCeiling(setup.manifestMaxSessions),
     cells: Object.fromEntries(setup.cells.map((id) => [id, 'pending' as const])),
     tokens: { input: 0, cached: 0, output: 0 },
-    costUsd: 0,
+    paidUsd: 0,
     unpricedSessions: 0,
+    causes: [],
     run: { started: 0, finished: 0 },
   };
 }
@@ -64,15 +72,18 @@ export function reduceProgress(state: ProgressState, event: SweepEvent): Progres
     }
     case 'cell_started':
       return event.cellId in state.cells ? { ...next, cells: { ...state.cells, [event.cellId]: 'running' } } : next;
-    case 'cell_finished':
-      return event.cellId in state.cells ? { ...next, cells: { ...state.cells, [event.cellId]: event.outcome.status } } : next;
+    case 'cell_finished': {
+      const { outcome } = event;
+      const cause = outcome.status === 'unavailable' ? causeText(outcome) : undefined;
+      const causes = cause !== undefined && !state.causes.some((c) => c.text === cause) ? [...state.causes, { text: cause, cellId: event.cellId }] : state.causes;
+      return event.cellId in state.cells ? { ...next, causes, cells: { ...state.cells, [event.cellId]: outcome.status } } : { ...next, causes };
+    }
     case 'session_started':
       return { ...next, run: { ...state.run, started: state.run.started + (event.reopened ? 0 : 1) } };
     case 'session_finished':
       return {
         ...next,
         tokens: { input: state.tokens.input + event.tokens.input, cached: state.tokens.cached + event.tokens.cached, output: state.tokens.output + event.tokens.output },
-        costUsd: state.costUsd + (event.costUsd ?? 0),
         unpricedSessions: state.unpricedSessions + (event.costUsd === null ? 1 : 0),
         run: { ...state.run, finished: state.run.finished + 1 },
       };
@@ -81,6 +92,16 @@ export function reduceProgress(state: ProgressState, event: SweepEvent): Progres
     default:
       return next;
   }
+}
+
+/** The state with what the sweep has paid so far (the session gate's figure: every invocation's live calls). */
+export function withPaid(state: ProgressState, paidUsd: number): ProgressState {
+  return paidUsd === state.paidUsd ? state : { ...state, paidUsd };
+}
+
+/** An unavailable cell's cause as told: its reason and detail on one line. */
+function causeText(outcome: { reason: string; detail: string }): string {
+  return `${outcome.reason}: ${oneLine(outcome.detail)}`;
 }
 
 export function progressFrom(setup: ProgressSetup, events: readonly SweepEvent[]): ProgressState {
@@ -134,7 +155,13 @@ function tally(state: ProgressState): Record<CellStatus, number> {
 }
 
 function spend(state: ProgressState): string {
-  return `${usd(state.costUsd)}${state.unpricedSessions > 0 ? ` + ${count(state.unpricedSessions)} unpriced sessions` : ''}`;
+  return `${usd(state.paidUsd)} paid${state.unpricedSessions > 0 ? ` + ${count(state.unpricedSessions)} unpriced sessions` : ''}`;
+}
+
+/** Cells that are done: measured. An unavailable or unmeasured cell is not done (a resume records it). */
+function cellsLine(state: ProgressState, n: Record<CellStatus, number>): string {
+  const notes = [n.unavailable > 0 ? `${n.unavailable} unavailable` : '', n.unmeasured > 0 ? `${n.unmeasured} unmeasured` : ''].filter(Boolean);
+  return `${n.measured} measured · ${n.running} running · ${state.setup.cells.length} total${notes.length ? ` (${notes.join(', ')})` : ''}`;
 }
 
 export interface FrameOptions {
@@ -162,18 +189,36 @@ function rateChangeLine(e: SweepEventOf<'rate_control_changed'>): string {
   return `rate ${oneLine(e.provider)}${e.final ? ' final' : ''}: limit ${count(e.limit)} (${count(e.min)}-${count(e.max)}), ${e.pacing}, ${count(e.episodes)} episode${e.episodes === 1 ? '' : 's'}, 429s ${count(e.rateLimited)} of ${count(e.attempts)} (${percent(rateShare(e.rateLimited, e.attempts))})`;
 }
 
+/**
+ * An unavailable cell's cause, said once: in full for the first cell it stopped, and as a
+ * reference ("the cause given for cap1-rep1-gated") for every later cell it stopped too, so an
+ * outage does not print one long cause in every row.
+ */
+function causeOf(state: ProgressState, cellId: CellId, outcome: { reason: string; detail: string }): string {
+  const text = causeText(outcome);
+  const first = state.causes.find((c) => c.text === text);
+  return !first || first.cellId === cellId ? text : `${outcome.reason}: the cause given for ${first.cellId}`;
+}
+
+/** A stop's detail with any cause already told for a cell replaced by a reference to it. */
+function toldOnce(state: ProgressState, detail: string): string {
+  let out = detail;
+  for (const c of state.causes) {
+    const told = c.text.slice(c.text.indexOf(': ') + 2);
+    if (told.length > 40 && out.includes(told)) out = out.replace(told, `the cause given for ${c.cellId}`);
+  }
+  return out;
+}
+
 /** The live block a terminal redraws in place. */
 export function renderFrame(state: ProgressState, options: FrameOptions): string {
   const n = tally(state);
-  const total = state.setup.cells.length;
-  const done = n.measured + n.unavailable + n.unmeasured;
   const { ceiling } = state;
   const running = Object.entries(state.cells).filter(([, s]) => s === 'running').map(([id]) => id);
-  const notes = [n.unavailable > 0 ? `${n.unavailable} unavailable` : '', n.unmeasured > 0 ? `${n.unmeasured} unmeasured` : ''].filter(Boolean);
   const lowered = ceiling.maxSessions < ceiling.manifestMaxSessions ? ` (lowered from ${count(ceiling.manifestMaxSessions)})` : '';
   const lines = [
     `${state.setup.title}${state.setup.simulated ? ' · SIMULATED providers (planted parameters)' : ''}`,
-    `cells     ${done} done · ${n.running} running · ${total} total${notes.length ? ` (${notes.join(', ')})` : ''}`,
+    `cells     ${cellsLine(state, n)}`,
     ...(running.length ? [`          running ${running.join(', ')}`] : []),
     `sessions  ${bar(ceiling.counted, ceiling.maxSessions)}  ${count(ceiling.counted)} / ${count(ceiling.maxSessions)} ceiling${lowered} · ${count(ceiling.inFlight)} in flight`,
     `tokens    input ${tokenFigure(state.tokens.input)} (cached ${tokenFigure(state.tokens.cached)}) · output ${tokenFigure(state.tokens.output)}`,
@@ -203,7 +248,6 @@ export function oneLine(text: string): string {
 export function renderLine(state: ProgressState, event: SweepEvent): string | undefined {
   const total = state.setup.cells.length;
   const n = tally(state);
-  const done = n.measured + n.unavailable + n.unmeasured;
   const sessions = `${count(state.ceiling.counted)}/${count(state.ceiling.maxSessions)} sessions, ${spend(state)}`;
   const at = `[${clock(event.at)}]`;
   switch (event.type) {
@@ -213,13 +257,13 @@ export function renderLine(state: ProgressState, event: SweepEvent): string | un
     }
     case 'cell_finished': {
       const { outcome } = event;
-      const how = outcome.status === 'measured' ? 'measured' : outcome.status === 'unavailable' ? `unavailable (${outcome.reason}: ${oneLine(outcome.detail)})` : 'unmeasured: the session ceiling was reached';
-      return `${at} ${event.cellId} ${how} · ${done} of ${total} done · ${sessions}`;
+      const how = outcome.status === 'measured' ? 'measured' : outcome.status === 'unavailable' ? `unavailable (${causeOf(state, event.cellId, outcome)})` : 'unmeasured: the session ceiling was reached';
+      return `${at} ${event.cellId} ${how} · ${n.measured} of ${total} measured · ${sessions}`;
     }
     case 'rate_control_changed':
       return `${at} ${rateChangeLine(event)}`;
     case 'sweep_stopped':
-      return `${at} sweep ${event.reason === 'completed' ? 'finished' : `stopped (${event.reason})`}: ${oneLine(event.detail)}${event.unmeasured.length ? `; unmeasured: ${event.unmeasured.join(', ')}` : ''}`;
+      return `${at} sweep ${event.reason === 'completed' ? 'finished' : `stopped (${event.reason})`}: ${toldOnce(state, oneLine(event.detail))}${event.unmeasured.length ? `; unmeasured: ${event.unmeasured.join(', ')}` : ''}`;
     default:
       return undefined;
   }

@@ -22,7 +22,7 @@ import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep
 import { sweepModels, type SimulatedPopulation, type SweepModels } from './sweep-models.js';
 import { openRunFolder } from './run-opening.js';
 import { engineRoster } from '../providers/sweep-roster.js';
-import { paidUsd } from '../journal/transcripts.js';
+import { paidFromTranscripts } from '../journal/paid.js';
 import { runPaths, type CellId } from '../journal/run-folder.js';
 import { ceilingBelowNextCell } from './ceilings.js';
 import { SessionGate } from './session-gate.js';
@@ -149,15 +149,17 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
     loaded, models, flags, io, simCorpusDir: population.corpusDir(path.basename(loaded.specDir)), runsDir: seams.runsDir, removeLeftoversOn: seams.sandboxes ? [] : [docker, ...(pool?.clients() ?? [])],
   });
 
-  // max_cost_usd counts what every earlier invocation paid: every live call in the run's transcripts.
-  const paid = manifest.max_cost_usd === undefined ? 0 : await paidUsd(runPaths(runDir).cells, engineRoster(models.roster));
+  // What every earlier invocation paid (every live call in the run's transcripts; journal/paid.ts),
+  // whether or not max_cost_usd is set: the gate adds this invocation's live calls to it, and the
+  // display and summary.json show that one figure.
+  const paid = (await paidFromTranscripts(runPaths(runDir).cells, engineRoster(models.roster))).usd;
   const gate = new SessionGate(history, manifest.max_sessions, { ...(manifest.max_cost_usd !== undefined ? { maxCostUsd: manifest.max_cost_usd } : {}), paidUsd: paid });
   const pairs = recordingOrder(manifest, caps);
   const cellIds = pairs.flatMap((p) => p.arms.map((arm) => `cap${p.cap}-rep${p.repetition}-${arm}` as CellId));
   const display = createProgressDisplay(
     { title: manifest.name, simulated: models.simulated, cells: cellIds, manifestMaxSessions: loaded.folded.max_sessions?.manifest ?? manifest.max_sessions },
     history,
-    { stream: { write: (t: string) => io.err(t) }, isTty: io.isTty && !flags.json },
+    { stream: { write: (t: string) => io.err(t) }, isTty: io.isTty && !flags.json, paidUsd: () => gate.spend.paidUsd },
   );
   const journal = await openJournal(contents, {
     onDurable: (event: SweepEvent) => {

@@ -1,4 +1,4 @@
-import { RdhError, requestShape, type ChatMessage, type SecretCatalogue, type ModelClient, type ModelRequest, type ModelResponse } from '../../engine/index.js';
+import { RdhError, requestShape, type ChatMessage, type ModelClient, type ModelRequest, type ModelResponse } from '../../engine/index.js';
 import type { RecordedCall } from '../journal/transcripts.js';
 
 /**
@@ -76,12 +76,6 @@ export interface RecordedCallClientOptions {
   onSwitch?: (sessionId: string, call: number, reason: string) => void | Promise<void>;
   /** Called for every call answered from the record. */
   onReplayed?: (request: ModelRequest, recorded: RecordedCall) => void;
-  /**
-   * The secrets the transcripts were redacted with: a request is redacted the same way before
-   * it is compared, so a key in a prompt does not make a recorded call look different.
-   * Default: none (requests are compared as sent).
-   */
-  secrets?: SecretCatalogue;
 }
 
 export class RecordedCallClient implements ModelClient {
@@ -112,7 +106,9 @@ export class RecordedCallClient implements ModelClient {
     this.next.set(sessionId, k + 1);
     if (!this.live.has(sessionId)) {
       const recorded = this.recorded.get(sessionId)?.[k];
-      const why = mismatch(this.options.secrets ? { ...request, messages: this.options.secrets.redactDeep(request.messages) } : request, recorded);
+      // Compared as sent: the record is exact (never redacted; docs/redaction.md), so a request
+      // that matches it is the same request, whatever key the run was recorded with.
+      const why = mismatch(request, recorded);
       if (why === undefined) {
         this.counts.replayed++;
         this.options.onReplayed?.(request, recorded!);

@@ -48,7 +48,7 @@ export interface RunSummary {
   simulated: boolean;
   stop: { reason: string; detail: string };
   sessions: { counted: number; maxSessions: number };
-  /** US dollars every live call of the sweep cost (all invocations), against max_cost_usd (null: none). */
+  /** US dollars every live call of the sweep cost (all invocations, each once; journal/paid.ts), against max_cost_usd (null: none). */
   paid: { usd: number; maxCostUsd: number | null };
   cells: SummaryCell[];
   /** An adaptive sweep's controllers in this invocation, from the journal's rate_control_changed events; absent for a fixed sweep. */
@@ -153,7 +153,7 @@ export function renderSummary(s: RunSummary, shownRun: string): string {
     '',
     `harness record: ${s.manifest}${s.simulated ? ' (SIMULATED)' : ''}, ${s.stop.reason}: ${s.stop.detail}`,
     `  cells: ${countsLine(s.counts)}`,
-    `  sessions ${count(s.sessions.counted)} of max_sessions ${count(s.sessions.maxSessions)}${s.paid.maxCostUsd === null ? '' : `; paid ${usd(s.paid.usd)} of max_cost_usd ${usd(s.paid.maxCostUsd)}`}`,
+    `  sessions ${count(s.sessions.counted)} of max_sessions ${count(s.sessions.maxSessions)}; paid ${usd(s.paid.usd)}${s.paid.maxCostUsd === null ? '' : ` of max_cost_usd ${usd(s.paid.maxCostUsd)}`} (every invocation, each live call once)`,
     '',
     ...textTable([['cell', 'cap', 'status', 'score', 'survived', 'sessions', 'tokens', 'cost', 'reason'], ...rows], ['left', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'left']),
     ...controllerLines(s.controllers ?? []),

@@ -74,7 +74,11 @@ export class SessionGate {
    * May a session start? `reopened`: it already started in an earlier invocation (not counted
    * again). Returns nothing when it may; throws SessionRefusedError when it may not.
    */
-  admit(model: string, cellIds: readonly string[], reopened: boolean): void {
+  admit(model: string, cellIds: readonly string[], reopened: boolean, firstCallWorstUsd?: number): void {
+    // A new session's first call is live: when the cost ceiling could not admit it, the session
+    // is refused before it is counted (a sweep whose max_cost_usd is below one call's worst case
+    // stops with 0 sessions, not 1 session that made no call).
+    if (firstCallWorstUsd !== undefined) this.check(model, cellIds, 'call', mayCall(this.cost, firstCallWorstUsd));
     this.check(model, cellIds, 'session', mayDispatch(this.state, { reopened }));
   }
 

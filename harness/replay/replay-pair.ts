@@ -1,5 +1,4 @@
 import {
-  SecretCatalogue,
   type Arm,
   type BuildOptions,
   type SessionLimiter,
@@ -98,8 +97,8 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
   const asked = new Map<string, number>();
   const spends = new Map<string, SessionSpend>();
   let divergence: CallDivergence | undefined;
-  // The same redaction the transcripts were written with (key shapes; the sim has no keys).
-  const strict = new RecordedCallClient(NO_LIVE_CALLS, o.recorded, { mode: 'strict', secrets: new SecretCatalogue([]) });
+  // Requests are compared as sent: the transcripts hold them exactly (docs/redaction.md).
+  const strict = new RecordedCallClient(NO_LIVE_CALLS, o.recorded, { mode: 'strict' });
 
   const client: ModelClient = {
     async complete(request: ModelRequest): Promise<ModelResponse> {

@@ -9,6 +9,7 @@ import { caveatsOf, unpairedCells } from './caveats.js';
 import { CHARTS } from './chart-list.js';
 import { costSection } from './cost-panel.js';
 import { cacheShareByRole } from '../journal/cache-share.js';
+import type { Paid } from '../journal/paid.js';
 import type { CacheShare } from '../journal/cache-share-schema.js';
 import { independenceAudit } from './independence-audit.js';
 import { sweepCells, type CellState } from './journal-cells.js';
@@ -46,6 +47,8 @@ export interface ReportInput {
   firstCallCache?: CacheShare[];
   /** The licence notice of each text the pinned task's brief carries beside SPEC.md (brief-sources.ts). Default none: the brief is SPEC.md alone. */
   licenceNotices?: readonly string[];
+  /** What the run paid, read from its transcripts (journal/paid.ts). Default: not read (the report omits it). */
+  paid?: Paid;
 }
 
 
@@ -157,7 +160,7 @@ export function buildReport(input: ReportInput): Report {
     interrupted: byStatus('interrupted').map((c) => c.id),
   };
   const independence = independenceAudit(measured);
-  const cost = { ...costSection(measured, sweep.unmeasuredSpend, manifest), cache: { byRole: cacheShareByRole(events), firstCall: input.firstCallCache ?? null } };
+  const cost = { ...costSection(measured, sweep.unmeasuredSpend, manifest), ...(input.paid ? { paid: input.paid } : {}), cache: { byRole: cacheShareByRole(events), firstCall: input.firstCallCache ?? null } };
   const simulatedText = params ? plantedText(params) : pinned === 'unreadable' ? "planted parameters unreadable: the journal's pin does not parse" : null;
   const pair = (p: SweepEventOf<'header'>['pins']['executor']) => ({ provider: p.provider, model: p.model, realModel: p.realModel, family: p.realFamily ?? p.declaredFamily, rung: p.rung });
   const code = header.pins.code;

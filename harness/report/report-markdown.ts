@@ -1,4 +1,4 @@
-import { count, tokens } from '../internal/figures.js';
+import { count, tokens, usd } from '../internal/figures.js';
 import { ARMS } from '../manifest/manifest.js';
 import { cellText, dollars, estimateText, markdownTable, percent, share, spendText, truthText } from './report-format.js';
 import type { Report } from './report-schema.js';
@@ -206,6 +206,7 @@ function cost(r: Report): string[] {
     '',
     `All measured cells: ${spendText(r.cost.actual)}. Cells without a measurement: ${spendText(r.cost.unmeasured)}.`,
     '',
+    ...(r.cost.paid ? [paidText(r.cost.paid), ''] : []),
     // The chart draws the table above it (the site links its figures to that table's rows), so the cache's table comes after it.
     '![Cost](charts/cost.svg)',
     '',
@@ -287,4 +288,10 @@ export function renderMarkdown(r: Report): string {
     `report.json (version ${r.version}) holds every figure above; each chart is \`charts/NAME.svg\` beside its vega-lite spec \`charts/NAME.vl.json\`. Arms recorded: ${arms}.`,
     '',
   ].join('\n')}`;
+}
+
+/** What the run paid, the figure harness record shows: every live call of every invocation, once. */
+function paidText(paid: NonNullable<Report['cost']['paid']>): string {
+  const unpriced = paid.unpricedCalls > 0 ? ` (${count(paid.unpricedCalls)} of them with no known price, not in the figure: the total is unknown)` : '';
+  return `Paid: ${usd(paid.usd)} for ${count(paid.calls)} live calls across every invocation${unpriced}; a call a resume answered from its transcript is not paid again, so it is not counted again (sessions' spend above counts it where it was used).`;
 }

@@ -276,6 +276,20 @@ export const Report = z.object({
     actual: Spend,
     unmeasured: Spend,
     /**
+     * What the run paid, across every invocation, each live call once: the transcripts' response
+     * lines (and errors' unreceived attempts) priced by the pinned roster (journal/paid.ts), the
+     * figure `harness record` shows live and in summary.json. Sessions' spend above counts the
+     * calls a resume answered from transcripts in the session that used them; this does not.
+     * Absent: a report written before it was shown, or a journal without a pinned roster.
+     */
+    paid: z
+      .object({
+        usd: z.number().nonnegative(),
+        calls: z.int().nonnegative(),
+        unpricedCalls: z.int().nonnegative().describe('Live calls whose model has no price: not in usd (a figure with them reads unknown).'),
+      })
+      .optional(),
+    /**
      * The share of input served from the provider's prompt cache, per role: over every call of
      * every finished session (the journal), and over each session's first call (the
      * transcripts; null when they were not read). Absent: a report written before it was shown.

@@ -10,6 +10,7 @@ import { isSimulatedRun } from '../providers/sweep-roster.js';
 import { runPaths } from '../journal/run-folder.js';
 import { buildReport } from './build-report.js';
 import { firstCallCacheShare } from '../journal/cache-share.js';
+import { paidFromTranscripts } from '../journal/paid.js';
 import { chartSpecs } from './chart-list.js';
 import { readRecordedRun, type RecordedRun } from './read-run.js';
 import { renderMarkdown } from './report-markdown.js';
@@ -92,7 +93,10 @@ export async function writeReport(runDir: string, options: WriteReportOptions = 
   const shownAs = options.shownAs ?? runDir;
   const run = await readRecordedRun(runDir, shownAs);
   const truth = await defectsFor(run, options.simCorpusDir);
-  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth, firstCallCache: await firstCallCacheShare(runDir), licenceNotices: await licenceNoticesOf(run) });
+  // What was paid: the one definition (journal/paid.ts), priced by the roster the journal pinned.
+  const roster = run.header.pins.roster;
+  const paid = roster ? await paidFromTranscripts(runPaths(runDir).cells, roster) : undefined;
+  const report = buildReport({ runName: run.name, events: run.events, manifest: run.manifest, ...truth, firstCallCache: await firstCallCacheShare(runDir), licenceNotices: await licenceNoticesOf(run), ...(paid ? { paid } : {}) });
   const files: Array<[string, string]> = [
     ['report.json', reportJson(report)],
     ['report.md', renderMarkdown(report)],

@@ -226,7 +226,7 @@ async function secretScanner(providers: readonly string[], env: NodeJS.ProcessEn
 export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<{ runs: RunChoice[]; files: number }> {
   const runs = await chooseRuns(options.runs, io);
   const { known, scanner } = await secretScanner(options.providers, env);
-  if (known.tooShort.length) io.err(`make_site: not searched for (shorter than 8 characters, it would match ordinary words): the values of ${known.tooShort.join(', ')}`);
+  if (known.tooShort.length) io.err(`make_site: not searched for (shorter than 8 characters, or one plain word: it would match ordinary text): the values of ${known.tooShort.join(', ')}`);
   io.out(`make_site: scanning for the values of ${known.keys.length ? known.keys.map((k) => k.name).join(', ') : 'no configured key (none is set here)'} and every known key format`);
   // Every line printed while staging names files a run holds: none may echo a secret in a name.
   const safe: Io = { out: (l) => io.out(scanner.redactPaths(l)), err: (l) => io.err(scanner.redactPaths(l)) };

@@ -102,12 +102,23 @@ export function apiKeyEnvNames(text: string): string[] {
   return [...names].filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n)).sort();
 }
 
+/**
+ * Whether a configured value can be searched for without matching ordinary text: at least
+ * MIN_KNOWN_LENGTH characters, and not one plain word (`anything`, `Local`, `OLLAMA`), which a
+ * model's reply or a spec may hold as a word. Runs keep what models said exactly
+ * (docs/redaction.md), so a word-like key's word is in them as text; such a key is a local
+ * gateway's placeholder, not a credential, and it is named when the scan skips it.
+ */
+export function distinctFromText(value: string): boolean {
+  return value.length >= MIN_KNOWN_LENGTH && !/^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+)$/.test(value);
+}
+
 /** Variables whose NAME says they hold an API key, searched for even when no configuration names them. */
 export const KEY_NAME = /_API_KEY$/i;
 
 export interface KnownKeys {
   keys: KnownKey[];
-  /** Named variables that are set but too short to search for without matching ordinary words. */
+  /** Named variables that are set but cannot be told from text (see {@link distinctFromText}): not searched for. */
   tooShort: string[];
   /** Named variables that are not set here (nothing to search for). */
   unset: string[];
@@ -122,7 +133,7 @@ export async function knownKeys(configFiles: readonly string[], env: Readonly<Re
   for (const name of out.names) {
     const value = env[name];
     if (!value) out.unset.push(name);
-    else if (value.length < MIN_KNOWN_LENGTH) out.tooShort.push(name);
+    else if (!distinctFromText(value)) out.tooShort.push(name);
     else out.keys.push({ name, value });
   }
   return out;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DECODE_PASSES, formatOf, scanViews } from '../../site/scripts/scan-views.js';
-import { SecretScanner } from '../../site/scripts/secret-scan.js';
+import { SecretScanner, distinctFromText, knownKeys } from '../../site/scripts/secret-scan.js';
 import { writeRunFixture } from '../support/run-fixture.js';
 import { PLACEMENTS, PUBLISHED, lineOf, payloadFor } from './secret-plants.js';
 import { SAMPLES, pieces } from './secret-samples.js';
@@ -128,5 +128,15 @@ describe('the negative controls', () => {
         expect(scanner.scanName(rel), rel).toEqual([]);
       }
     }
+  });
+});
+
+describe('configured values that cannot be told from text', () => {
+  it('are not searched for, and named: shorter than 8 characters or one plain word; every other value is searched for', async () => {
+    const env = { A_API_KEY: 'anything', B_API_KEY: 'ollama', C_API_KEY: 'Local', D_API_KEY: 'anything1', E_API_KEY: 'sk-local', F_API_KEY: 'aBcDeFgHiJ' };
+    const known = await knownKeys([], env);
+    expect(known.tooShort).toEqual(['A_API_KEY', 'B_API_KEY', 'C_API_KEY']);
+    expect(known.keys.map((k) => k.name)).toEqual(['D_API_KEY', 'E_API_KEY', 'F_API_KEY']);
+    expect(['anything', 'ollama', 'Local', 'OLLAMA'].map(distinctFromText)).toEqual([false, false, false, false]);
   });
 });

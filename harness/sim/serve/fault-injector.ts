@@ -90,7 +90,7 @@ export class FaultInjector {
     if (status !== null) return { kind: 'http_error', status, latencyMs: delay };
     // A drawn 429 comes first: a busy provider refuses whatever the client's own rate, and the refusal takes nothing from its buckets.
     const rate = this.plan?.rate_limit;
-    if (rate && uniform(seed, 'rate_limit', t) < rate.share) return { kind: 'rate_limited', why: 'drawn', retryAfterS: rate.retry_after_s, latencyMs: delay };
+    if (rate && uniform(seed, 'rate_limit', t) < rate.share) return { kind: 'rate_limited', why: 'drawn', retryAfterS: retryAfterS(rate.retry_after_s, seed, t), latencyMs: delay };
     const full = this.buckets.admit(estimate, nowMs);
     if (full) return { kind: 'rate_limited', ...full, latencyMs: delay };
     return { kind: 'answer', latencyMs: delay, reservedTokens: estimate };
@@ -105,4 +105,11 @@ export class FaultInjector {
   rateHeaders(nowMs: number): Record<string, string> {
     return this.buckets.headers(nowMs);
   }
+}
+
+/** The wait a drawn 429 asks for: the plan's number, or a seeded draw from its `[min, max]` range (a function of the try alone), to the millisecond. */
+export function retryAfterS(plan: number | readonly [number, number], seed: number, t: TryIdentity): number {
+  if (typeof plan === 'number') return plan;
+  const [min, max] = plan;
+  return Math.round((min + (max - min) * uniform(seed, 'retry_after', t)) * 1000) / 1000;
 }

@@ -51,7 +51,11 @@ export type LatencyPlan = z.infer<typeof LatencyPlan>;
 export const RateLimitPlan = z
   .object({
     share: z.number().min(0).max(1).describe('Share of requests answered 429 instead of being answered, from 0 to 1. Each try of a call draws anew. No default.').meta({ examples: [0.2] }),
-    retry_after_s: Seconds('Seconds the 429 asks the client to wait (Retry-After, and retry-after-ms beside it); may be fractional. No default.').meta({ examples: [0.5] }),
+    retry_after_s: z
+      .union([z.number().nonnegative(), z.tuple([z.number().nonnegative(), z.number().nonnegative()])])
+      .refine((v) => typeof v === 'number' || v[0] <= v[1], { message: 'is a [min, max] range whose min is above its max; swap them' })
+      .describe('Seconds the 429 asks the client to wait (Retry-After, and retry-after-ms beside it); may be fractional. A number: that wait every time. A `[min, max]` range: each refusal draws its wait uniformly from it, seeded by the plan\'s seed and the try (as a provider\'s Retry-After varies), to the millisecond. No default.')
+      .meta({ examples: [0.5, [1, 5]] }),
   })
   .strict()
   .describe('Rate-limit refusals drawn at random, as a busy provider sends them whatever your own rate. Default: none.')

@@ -27,6 +27,8 @@ export interface RunEntry {
   simulated: boolean;
   cells: Report['counts']['cells'];
   spend: Spend;
+  /** What the run paid across every invocation, each live call once (report.cost.paid, the figure harness record shows); null when the report predates it. */
+  paid: NonNullable<Report['cost']['paid']> | null;
   charts: ChartView[];
   view: string;
   /** The strip a reviewer reads first: headline figures, ruling, how to reproduce (lib/headline.ts). */
@@ -129,7 +131,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
     await writeView(dir, view, { name, report: run.report, reportHtml: html, cellPages: run.cellPages, moved } satisfies RunPage);
     const r = run.report;
     index.runs.push({
-      name, sweep: r.sweep, task: path.basename(r.design.spec), simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, charts: run.charts, view,
+      name, sweep: r.sweep, task: path.basename(r.design.spec), simulated: isSimulated(r), cells: r.counts.cells, spend: r.cost.actual, paid: r.cost.paid ?? null, charts: run.charts, view,
       headline: headline(r, siteRepository()), planted: r.simulated?.text ?? null, specs: await stagedSpecs(dir, name, r), reportFile: path.join('runs', name, 'report', 'report.json'),
       tables: moved.map((t) => ({ slug: t.slug, title: t.title })),
       cellPageCount: run.cellPages.length,

@@ -30,7 +30,7 @@ const ask = (sessionId: string, messages: ChatMessage[], extra: Partial<ModelReq
   ({ model: 'm', role: 'worker', sessionId, nodeId: 'root', attempt: 1, messages, ...extra });
 
 describe('TranscribingModelClient', () => {
-  it('writes the attempt and usage note of every call, and never a key, whoever echoed it', async () => {
+  it('writes the attempt and usage note of every call; requests and replies exactly as they were, and an error never with a key', async () => {
     const key = `gw_${'Yt7p'.repeat(10)}`;
     const { dir, recorder: tx } = await recorder(new SecretCatalogue([key]));
     const model = new ScriptedModel({
@@ -41,12 +41,14 @@ describe('TranscribingModelClient', () => {
     await client.complete({ ...request, attempt: 1 });
     await expect(client.complete({ ...request, attempt: 2 })).rejects.toBeInstanceOf(ModelConfigurationError);
     await tx.close();
-    const text = await readFile(dir.file('root/worker/1').file, 'utf8');
-    expect(text).not.toContain(key.slice(3, 15));
     const lines = await read(dir, 'root/worker/1');
     expect(lines.map((l) => `${l.type}:${l.attempt}:${l.call}`)).toEqual(['request:1:0', 'response:1:0', 'request:2:1', 'error:2:1']);
-    expect(lines[1]).toMatchObject({ content: 'the key you sent was [REDACTED known_value]', usageNote: null });
+    // The record is what the model was asked and said (a replay answers from it); publication is
+    // guarded by make_site's scan (docs/redaction.md), an error by redaction here.
+    expect(lines[0]).toMatchObject({ added: [{ role: 'user', content: `use ${key}` }] });
+    expect(lines[1]).toMatchObject({ content: `the key you sent was ${key}`, usageNote: null });
     expect(lines[3]).toMatchObject({ code: 'model_configuration', message: expect.stringContaining('[REDACTED known_value]') });
+    expect(JSON.stringify(lines[3])).not.toContain(key.slice(3, 15));
   });
 
   it('stores each message once: a request keeps only what it added, and the whole history is rebuilt from the lines', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type SweepEvent, type SweepEventInput } from '../../../harness/index.js';
-import { createProgressDisplay, duration, eta, progressFrom, type ProgressSetup, reduceProgress, renderFrame, renderLine } from '../../../harness/testing.js';
+import { createProgressDisplay, duration, eta, progressFrom, type ProgressSetup, reduceProgress, renderFrame, renderLine, withPaid } from '../../../harness/testing.js';
 import { header, runStarted, sampleMeasurement, session, stamped } from '../journal/sweep-fixtures.js';
 
 const CELLS = ['cap1-rep1-gated', 'cap1-rep1-ungated', 'cap2-rep1-gated', 'cap2-rep1-ungated'];
@@ -28,14 +28,14 @@ function midSweep(): SweepEventInput[] {
 describe('progress frames (a terminal)', () => {
   it('show cells, sessions against the ceiling, tokens, spend and an ETA from the measured rate', () => {
     const events = stamped(midSweep());
-    const state = progressFrom({ ...setup, projectedSessions: 24 }, events);
+    const state = withPaid(progressFrom({ ...setup, projectedSessions: 24 }, events), 0.3);
     expect(renderFrame(state, { now: at(events.length), width: 100 })).toMatchInlineSnapshot(`
       "smoke · SIMULATED providers (planted parameters)
-      cells     1 done · 1 running · 4 total
+      cells     1 measured · 1 running · 4 total
                 running cap1-rep1-ungated
       sessions  ██░░░░░░░░░░░░░░░░░░░░░░  7 / 100 ceiling · 1 in flight
       tokens    input 240k (cached 180k) · output 24.0k
-      spend     $0.30
+      spend     $0.30 paid
       eta       48s at 22.5 sessions/min (18 sessions projected to go)"
     `);
   });
@@ -45,11 +45,11 @@ describe('progress frames (a terminal)', () => {
     const frame = renderFrame(progressFrom(setup, events), { now: at(2) });
     expect(frame).toMatchInlineSnapshot(`
       "smoke · SIMULATED providers (planted parameters)
-      cells     0 done · 1 running · 4 total
+      cells     0 measured · 1 running · 4 total
                 running cap1-rep1-gated
       sessions  ░░░░░░░░░░░░░░░░░░░░░░░░  0 / 100 ceiling · 0 in flight
       tokens    input 0 (cached 0) · output 0
-      spend     $0.00
+      spend     $0.00 paid
       eta       measuring (no session has finished yet)"
     `);
     expect(frame).not.toMatch(/NaN|Infinity/);
@@ -70,10 +70,10 @@ describe('progress frames (a terminal)', () => {
     ]);
     expect(renderFrame(progressFrom({ ...setup, simulated: false }, events), { now: at(events.length), width: 200 })).toMatchInlineSnapshot(`
       "smoke
-      cells     2 done · 0 running · 4 total (1 unavailable, 1 unmeasured)
+      cells     0 measured · 0 running · 4 total (1 unavailable, 1 unmeasured)
       sessions  ████████████░░░░░░░░░░░░  1 / 2 ceiling (lowered from 100) · 0 in flight
       tokens    input 40.0k (cached 30.0k) · output 4.00k
-      spend     $0.00 + 1 unpriced sessions
+      spend     $0.00 paid + 1 unpriced sessions
       stopped   ceiling: the session ceiling is reached"
     `);
   });
@@ -106,27 +106,31 @@ describe('progress frames (a terminal)', () => {
 });
 
 describe('progress lines (CI, a pipe)', () => {
-  it('print one plain line per cell start and end, and one when the sweep stops', () => {
+  it('print one plain line per cell start and end, and one when the sweep stops; the paid figure as the gate gives it; a long cause told once, then referenced; unavailable cells not counted as done', () => {
+    const cause = 'a provider failed for its whole patience (patience_s): node root.1 was stopped by its provider (model_unavailable, y)';
     const events: SweepEvent[] = stamped([
       ...midSweep(),
       ...session(CELLS[1]!, 4).slice(1),
-      { type: 'cell_finished', cellId: CELLS[1]!, outcome: { status: 'unavailable', reason: 'provider', detail: 'model y stopped\nanswering' } },
-      { type: 'sweep_stopped', reason: 'quota', detail: 'the provider account has no quota left', unmeasured: [CELLS[2]!, CELLS[3]!] },
+      { type: 'cell_finished', cellId: CELLS[1]!, outcome: { status: 'unavailable', reason: 'provider', detail: cause } },
+      { type: 'cell_finished', cellId: CELLS[2]!, outcome: { status: 'unavailable', reason: 'provider', detail: cause } },
+      { type: 'sweep_stopped', reason: 'unreachable', detail: `the sweep stopped (${cause})`, unmeasured: [CELLS[3]!] },
     ]);
     let state = progressFrom(setup, []);
     const lines: string[] = [];
-    for (const event of events) {
-      state = reduceProgress(state, event);
+    for (const [i, event] of events.entries()) {
+      // The shell sets the gate's paid figure before each line: every live call of every invocation, once.
+      state = withPaid(reduceProgress(state, event), i / 100);
       const line = renderLine(state, event);
       if (line !== undefined) lines.push(line);
     }
     expect(lines).toMatchInlineSnapshot(`
       [
-        "[03:00:02] cap1-rep1-gated started (cell 1 of 4) · 0/100 sessions, $0.00",
-        "[03:00:09] cap1-rep1-gated measured · 1 of 4 done · 3/100 sessions, $0.15",
-        "[03:00:10] cap1-rep1-ungated started (cell 2 of 4) · 3/100 sessions, $0.15",
-        "[03:00:19] cap1-rep1-ungated unavailable (provider: model y stopped answering) · 2 of 4 done · 7/100 sessions, $0.35",
-        "[03:00:20] sweep stopped (quota): the provider account has no quota left; unmeasured: cap2-rep1-gated, cap2-rep1-ungated",
+        "[03:00:02] cap1-rep1-gated started (cell 1 of 4) · 0/100 sessions, $0.02 paid",
+        "[03:00:09] cap1-rep1-gated measured · 1 of 4 measured · 3/100 sessions, $0.09 paid",
+        "[03:00:10] cap1-rep1-ungated started (cell 2 of 4) · 3/100 sessions, $0.10 paid",
+        "[03:00:19] cap1-rep1-ungated unavailable (provider: a provider failed for its whole patience (patience_s): node root.1 was stopped by its provider (model_unavailable, y)) · 1 of 4 measured · 7/100 sessions, $0.19 paid",
+        "[03:00:20] cap2-rep1-gated unavailable (provider: the cause given for cap1-rep1-ungated) · 1 of 4 measured · 7/100 sessions, $0.20 paid",
+        "[03:00:21] sweep stopped (unreachable): the sweep stopped (the cause given for cap1-rep1-ungated); unmeasured: cap2-rep1-ungated",
       ]
     `);
   });
@@ -138,15 +142,19 @@ describe('the progress display shell', () => {
     return { chunks, columns: 100, write: (text: string) => (chunks.push(text), true) };
   };
 
-  it('off a terminal, writes the plain lines and nothing else', () => {
+  it('off a terminal, writes the plain lines and nothing else, with the paid figure it is given (never a sum of sessions)', () => {
     const out = stream();
-    const display = createProgressDisplay(setup, [], { stream: out, isTty: false });
-    for (const event of stamped(midSweep())) display.apply(event);
+    let paid = 0.25;
+    const display = createProgressDisplay(setup, [], { stream: out, isTty: false, paidUsd: () => paid });
+    for (const event of stamped(midSweep())) {
+      display.apply(event);
+      paid += 0.01;
+    }
     display.stop();
     expect(out.chunks.join('')).toBe(
-      '[03:00:02] cap1-rep1-gated started (cell 1 of 4) · 0/100 sessions, $0.00\n' +
-        '[03:00:09] cap1-rep1-gated measured · 1 of 4 done · 3/100 sessions, $0.15\n' +
-        '[03:00:10] cap1-rep1-ungated started (cell 2 of 4) · 3/100 sessions, $0.15\n',
+      '[03:00:02] cap1-rep1-gated started (cell 1 of 4) · 0/100 sessions, $0.27 paid\n' +
+        '[03:00:09] cap1-rep1-gated measured · 1 of 4 measured · 3/100 sessions, $0.34 paid\n' +
+        '[03:00:10] cap1-rep1-ungated started (cell 2 of 4) · 3/100 sessions, $0.35 paid\n',
     );
   });
 

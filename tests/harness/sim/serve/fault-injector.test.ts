@@ -73,6 +73,33 @@ describe('the fault plan over HTTP', () => {
     }
   });
 
+  it('draws each refusal\'s Retry-After from a [min, max] range, seeded by the try: varied, within the range, the same on another server with the seed', async () => {
+    const faults = plan({ rate_limit: { share: 0.5, retry_after_s: [1, 3] } });
+    const waits = async (server: SimServer) => {
+      const out: string[] = [];
+      for (const session of sessions.slice(0, 40)) {
+        const { body, identity } = plannerCall(session, { role: 'drift_judge' });
+        const reply = await post(server, body, identity);
+        if (reply.status !== 429) continue;
+        const [s, ms] = [Number(reply.headers.get('retry-after')), Number(reply.headers.get('retry-after-ms'))];
+        expect(ms).toBe(Math.round(s * 1000));
+        out.push(`${session} ${s}`);
+      }
+      return out;
+    };
+    const [a, b] = [await serve(faults), await serve(faults)];
+    try {
+      const first = await waits(a);
+      expect(first.length).toBeGreaterThan(5);
+      const seconds = first.map((w) => Number(w.split(' ')[1]));
+      expect(seconds.every((x) => x >= 1 && x <= 3)).toBe(true);
+      expect(new Set(seconds).size).toBeGreaterThan(first.length / 2);
+      expect(await waits(b)).toEqual(first);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
   it('reads a version-1 requests_per_minute as a bucket holding the whole minute, refilled continuously, with the wait until it holds one more', async () => {
     let now = 1_000_000;
     const server = await serve(plan({ limits: { requests_per_minute: 3 } }), { now: () => now });

@@ -64,6 +64,17 @@ describe('the fault plan', () => {
     `);
   });
 
+  it('takes retry_after_s as a number or a [min, max] range, and refuses a range whose min is above its max', async () => {
+    const ranged = path.join(dir, 'ranged.yaml');
+    await writeFile(ranged, 'version: 2\nseed: 1\nrate_limit: { share: 0.2, retry_after_s: [1, 5] }\n');
+    expect((await loadFaultPlan(ranged)).plan.rate_limit?.retry_after_s).toEqual([1, 5]);
+    expect(await problems('version: 2\nseed: 1\nrate_limit: { share: 0.2, retry_after_s: [5, 1] }\n')).toMatchInlineSnapshot(`
+      [
+        "<file>:3: rate_limit.retry_after_s: is a [min, max] range whose min is above its max; swap them",
+      ]
+    `);
+  });
+
   it('keeps version 2 fields out of a version 1 plan, which means what it meant when written, and takes them at version 2', async () => {
     const v2 = 'limits: { requests_per_minute: 60, burst: 0.1, headers: false }\ncaching: { min_tokens: 1024 }\ncapabilities: { tools: false }\n';
     expect(await problems(`version: 1\nseed: 1\n${v2}`)).toMatchInlineSnapshot(`
