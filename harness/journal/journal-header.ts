@@ -96,6 +96,11 @@ export const JournalPins = z.strictObject({
    * from before it was pinned). OPAQUE here: the manifest owns its shape.
    */
   hypothesis: JsonData.optional(),
+  /**
+   * The manifest's `max_children`: the most children one planning node may have. Absent when the
+   * manifest sets no bound (and in journals from before the field existed, which had none).
+   */
+  maxChildren: z.int().min(2).optional(),
 });
 export type JournalPins = z.infer<typeof JournalPins>;
 
@@ -125,6 +130,8 @@ export interface PinSources {
   runId: string;
   /** The manifest's hypothesis block (see `hypothesisPin`); absent when it declares none. */
   hypothesis?: JsonValue;
+  /** The manifest's `max_children`; absent when it sets no bound. */
+  maxChildren?: number;
 }
 
 /** Reads every pin. Touches only the named folders, the manifest bytes given and `git`. */
@@ -154,6 +161,7 @@ export async function collectPins(sources: PinSources): Promise<JournalPins> {
     budget: sources.budget,
     runId: sources.runId,
     ...(sources.hypothesis !== undefined ? { hypothesis: sources.hypothesis } : {}),
+    ...(sources.maxChildren !== undefined ? { maxChildren: sources.maxChildren } : {}),
   });
 }
 
@@ -234,6 +242,12 @@ function describeCode(code: CodeIdentity, version: string): string {
  */
 export function comparePins(stored: JournalPins, current: JournalPins, options: ComparePinsOptions = {}): PinComparison {
   const since = 'since this journal began';
+  // Named before the manifest's digest (which it is part of), so the refusal says what changed.
+  const [wasBound, nowBound] = [stored.maxChildren ?? null, current.maxChildren ?? null];
+  if (wasBound !== nowBound) {
+    const restore = wasBound === null ? 'remove max_children from the manifest' : `restore max_children: ${wasBound} in the manifest`;
+    return { ok: false, field: 'maxChildren', message: `the branching bound changed ${since} (max_children ${wasBound ?? 'unset'} → ${nowBound ?? 'unset'}): a tree built under one bound is not the tree of another; record into a new --out, or ${restore}` };
+  }
   if (stored.manifest.sha256 !== current.manifest.sha256) {
     return { ok: false, field: 'manifest', message: `the manifest changed ${since} (digest ${short(stored.manifest.sha256)} → ${short(current.manifest.sha256)}): record into a new --out, or restore the manifest` };
   }

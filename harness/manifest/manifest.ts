@@ -47,6 +47,12 @@ export const DEFAULT_PAIR_DIFFERENCE_SD = 0.25;
 export const MAX_DEPTH_CAP = 10;
 
 /**
+ * Widest `max_children` a manifest may declare: wider is a bound that bounds no bill (at 64
+ * children a cap of 10 already passes any countable number of sessions).
+ */
+export const MAX_CHILDREN_LIMIT = 64;
+
+/**
  * A family as a name, not a spelling: "OpenAI", " openai " and "ＯｐｅｎＡＩ" are one family,
  * so a cross_family claim cannot be passed by changing case, and same_family is not refused for it.
  */
@@ -254,6 +260,15 @@ export const Manifest = z
       .gt(1)
       .describe('Children per planning node assumed by `harness plan` to project the bill (b^d leaves at cap d). A scenario, not a bound: the planner decides the real shape. Round down from a recorded tree. Above 1 (at 1 a tree never grows); no default, because a hidden input reads as a measurement.')
       .meta({ examples: [4] }),
+    max_children: z
+      .int('must be a whole number')
+      .min(2, 'must be at least 2 (a split into fewer pieces is no split); leave the field out for no bound')
+      .max(MAX_CHILDREN_LIMIT, `must be at most ${MAX_CHILDREN_LIMIT} (a bound that wide bounds no bill); leave the field out for no bound`)
+      .optional()
+      .describe(
+        `Most children one planning node may have, in both arms and at every cap. A plan that splits wider is refused and the planner is asked once more with the bound stated; a plan still too wide is cut to the bound by a written rule (the trailing pieces are merged into the last kept piece, their goals and claims concatenated), and every cut is journalled. When set, \`harness plan\` uses it in place of projected_branching and prints sessions and tokens as bounds (at most max_children^d leaves at cap d). Whole number from 2 to ${MAX_CHILDREN_LIMIT}; enters the digest, so a journal recorded under one bound cannot be resumed under another. Default: no bound (the planner decides the width).`,
+      )
+      .meta({ examples: [2] }),
     concurrency: Concurrency.default(4),
     pairing: Pairing,
     simulated: SimParams,

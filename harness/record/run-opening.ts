@@ -61,6 +61,7 @@ export async function openRunFolder(o: OpenRunOptions): Promise<OpenedRun> {
     roster: models.roster, budget: allocationOf(manifest), runId: freshRunId,
     // Pinned before any cell is recorded: what makes the report's ruling pre-registered.
     ...(manifest.hypothesis ? { hypothesis: hypothesisPin(manifest.hypothesis) as unknown as JsonValue } : {}),
+    ...(manifest.max_children !== undefined ? { maxChildren: manifest.max_children } : {}),
   });
 
   let runDir: string;
