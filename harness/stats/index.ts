@@ -48,6 +48,11 @@
  * - **Power before paying:** the minimum detectable paired difference from the noncentral t,
  *   computed by quadrature, not approximated: at 2, 3 and 4 pairs it is 5.8, 2.0 and 1.5
  *   times what the normal formula gives.
+ * - **Looks taken in stages keep alpha** (group-sequential.ts): Lan–DeMets spending
+ *   (O'Brien–Fleming or Pocock type, the one-sided function at alpha/2 per side as gsDesign and
+ *   rpact), boundaries by recursive numerical integration, moved to the t scale by matching the
+ *   nominal p-value; non-binding futility by beta spending. The sequential calibration
+ *   (tests/harness/stats/sequential-calibration*.ts) checks them on the simulated population.
  */
 export { Interval, CALIBRATED_FROM_PAIRS, covers, uncalibratedLabel, assumedSpreadOf, boundedInterval, type Quantity as IntervalQuantity } from './interval.js';
 export { ratioEstimate, pairedDifference, clusterStandardError, type Cluster, type LinearizedEstimate } from './cluster-ratio.js';
@@ -65,5 +70,21 @@ export {
   type CapStats,
   type PooledEstimate,
 } from './survival-stats.js';
-export { PowerQuery, MinimumDetectable, minimumDetectableDifference, pairedTestPower, pairDifferenceSd } from './power.js';
+export { PowerQuery, MinimumDetectable, minimumDetectableDifference, pairedTestPower, pairDifferenceSd, fixedDesignPairs } from './power.js';
+export {
+  Spending,
+  spentAlpha,
+  efficacyBoundaries,
+  tBoundary,
+  futilityBoundaries,
+  sequentialOperatingCharacteristics,
+  sequentialDrift,
+  inflationFactor,
+  equalFractions,
+  crossingProbability,
+  sequentialDesignPairs,
+  type SequentialDesignPairs,
+  type EfficacyBoundaries,
+  type OperatingCharacteristics,
+} from './group-sequential.js';
 export { tQuantile, normalQuantile, normalCdf, noncentralTCdf } from './t-distribution.js';

@@ -113,3 +113,22 @@ export function minimumDetectableDifference(input: PowerQuery): MinimumDetectabl
 export function pairDifferenceSd(difference: { pairs: number; interval: Interval }): number | null {
   return difference.interval.kind === 't' ? difference.interval.standardError * Math.sqrt(difference.pairs) : null;
 }
+
+/**
+ * Pairs a fixed (one-look) paired design needs to detect `difference` with `power` at
+ * two-sided `alpha`: by the normal formula ⌈((z₁₋α/₂ + z_power)·sd/difference)²⌉, and by the
+ * paired t test itself (the smallest n whose `pairedTestPower` reaches the power), which
+ * pays for estimating sd. Difference 0.1, sd 0.25, alpha 0.05, power 0.8: 50 and 52.
+ */
+export function fixedDesignPairs(query: { difference: number; sd: number; alpha?: number; power?: number }): { normal: number; t: number } {
+  const alpha = query.alpha ?? 0.05;
+  const power = query.power ?? 0.8;
+  const { difference, sd } = query;
+  if (!(difference > 0 && Number.isFinite(difference))) throw new RangeError(`the difference must be a positive number, got ${difference}`);
+  if (!(sd > 0 && Number.isFinite(sd))) throw new RangeError(`sd must be a positive number, got ${sd}`);
+  if (!(alpha > 0 && alpha < 1 && power > alpha && power < 1)) throw new RangeError(`alpha and power must lie in (0, 1) with power > alpha, got ${alpha} and ${power}`);
+  const normal = Math.max(2, Math.ceil((((normalQuantile(1 - alpha / 2) + normalQuantile(power)) * sd) / difference) ** 2 - 1e-9));
+  let t = normal;
+  while (pairedTestPower({ pairs: t, sd, difference, alpha }) < power) t += 1;
+  return { normal, t };
+}
