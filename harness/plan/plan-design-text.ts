@@ -3,6 +3,9 @@ import { textTable, wrap } from '../internal/text-table.js';
 import type { DesignBill, DesignSearch } from './plan-design.js';
 import { wallDuration } from './wall-time-text.js';
 
+/** Prose indented by two, every line. */
+const para = (text: string, indent = '  ') => wrap(text, 96 - indent.length).map((l) => `${indent}${l}`);
+
 /** The plan's text for the design search (plan-design.ts): the manifest's design beside the cheapest one, and the lines to paste. */
 
 const pct = (p: number | undefined) => (p === undefined ? 'no test' : p > 0.999 && p < 1 ? 'over 99.9%' : `${Number((100 * p).toFixed(1))}%`);
@@ -34,22 +37,20 @@ export function designLines(search: DesignSearch, options: { delta: number; alph
   const need = search.fixedPairsNeeded === undefined ? 'more than 10,000 pairs' : `${search.fixedPairsNeeded} pairs (exact noncentral t)`;
   const lines = [
     `Design search: the cheapest design whose primary comparison (${search.comparison}, caps ${search.reaching.join(', ')}) detects δ = ${delta} at alpha ${alpha} with ${pct(power)} power, SD of pair differences ${search.sd.toFixed(3)}:`,
-    ...wrap(`a fixed design needs ${need}${search.pairsPlanned !== undefined && search.pairsPlanned !== search.fixedPairsNeeded ? `; the sequential design plans ${search.pairsPlanned} (its inflation factor)` : ''}; widths searched: ${search.widths.join(', ')}${search.widthBound ? ' (max_children bounds the bill)' : ' (projected_branching: a scenario)'}.`, 96, '  '),
+    ...para(`a fixed design needs ${need}${search.pairsPlanned !== undefined && search.pairsPlanned !== search.fixedPairsNeeded ? `; the sequential design plans ${search.pairsPlanned} (its inflation factor)` : ''}; widths searched: ${search.widths.join(', ')}${search.widthBound ? ' (max_children bounds the bill)' : ' (projected_branching: a scenario)'}.`),
     '',
     ...textTable([header, ...rows], header.map((_, i) => (i < 3 ? 'left' : 'right'))),
     '',
   ];
   if (search.cheapest) {
-    lines.push(...wrap(`The cheapest design reaches the power within max_sessions${search.manifest.fits ? '' : ' (the manifest\'s own does not fit)'}. Paste into the manifest (it becomes a new sweep, with a new digest):`, 96, '  '));
+    lines.push(...para(`The cheapest design reaches the power within max_sessions${search.manifest.fits ? '' : ' (the manifest\'s own does not fit)'}. Paste into the manifest (it becomes a new sweep, with a new digest):`));
   } else {
     const mde = search.reachable?.smallestDifference;
     lines.push(
-      ...wrap(
+      ...para(
         search.reachable
-          ? `NO design within max_sessions${search.manifest.fits ? '' : ''} and max_cost_usd reaches ${pct(power)} power for δ = ${delta}. The largest that fits detects ${mde === undefined ? 'no difference up to 1' : `a difference of ${mde.toFixed(3)} or more`} at that power; raise the ceilings, ask a larger smallest_difference, or expect INCONCLUSIVE. Its lines:`
+          ? `NO design within max_sessions and max_cost_usd reaches ${pct(power)} power for δ = ${delta}. The largest that fits detects ${mde === undefined ? 'no difference up to 1' : `a difference of ${mde.toFixed(3)} or more`} at that power; raise the ceilings, ask a larger smallest_difference, or expect INCONCLUSIVE. Its lines:`
           : `NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the ceilings.`,
-        96,
-        '  ',
       ),
     );
   }
@@ -65,6 +66,6 @@ export function designLines(search: DesignSearch, options: { delta: number; alph
       `    the fixed design: ${fig({ ...seq.fixed, pairs: seq.fixed.pairs })}, always`,
     );
   }
-  lines.push(...search.assumptions.flatMap((a) => wrap(`Assumes ${a}.`, 96, '  ')));
+  lines.push(...search.assumptions.flatMap((a) => para(`Assumes ${a}.`)));
   return lines;
 }

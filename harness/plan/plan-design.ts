@@ -118,7 +118,7 @@ function powerFn(h: Hypothesis, sd: number): (pairs: number) => number | undefin
     if (pairs < 2) return undefined;
     if (!seq || seq.looks === 1) return pairedTestPower({ pairs, sd, difference: h.smallest_difference, alpha: h.alpha });
     const fractions = Array.from({ length: seq.looks }, (_, i) => (i + 1) / seq.looks);
-    return sequentialOperatingCharacteristics({ spending: seq.spending, alpha: h.alpha, beta: 1 - h.power, fractions, drift: (h.smallest_difference * Math.sqrt(pairs)) / sd, futility: seq.futility === true }).power;
+    return sequentialOperatingCharacteristics({ spending: seq.spending, alpha: h.alpha, beta: 1 - h.power, fractions, drift: (h.smallest_difference * Math.sqrt(pairs)) / sd, futility: seq.futility === true, designDrift: (h.smallest_difference * Math.sqrt(pairs)) / sd }).power;
   };
 }
 
@@ -207,7 +207,7 @@ function sequentialPlan(search: DesignSearchInput, h: Hypothesis, seq: NonNullab
   const perPairUsd = one.pricedUsd !== undefined && design.pricedUsd !== undefined ? one.pricedUsd - design.pricedUsd : undefined;
   const at0 = (pairs: number) => ({ sessions: design.sessions - (design.primaryPairs - pairs) * perPairSessions, ...(perPairUsd !== undefined ? { pricedUsd: design.pricedUsd! - (design.primaryPairs - pairs) * perPairUsd } : {}) });
   const expected = [0, h.smallest_difference].map((difference) => {
-    const oc = sequentialOperatingCharacteristics({ spending: seq.spending, alpha: h.alpha, beta: 1 - h.power, fractions, drift: (difference * Math.sqrt(design.primaryPairs)) / search.sd, futility: seq.futility === true });
+    const oc = sequentialOperatingCharacteristics({ spending: seq.spending, alpha: h.alpha, beta: 1 - h.power, fractions, drift: (difference * Math.sqrt(design.primaryPairs)) / search.sd, futility: seq.futility === true, designDrift: (h.smallest_difference * Math.sqrt(design.primaryPairs)) / search.sd });
     const pairs = oc.expectedFraction * design.primaryPairs;
     return { difference, pairs, ...at0(pairs), power: oc.power };
   });
