@@ -1,0 +1,167 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../../../harness/index.js';
+import { bufferIo } from '../../../harness/testing.js';
+import { pairedTestPower } from '../../../harness/stats/power.js';
+import { scratch, yamlOf } from '../manifest/manifest-fixtures.js';
+
+/**
+ * `harness plan` designs the sweep: the shipped recursion-depth manifest (its hypothesis and
+ * sequential block uncommented) gets the design search beside its own design, and --json
+ * carries it. Within reach, the design found is the cheapest that reaches the power: one pair
+ * fewer does not.
+ */
+
+type Scratch = Awaited<ReturnType<typeof scratch>>;
+let tmp: Scratch;
+let shipped: Record<string, unknown>;
+beforeAll(async () => {
+  tmp = await scratch();
+  shipped = parse(await readFile('manifests/recursion-depth.yaml', 'utf8')) as Record<string, unknown>;
+});
+afterAll(() => tmp.cleanup());
+
+async function plan(...argv: string[]) {
+  const io = bufferIo();
+  const code = await runCli(['plan', ...argv], io);
+  return { code, out: io.stdout(), err: io.stderr() };
+}
+
+/** The shipped manifest with `over` applied, written beside the scratch spec. */
+const variant = (name: string, over: Record<string, unknown>) => tmp.write(name, yamlOf({ ...shipped, spec: './spec', ...over }));
+
+describe('harness plan: the design search', () => {
+  it('prints, for the shipped manifest, that no design within max_sessions reaches the power, the reachable difference and its lines, and exits 0', async () => {
+    const { code, out, err } = await plan('manifests/recursion-depth.yaml');
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    const section = out.slice(out.indexOf('Design search:'));
+    expect(section.split('\n').slice(0, 20).join('\n')).toMatchInlineSnapshot(`
+      "Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
+        a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
+        inflation factor); widths searched: 2, 3, 4 (max_children bounds the bill).
+
+        design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
+        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
+        largest that fits  b = 2  1:2 2:2 3:24 4:2                      26     7,862        7.86B     $39,310    unknown    53%   yes
+
+        NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
+        fits detects a difference of 0.146 or more at that power; raise the ceilings, ask a larger
+        smallest_difference, or expect INCONCLUSIVE. Its lines:
+          repetitions:
+            default: 2
+            by_cap:
+              3: 24
+          max_children: 2
+        Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
+        width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
+        2 for the curve.
+        Assumes widths from 2 up to max_children are searched; the bill is the bound at each (every"
+    `);
+    const json = JSON.parse((await plan('manifests/recursion-depth.yaml', '--json')).out);
+    const { assumptions: _a, ...design } = json.design;
+    expect(design).toMatchInlineSnapshot(`
+      {
+        "comparison": "levels >= 3",
+        "fixedPairsNeeded": 52,
+        "manifest": {
+          "costBoundUsd": 116020,
+          "fits": false,
+          "power": 0.203801,
+          "primaryPairs": 8,
+          "repetitions": {
+            "1": 2,
+            "2": 2,
+            "3": 4,
+            "4": 4,
+          },
+          "sessions": 23204,
+          "tokenBound": 23204000000,
+          "width": 4,
+        },
+        "pairsPlanned": 53,
+        "reachable": {
+          "design": {
+            "costBoundUsd": 39310,
+            "fits": true,
+            "power": 0.529994,
+            "primaryPairs": 26,
+            "repetitions": {
+              "1": 2,
+              "2": 2,
+              "3": 24,
+              "4": 2,
+            },
+            "sessions": 7862,
+            "tokenBound": 7862000000,
+            "width": 2,
+          },
+          "smallestDifference": 0.146007,
+        },
+        "reaching": [
+          3,
+          4,
+        ],
+        "sd": 0.25,
+        "widthBound": true,
+        "widths": [
+          2,
+          3,
+          4,
+        ],
+        "yaml": [
+          "repetitions:",
+          "  default: 2",
+          "  by_cap:",
+          "    3: 24",
+          "max_children: 2",
+        ],
+      }
+    `);
+  });
+
+  it('finds, within reach, the cheapest fixed design: it reaches the power and one primary pair fewer does not', async () => {
+    const { sequential: _none, ...fixed } = shipped.hypothesis as Record<string, unknown>;
+    const file = await variant('reach.yaml', { max_sessions: 20000, hypothesis: fixed });
+    const { design } = JSON.parse((await plan(file, '--json')).out);
+    expect({ pairs: design.cheapest.primaryPairs, width: design.cheapest.width, repetitions: design.cheapest.repetitions, sessions: design.cheapest.sessions, fits: design.cheapest.fits, yaml: design.yaml }).toMatchInlineSnapshot(`
+      {
+        "fits": true,
+        "pairs": 52,
+        "repetitions": {
+          "1": 2,
+          "2": 2,
+          "3": 50,
+          "4": 2,
+        },
+        "sessions": 14804,
+        "width": 2,
+        "yaml": [
+          "repetitions:",
+          "  default: 2",
+          "  by_cap:",
+          "    3: 50",
+          "max_children: 2",
+        ],
+      }
+    `);
+    expect(design.cheapest.power).toBeGreaterThanOrEqual(0.8);
+    expect(design.cheapest.sessions).toBeLessThanOrEqual(20000);
+    expect(pairedTestPower({ pairs: design.cheapest.primaryPairs - 1, sd: 0.25, difference: 0.1, alpha: 0.05 })).toBeLessThan(0.8);
+    // The manifest's own design is beside it, with its own bill and power.
+    expect({ pairs: design.manifest.primaryPairs, sessions: design.manifest.sessions, fits: design.manifest.fits }).toEqual({ pairs: 8, sessions: 23204, fits: false });
+  });
+
+  it('prints a sequential design\'s expected pairs and sessions at a planted difference of 0 and of δ, beside the fixed design\'s', async () => {
+    const file = await variant('seq.yaml', { max_sessions: 20000 });
+    const { out } = await plan(file);
+    expect(out.split('\n').filter((l) => /Sequential \(|planted difference|the fixed design:/.test(l))).toMatchInlineSnapshot(`
+      [
+        "  Sequential (2 looks, obrien_fleming; inflation factor 1.004), expected at most 53 primary pairs:",
+        "    planted difference 0: 52.9 pairs, 15,049 sessions expected (stops early only by futility or a false positive)",
+        "    planted difference δ = 0.1: 48.1 pairs, 13,775 sessions expected, power 82.8%",
+        "    the fixed design: 52.0 pairs, 14,804 sessions, always",
+      ]
+    `);
+  });
+});
