@@ -32,7 +32,7 @@ async function stagedRun(hypothesis: Record<string, unknown>) {
 async function addRepetitions(dir: string): Promise<void> {
   const file = path.join(dir, 'journal.jsonl');
   const { events } = await readSweepJournal(file);
-  const inputs: SweepEventInput[] = [{ type: 'run_started', resume: true, depths: [1, 2], concurrency: 4, code: (events[0] as { pins: { code: never } }).pins.code, harnessVersion: '0.1.0', caveats: [] }];
+  const inputs: SweepEventInput[] = [{ type: 'run_started', resume: true, depths: [1, 2], concurrency: 4, code: (events[0] as Extract<(typeof events)[number], { type: 'header' }>).pins.code, harnessVersion: '0.1.0', caveats: [] }];
   for (const cell of cells.filter((c) => c.repetition > 3)) inputs.push({ type: 'cell_started', cellId: cellId(cell) }, { type: 'cell_finished', cellId: cellId(cell), outcome: { status: 'measured', result: cell } });
   inputs.push({ type: 'sweep_stopped', reason: 'completed', detail: 'every cell was recorded', unmeasured: [] });
   const last = events.at(-1)!;
