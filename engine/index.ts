@@ -90,6 +90,7 @@ export { openQuestions } from './court/questions.js';
 
 // tree
 export * from './tree/plan-rules.js';
+export { cutToWidth, widthReask } from './tree/width-rule.js';
 export { LoopStop, MergeAttempt, MergeRecord, NodeResult, NodeStop, StopCause, flatten } from './tree/node-result.js';
 export { SELF_REVIEWED_REASON } from './tree/merge-loop.js';
 export { BuiltTree, assemble, build, solve, type BuildOptions, type BuildSpend, type SolveOptions, type SolveRun } from './tree/solve.js';

@@ -43,6 +43,22 @@ export const EngineEvent = z.discriminatedUnion('type', [
     subtasks: z.array(Subtask),
     atomicity: z.array(z.object({ slug: z.string(), oversized: z.boolean(), reasons: z.array(z.string()) })),
   }),
+  /**
+   * A plan split wider than the tree's max_children: it was refused and the planner asked once
+   * more with the bound stated (`reasked`); `answered` is the second plan's width (0 when it chose
+   * to execute), `kept` the children the node then has, `cut` whether the written rule had to
+   * merge trailing pieces (engine/tree/width-rule.ts).
+   */
+  z.object({
+    type: z.literal('width_bounded'),
+    ...base,
+    maxChildren: z.number().int(),
+    asked: z.number().int(),
+    reasked: z.boolean(),
+    answered: z.number().int(),
+    kept: z.number().int(),
+    cut: z.boolean(),
+  }),
   z.object({ type: z.literal('checks_written'), ...base, revision: z.number().int(), reason: z.enum(['initial', 'falsified', 'inadequate', 'seam']), checks: z.array(Check) }),
   z.object({ type: z.literal('check_falsified'), ...base, checkId: z.string(), outcome: z.enum(['ok', 'tautology', 'malformed']), detail: z.string(), exitCode: z.number().int().nullable() }),
   z.object({ type: z.literal('tool_call'), ...base, role: Role, step: z.number().int(), tool: z.string(), args: z.string(), ok: z.boolean(), result: z.string() }),

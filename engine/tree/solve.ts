@@ -33,6 +33,11 @@ export interface SolveOptions {
   sessionCeilings?: SessionCeilings;
   /** Planning levels allowed. Default 3. */
   maxDepth?: number;
+  /**
+   * Most children one planning node may have (the manifest's max_children): a wider plan is
+   * asked for again once, then cut by a written rule (see width-rule.ts). Default: no bound.
+   */
+  maxChildren?: number;
   /** Attempts per leaf, first included. Default 2. */
   maxAttempts?: number;
   /** Who judges every merge (see {@link Arm}). Default `gated`. */
@@ -140,6 +145,9 @@ export class BuiltTree {
  * failures true of every call (quota, configuration, Docker) are thrown.
  */
 export async function build(options: BuildOptions): Promise<BuiltTree> {
+  if (options.maxChildren !== undefined && !(Number.isInteger(options.maxChildren) && options.maxChildren >= 2)) {
+    throw new RangeError(`maxChildren must be a whole number of at least 2 (a split into fewer pieces is no split), got ${options.maxChildren}`);
+  }
   const clock = options.clock ?? systemClock;
   const sink = options.events ?? { emit: () => undefined };
   const secrets = new SecretCatalogue(options.secrets ?? []);
@@ -163,6 +171,7 @@ export async function build(options: BuildOptions): Promise<BuiltTree> {
     workRoot: path.resolve(options.workRoot),
     runId: options.runId ?? `solve-${clock.now().getTime()}`,
     maxDepth: options.maxDepth ?? 3,
+    maxChildren: options.maxChildren ?? null,
     maxAttempts: options.maxAttempts ?? 2,
     mergeAttempts: options.mergeAttempts ?? 2,
     sessions: options.limiter ?? sessionLimiter(4),

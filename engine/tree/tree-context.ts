@@ -8,6 +8,8 @@ import type { AtomicityLimits } from './plan-rules.js';
 export interface TreeContext extends EngineContext {
   /** Planning levels allowed (see plan-rules `hasRoom`). */
   maxDepth: number;
+  /** Most children one planning node may have, or null for no bound (see width-rule.ts). */
+  maxChildren: number | null;
   /** The slots every unit of work takes (see {@link SessionLimiter}): planning, a leaf, a merge loop. */
   sessions: SessionLimiter;
   atomicity: AtomicityLimits;

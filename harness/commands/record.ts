@@ -16,7 +16,7 @@ export const SIM_POPULATION: SimulatedPopulation = {
   corpusDir,
   async clientFor({ manifest, specDir, cap, repetition, requirements }) {
     const setup = await simSetup({
-      params: manifest.simulated, maxDepth: cap, repetition, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing,
+      params: manifest.simulated, maxDepth: cap, repetition, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing, maxChildren: manifest.max_children,
       requirements, specDir, pairs: simPairsOf(manifest),
     });
     return setup.clients[SIM_ENDPOINT]!;

@@ -66,6 +66,12 @@ export function treeShape(branching: number, cap: number): TreeShape {
  */
 export const COURT = { leaf: 4, planner: 1, mergeChecker: 1, mergeMetaVerifier: 1, perAttempt: 2, driftPerLoop: 4 } as const;
 
+/**
+ * Planner sessions a planning node may open under `max_children`: its plan, and the one re-ask
+ * a plan wider than the bound earns (engine/tree/plan-stage.ts, `boundWidth`), a session of its own.
+ */
+export const BOUNDED_PLANNER_SESSIONS = COURT.planner + 1;
+
 /** Each kind of session the court opens ({@link COURT}): a leaf's four, a planning node's planner, a merge's, and the drift-judge allowance. */
 export const SessionKind = z.enum(['leafChecker', 'leafWorker', 'leafMetaVerifier', 'leafVerifier', 'planner', 'mergeChecker', 'mergeMetaVerifier', 'merger', 'review', 'driftJudge']);
 export type SessionKind = z.infer<typeof SessionKind>;
@@ -104,15 +110,16 @@ export function roleOfSession(kind: SessionKind, arm: Arm): Role {
 export type SessionsByKind = Readonly<Record<SessionKind, number>>;
 
 /** The one count of what the court opens: every other figure of the bill sums these. */
-function sessionsByKind(shape: TreeShape, mergeAttempts: number, withBuild: boolean): SessionsByKind {
+function sessionsByKind(shape: TreeShape, mergeAttempts: number, withBuild: boolean, bounded = false): SessionsByKind {
   const leaves = withBuild ? shape.leaves : 0;
+  const planners = bounded ? BOUNDED_PLANNER_SESSIONS : COURT.planner;
   const mergers = shape.planningNodes * mergeAttempts;
   return {
     leafChecker: leaves,
     leafWorker: leaves,
     leafMetaVerifier: leaves,
     leafVerifier: leaves,
-    planner: withBuild ? shape.planningNodes * COURT.planner : 0,
+    planner: withBuild ? shape.planningNodes * planners : 0,
     mergeChecker: shape.planningNodes * COURT.mergeChecker,
     mergeMetaVerifier: shape.planningNodes * COURT.mergeMetaVerifier,
     merger: mergers,
@@ -147,12 +154,13 @@ function totalsOf(k: SessionsByKind): CellSessions {
   return { build, planning: k.planner, merge, review: k.review, required, allowance: k.driftJudge, total: required + k.driftJudge };
 }
 
-function sessionsOf(shape: TreeShape, mergeAttempts: number, withBuild: boolean): CellSessions {
-  return totalsOf(sessionsByKind(shape, mergeAttempts, withBuild));
+function sessionsOf(shape: TreeShape, mergeAttempts: number, withBuild: boolean, bounded = false): CellSessions {
+  return totalsOf(sessionsByKind(shape, mergeAttempts, withBuild, bounded));
 }
 
-export function cellSessions(shape: TreeShape, mergeAttempts: number): CellSessions {
-  return sessionsOf(shape, mergeAttempts, true);
+/** Sessions of one cell; `bounded`: the shape is max_children's, each planner counted with its re-ask. */
+export function cellSessions(shape: TreeShape, mergeAttempts: number, bounded = false): CellSessions {
+  return sessionsOf(shape, mergeAttempts, true, bounded);
 }
 
 /**
@@ -172,8 +180,8 @@ export interface PairSessions {
   total: number;
 }
 
-export function pairSessions(shape: TreeShape, mergeAttempts: number, arms: number, pairing: Pairing): PairSessions {
-  const whole = sessionsOf(shape, mergeAttempts, true);
+export function pairSessions(shape: TreeShape, mergeAttempts: number, arms: number, pairing: Pairing, bounded = false): PairSessions {
+  const whole = sessionsOf(shape, mergeAttempts, true, bounded);
   const merges = sessionsOf(shape, mergeAttempts, false);
   const buildPerTree = whole.total - merges.total;
   const mergesPerArm = merges.total;
@@ -190,6 +198,11 @@ export interface BillBasis {
   mergeAttempts: number;
   /** Whether the arms of a (cap, repetition) share one planned tree and its leaves. */
   pairing: Pairing;
+  /**
+   * True when `branching` is the manifest's max_children, a bound the engine enforces, not a
+   * scenario: every planning node is then counted with the re-ask a wider plan earns. Default false.
+   */
+  bounded?: boolean;
 }
 
 /** One cell's own share of a bill, by kind and in total. */
@@ -215,7 +228,7 @@ export function ownSessions(cells: ReadonlyArray<Pick<Cell, 'cap' | 'repetition'
     const pair = `${cell.cap}/${cell.repetition}`;
     const buildsTree = basis.pairing === 'independent' || !paid.has(pair);
     paid.add(pair);
-    const byKind = sessionsByKind(treeShape(basis.branching, cell.cap), basis.mergeAttempts, buildsTree);
+    const byKind = sessionsByKind(treeShape(basis.branching, cell.cap), basis.mergeAttempts, buildsTree, basis.bounded ?? false);
     return { buildsTree, byKind, sessions: totalsOf(byKind) };
   });
 }
@@ -240,6 +253,11 @@ export interface PlanInput {
   /** Repetitions by cap; every cap in `caps` needs an entry. */
   repetitions: Readonly<Record<number, number>>;
   branching: number;
+  /**
+   * The manifest's max_children, when it sets one: `branching` is then that bound and every figure
+   * a bound on what the engine can build (see {@link BillBasis}.bounded). Absent: a scenario.
+   */
+  maxChildren?: number;
   mergeAttempts: number;
   unit: { tokenCeiling: number; costCeilingUsd: number };
   maxSessions: number;
@@ -426,6 +444,8 @@ export function applyCeiling(cells: ReadonlyArray<Cell & { sessions: number }>, 
 
 export interface PlanProjection {
   branching: number;
+  /** The manifest's max_children when it sets one: `branching` is that bound and the figures are bounds. Absent: a scenario. */
+  maxChildren?: number;
   mergeAttempts: number;
   pairing: Pairing;
   caps: CapProjection[];
@@ -444,7 +464,8 @@ export function projectPlan(input: PlanInput): PlanProjection {
   const pairing = input.pairing ?? 'shared';
   const order = cellOrder(input.caps, input.arms, input.repetitions);
   // Recording order puts the gated arm first, so under shared pairing it pays for the build.
-  const own = ownSessions(order, { branching: input.branching, mergeAttempts: input.mergeAttempts, pairing });
+  const bounded = input.maxChildren !== undefined;
+  const own = ownSessions(order, { branching: input.branching, mergeAttempts: input.mergeAttempts, pairing, bounded });
   const byPair = order.map((cell, i) => sessionsByPair(own[i]!.byKind, cell.arm));
   const { cells, ceiling } = applyCeiling(
     order.map((cell, i) => ({ ...cell, sessions: own[i]!.sessions.total })),
@@ -461,8 +482,8 @@ export function projectPlan(input: PlanInput): PlanProjection {
       ...shape,
       repetitions: input.repetitions[cap] ?? 0,
       cells: mine.length,
-      perCell: cellSessions(shape, input.mergeAttempts),
-      perPair: pairSessions(shape, input.mergeAttempts, arms, pairing),
+      perCell: cellSessions(shape, input.mergeAttempts, bounded),
+      perPair: pairSessions(shape, input.mergeAttempts, arms, pairing, bounded),
       sessions: total,
       sessionsByPair: byPairTotal(pairs),
       tokenBound: total * unit.tokenCeiling,
@@ -473,6 +494,7 @@ export function projectPlan(input: PlanInput): PlanProjection {
   const sum = (pick: (c: CapProjection) => number) => caps.reduce((total, c) => total + pick(c), 0);
   return {
     branching: input.branching,
+    ...(bounded ? { maxChildren: input.maxChildren } : {}),
     mergeAttempts: input.mergeAttempts,
     pairing,
     caps,
@@ -508,7 +530,9 @@ export function planInputFor(manifest: Manifest, caps: readonly number[] = manif
     caps,
     arms: manifest.arms,
     repetitions: Object.fromEntries(caps.map((cap) => [cap, repetitionsAt(manifest, cap)])),
-    branching: manifest.projected_branching,
+    // A bound the engine enforces replaces the scenario: the bill becomes a bound.
+    branching: manifest.max_children ?? manifest.projected_branching,
+    ...(manifest.max_children !== undefined ? { maxChildren: manifest.max_children } : {}),
     mergeAttempts: manifest.merge_attempts,
     unit: { tokenCeiling: manifest.unit.token_ceiling, costCeilingUsd: manifest.unit.cost_ceiling_usd },
     maxSessions: manifest.max_sessions,

@@ -5,7 +5,7 @@ import type { LoadedManifest } from '../manifest/manifest-loader.js';
 import { textTable, wrap } from '../internal/text-table.js';
 import { allocationOf, repetitionsAt, type Manifest, type ModelPair } from '../manifest/manifest.js';
 import { isSimulatedSweep } from '../providers/sweep-roster.js';
-import { COURT, firstUncountable, planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
+import { BOUNDED_PLANNER_SESSIONS, COURT, firstUncountable, planInputFor, projectPlan, type CellProjection, type PlanProjection, type Price } from './plan-arithmetic.js';
 import { learnedForecast, type LearnedForecast } from './plan-learned.js';
 import { learnedLines, powerLines } from './plan-learned-text.js';
 import { cacheLines } from './plan-cache.js';
@@ -192,8 +192,9 @@ function ceilingLines(report: PlanReport): string[] {
   const { ceiling, total } = projection;
   const whose = maxSessions.lowered ? `--max-sessions; the manifest says ${count(maxSessions.manifest)}` : 'from the manifest';
   const head = `Ceiling: max_sessions ${count(ceiling.maxSessions)} (${whose}), the number the run enforces.`;
-  if (!ceiling.exceeded) return [head, `  The projection of ${count(total.sessions)} sessions fits.`];
-  const lines = [head, `  The projection of ${count(total.sessions)} sessions exceeds it by ${count(ceiling.overBy)}; ${ceiling.measured} of ${total.cells} cells fit.`];
+  const what = projection.maxChildren === undefined ? 'projection' : 'bound';
+  if (!ceiling.exceeded) return [head, `  The ${what} of ${count(total.sessions)} sessions fits.`];
+  const lines = [head, `  The ${what} of ${count(total.sessions)} sessions exceeds it by ${count(ceiling.overBy)}; ${ceiling.measured} of ${total.cells} cells fit.`];
   const first = ceiling.unmeasured[0]!;
   lines.push(`  Likely unmeasured, in recording order (caps ascending, then repetition, then arm):`);
   const byCap = new Map<number, CellProjection[]>();
@@ -219,6 +220,20 @@ function ceilingLines(report: PlanReport): string[] {
   return lines;
 }
 
+/** What the figures assume about the trees' shape: a scenario (projected_branching), or max_children's bound. */
+function shapeLines(projection: PlanProjection, b: string): string[] {
+  if (projection.maxChildren === undefined) {
+    return [`  Every figure comes from b = ${b}: a scenario, not a bound. A tree that stops shallow costs`, '  less; one that branches wider costs more.'];
+  }
+  return [
+    `  Every figure is a BOUND from max_children = ${b}: at cap d a tree holds at most ${b}^d leaves, and a plan`,
+    '  that splits wider is asked again once (a planner session, counted below) and then cut to the bound',
+    '  (docs/branching.md). A tree that stops shallow or splits narrower costs less. Per node the court',
+    '  opens the sessions below, the drift allowance included; a repair round beyond it is outside the',
+    '  bound, and max_sessions stops the sweep there.',
+  ];
+}
+
 /** How a pair's sessions add up under the pairing in force, and what the other pairing would cost. */
 function pairingLines(report: PlanReport): string[] {
   const { projection, otherPairing } = report;
@@ -226,13 +241,15 @@ function pairingLines(report: PlanReport): string[] {
   const arms = report.arms.length;
   const d = COURT.driftPerLoop;
   const merges = `planning nodes x [checker + meta-verifier + ${a} x (merger + review + ${d} drift)]`;
+  // Under max_children a wider plan earns one re-ask, a planner session of its own.
+  const planner = projection.maxChildren === undefined ? 'planner' : `planner + its re-ask (${BOUNDED_PLANNER_SESSIONS} in all)`;
   const lines =
     projection.pairing === 'shared'
       ? [
-          `  sessions/pair = leaves x [checker + worker + meta-verifier + verifier + ${d} drift] + planning nodes x [planner],`,
+          `  sessions/pair = leaves x [checker + worker + meta-verifier + verifier + ${d} drift] + planning nodes x [${planner}],`,
           `                  once per pair (pairing: shared), + ${arms === 1 ? 'for its one arm' : `for each of the ${arms} arms`}: ${merges}.`,
         ]
-      : [`  sessions/pair = for each of the ${arms} arm(s) (pairing: independent): leaves x [4 + ${d} drift] + planning nodes x [planner] + ${merges}.`];
+      : [`  sessions/pair = for each of the ${arms} arm(s) (pairing: independent): leaves x [4 + ${d} drift] + planning nodes x [${planner}] + ${merges}.`];
   lines.push(`  allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.`);
   if (arms < 2) return [...lines, '  pairing       = one arm is recorded, so shared and independent cost the same.'];
   if (!otherPairing.countable) return [...lines, `  pairing       = ${otherPairing.pairing} would be more sessions than can be counted exactly.`];
@@ -338,7 +355,9 @@ export function renderPlanText(report: PlanReport): string {
       ['left', 'left'],
     ),
     '',
-    `Sessions if every tree uses its whole cap at projected_branching b = ${b}:`,
+    projection.maxChildren === undefined
+      ? `Sessions if every tree uses its whole cap at projected_branching b = ${b}:`
+      : `Sessions AT MOST: no node has more than max_children = ${b} children (the engine holds every plan to it):`,
     '',
   );
   const allSim = report.executor.provider === 'sim' && report.reviewer.provider === 'sim';
@@ -360,11 +379,8 @@ export function renderPlanText(report: PlanReport): string {
   const { total } = projection;
   rows.push(['all', '', '', '', '', String(total.cells), count(total.sessions), tokens(total.tokenBound), usd(total.costBoundUsd), ...(priced ? [usd(total.pricedUsd ?? 0)] : [])]);
   lines.push(...textTable([header, ...rows], header.map((_, i) => (i === 0 ? 'left' : 'right'))));
+  lines.push('', ...shapeLines(projection, b), ...pairingLines(report));
   lines.push(
-    '',
-    `  Every figure comes from b = ${b}: a scenario, not a bound. A tree that stops shallow costs`,
-    '  less; one that branches wider costs more.',
-    ...pairingLines(report),
     `  token bound   = sessions x unit.token_ceiling (${count(unit.token_ceiling)}); it holds on every provider.`,
     `  cost bound    = sessions x unit.cost_ceiling_usd (${usd(unit.cost_ceiling_usd)}); a flat-rate provider reports $0,`,
     '                  so only the token bound always holds.',

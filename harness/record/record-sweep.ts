@@ -169,7 +169,7 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       await rm(workRoot, { recursive: true, force: true });
       const engine: Omit<BuildOptions, 'forArm' | 'maxDepth'> = {
         goal: o.objective.goal, budget: o.budget,
-        mergeAttempts: o.manifest.merge_attempts, roster: models.roster, clients, sandboxes: o.sandboxes, workRoot,
+        mergeAttempts: o.manifest.merge_attempts, ...(o.manifest.max_children !== undefined ? { maxChildren: o.manifest.max_children } : {}), roster: models.roster, clients, sandboxes: o.sandboxes, workRoot,
         runId: o.runId, limiter: o.limiter, secrets: o.secrets, cooldownMs: 1000, events: eventFiles.sink,
         sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
         objective: { context: o.objective.context, criteria: o.objective.criteria },

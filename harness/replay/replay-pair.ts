@@ -133,7 +133,7 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
 
   const engine: Omit<BuildOptions, 'forArm' | 'maxDepth'> = {
     goal: o.objective.goal, budget: o.budget,
-    mergeAttempts: o.manifest.merge_attempts, roster: o.roster, clients: Object.fromEntries(o.endpoints.map((e) => [e, client])),
+    mergeAttempts: o.manifest.merge_attempts, ...(o.manifest.max_children !== undefined ? { maxChildren: o.manifest.max_children } : {}), roster: o.roster, clients: Object.fromEntries(o.endpoints.map((e) => [e, client])),
     sandboxes: o.sandboxes, workRoot: o.workRoot, runId: o.runId, limiter: o.limiter, secrets: [], cooldownMs: 1000,
     sessionCeilings: { tokens: o.manifest.unit.token_ceiling, costUsd: o.manifest.unit.cost_ceiling_usd }, maxTurns: o.manifest.unit.max_turns,
     objective: { context: o.objective.context, criteria: o.objective.criteria },

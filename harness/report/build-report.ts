@@ -1,7 +1,7 @@
 import { UsageError } from '../exit-codes.js';
 import { plain } from '../internal/figures.js';
 import { ARMS, pairDifferenceSdOf, repetitionsAt, type Manifest } from '../manifest/manifest.js';
-import { SimParams, plantedText, type DefectModel } from './planted-truth.js';
+import { SimParams, plantedText, withBound, type DefectModel } from './planted-truth.js';
 import { isSimulatedRun } from '../providers/sweep-roster.js';
 import { cellCounts, survivalTally, totalSpend, type CellMeasurement } from '../journal/cell-measurement.js';
 import type { SweepEvent, SweepEventOf } from '../journal/sweep-events.js';
@@ -134,7 +134,7 @@ export function buildReport(input: ReportInput): Report {
   const pinned = planted(header);
   const params = pinned === 'unreadable' ? null : pinned;
   const caps = [...new Set(measured.map((m) => m.cap))].sort((a, b) => a - b);
-  const truth = params && input.defects && input.requirements ? plantedTruth(params, { caps, mergeAttempts: manifest.merge_attempts, defects: input.defects, requirements: input.requirements }) : null;
+  const truth = params && input.defects && input.requirements ? plantedTruth(withBound(params, manifest.max_children), { caps, mergeAttempts: manifest.merge_attempts, defects: input.defects, requirements: input.requirements }) : null;
   const noTruth = pinned === 'unreadable' ? "the journal's pinned planted parameters do not parse" : !input.defects ? (input.noTruthBecause ?? 'the defect model was not given') : (input.noTruthBecause ?? "the pinned spec's requirements were not given");
   const { complete, unpaired } = completePairs(sweep, manifest);
   const survival = survivalSection(complete.map(survivalTally), pairing, input.confidence ?? 0.95, truth, pairDifferenceSdOf(manifest).sd);

@@ -1,13 +1,13 @@
 import type { Arm } from '../manifest/manifest.js';
 import type { DefectModel } from '../sim/defect-model.js';
-import type { SimParams } from '../sim/sim-params.js';
+import type { SimModel } from '../sim/sim-params.js';
 import { achievedDepthDistribution, expectedCurves, type ArmTruthByCap } from '../sim/truth.js';
 
 /**
  * report/'s one door into sim/ (tests/architecture.test.ts holds it): the planted parameters'
  * schema and text, the defect model's type, and the corpus's defect table the truth is read from.
  */
-export { SimParams, plantedText } from '../sim/sim-params.js';
+export { SimParams, plantedText, withBound } from '../sim/sim-params.js';
 export type { DefectModel } from '../sim/defect-model.js';
 export { defectModelOf } from '../sim/defect-table.js';
 export { DEFECTS_FILE, corpusDir, loadDefectTable } from '../sim/corpus-files.js';
@@ -40,7 +40,7 @@ export interface TruthOptions {
   requirements: readonly string[];
 }
 
-export function plantedTruth(params: SimParams, options: TruthOptions): PlantedTruth {
+export function plantedTruth(params: SimModel, options: TruthOptions): PlantedTruth {
   const curves: Record<Arm, ArmTruthByCap> = expectedCurves(params, options);
   const depth = new Map(options.caps.map((cap) => [cap, achievedDepthDistribution(params, cap, options.requirements.length)]));
   const survival = (cap: number, level: number, arm: Arm) => curves[arm][cap]?.levels.find((l) => l.level === level)?.survival ?? null;

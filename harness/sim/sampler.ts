@@ -2,8 +2,8 @@ import { ARMS, type Arm } from '../manifest/manifest.js';
 import { applySeams, leafDraws, mergeLoop, seamDraws, type SimClaim, type SimMergeLoop, type SimSeamDefect } from './decisions.js';
 import { passingRequirements, type DefectModel } from './defect-model.js';
 import { identityDraws, type DrawSource, type SimCell } from './draw.js';
-import type { SimParams } from './sim-params.js';
-import { ROOT_PATH, childPath, planNode } from './tree-shape.js';
+import type { SimModel, SimParams } from './sim-params.js';
+import { ROOT_PATH, childPath, planNode, type WidePlan } from './tree-shape.js';
 
 /**
  * The pure sampler: one whole SIMULATED pair (both arms under shared pairing) drawn from the
@@ -18,6 +18,8 @@ export interface SimTreeNode {
   requirements: string[];
   /** Empty for a leaf. */
   children: SimTreeNode[];
+  /** Present only when the planner first split wider than the manifest's max_children (see tree-shape.ts). */
+  wide?: WidePlan;
 }
 
 export interface SimLeafRecord {
@@ -123,7 +125,7 @@ export interface SimPairSample {
 }
 
 /** Plans the tree and draws every leaf (the shared phase). */
-export function sampleShared(params: SimParams, draws: DrawSource, defects: DefectModel, cap: number, requirements: readonly string[]): SimSharedPhase {
+export function sampleShared(params: SimModel, draws: DrawSource, defects: DefectModel, cap: number, requirements: readonly string[]): SimSharedPhase {
   const leaves: SimLeafRecord[] = [];
   let deepest = 0;
   const grow = (path: string, level: number, owned: readonly string[]): SimTreeNode => {
@@ -133,7 +135,7 @@ export function sampleShared(params: SimParams, draws: DrawSource, defects: Defe
       deepest = Math.max(deepest, level);
       return { path, level, requirements: [...owned], children: [] };
     }
-    return { path, level, requirements: [...owned], children: plan.chunks.map((chunk, i) => grow(childPath(path, i), level + 1, chunk)) };
+    return { path, level, requirements: [...owned], children: plan.chunks.map((chunk, i) => grow(childPath(path, i), level + 1, chunk)), ...(plan.wide ? { wide: plan.wide } : {}) };
   };
   const root = grow(ROOT_PATH, 0, requirements);
   return { root, leaves, achievedDepth: deepest };

@@ -12,6 +12,9 @@ import { plain } from '../internal/figures.js';
 const Rate = (fallback: number, why: string) =>
   z.number().min(0).max(1).default(fallback).describe(`${why} A rate in [0, 1]. Default ${fallback}.`).meta({ examples: [fallback] });
 
+/** Default `bound_replan_rate`: half the planners asked again within the bound comply, so both the replan and the cut are exercised. */
+export const DEFAULT_BOUND_REPLAN_RATE = 0.5;
+
 /** Default branching: half the splits make two children and half make three, so trees are not all full. */
 export const DEFAULT_BRANCHING: Readonly<Record<string, number>> = Object.freeze({ '2': 0.5, '3': 0.5 });
 
@@ -70,6 +73,15 @@ export const SimParams = z
       0.05,
       'Chance that a leaf\'s claim text names no requirement. Drawn once per leaf and requirement of its chunk (draw `unresolved`); the claim is dropped from the survival metric and counted, while the code (and any defect) is still written.',
     ),
+    bound_replan_rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe(
+        `Chance that a simulated planner whose plan split wider than the manifest's max_children, asked again with the bound stated, replans within it (its requirements cut into max_children chunks as above); otherwise it repeats the wide plan and the engine's written rule cuts it (the trailing chunks merged into the last kept one). Drawn once per node whose drawn k, clamped, is above max_children, by its planner at attempt 2 (draw \`bound-replan\`); never drawn without max_children. A rate in [0, 1]. Default ${DEFAULT_BOUND_REPLAN_RATE}.`,
+      )
+      .meta({ examples: [DEFAULT_BOUND_REPLAN_RATE] }),
     non_delivery_rate: Rate(
       0.05,
       'Chance that a leaf does not deliver (its own tests fail). Drawn once per leaf (draw `deliver`); its claims leave the survival denominator, while its code and defects still go into the tree.',
@@ -82,6 +94,23 @@ export const SimParams = z
   )
   .meta({ examples: [{ seed: 1, leaf_defect_rate: 0.2, judge_recall: 0.8, self_review_recall: 0.3, branching: { 2: 0.5, 3: 0.5 } }] });
 export type SimParams = z.infer<typeof SimParams>;
+
+/**
+ * The planted parameters as the sim's tree model reads them: with the manifest's `max_children`
+ * beside them when it sets one (the bound is the engine's rule, not a planted behaviour, so it
+ * lives in the manifest; the model needs it to plant the tree the engine will really build).
+ */
+export type SimModel = SimParams & { readonly max_children?: number | undefined };
+
+/** The planted parameters with the manifest's bound beside them (see {@link SimModel}); unchanged without one. */
+export function withBound(params: SimParams, maxChildren: number | undefined): SimModel {
+  return maxChildren === undefined ? params : { ...params, max_children: maxChildren };
+}
+
+/** `bound_replan_rate` as planted, or its documented default (applied here, so a manifest that leaves it out keeps its digest). */
+export function replanRateOf(params: Pick<SimParams, 'bound_replan_rate'>): number {
+  return params.bound_replan_rate ?? DEFAULT_BOUND_REPLAN_RATE;
+}
 
 /** The branching distribution as sorted (k, probability) pairs, zero-probability entries dropped. */
 export function branchingTable(params: Pick<SimParams, 'branching'>): { k: number; p: number }[] {
@@ -107,5 +136,7 @@ export function plantedText(p: SimParams): string {
     `early_leaf_rate ${plain(p.early_leaf_rate)}`,
     `unresolved_claim_rate ${plain(p.unresolved_claim_rate)}`,
     `non_delivery_rate ${plain(p.non_delivery_rate)}`,
+    // Only when planted: the line of every sweep without it stays as it was.
+    ...(p.bound_replan_rate !== undefined ? [`bound_replan_rate ${plain(p.bound_replan_rate)}`] : []),
   ].join(', ');
 }

@@ -1,5 +1,5 @@
 import type { DrawSource } from './draw.js';
-import { branchingTable, type SimParams } from './sim-params.js';
+import { branchingTable, replanRateOf, type SimModel, type SimParams } from './sim-params.js';
 
 /** A planning node as the SIMULATED planner sees it. */
 export interface SimNodeInput {
@@ -16,7 +16,17 @@ export type SimLeafReason = 'no-room' | 'single-requirement' | 'early-leaf';
 
 export type SimPlan =
   | { kind: 'execute'; reason: SimLeafReason }
-  | { kind: 'split'; chunks: string[][] };
+  | { kind: 'split'; chunks: string[][]; wide?: WidePlan };
+
+/**
+ * A first plan wider than the manifest's max_children, which the engine refused: its chunks
+ * (what the planner first answered) and whether, asked again, the planner replanned within the
+ * bound (else it answered the wide plan again and the engine cut it).
+ */
+export interface WidePlan {
+  chunks: string[][];
+  replanned: boolean;
+}
 
 /**
  * Whether the depth cap lets a node at `level` (root 0) split: the engine's rule
@@ -72,14 +82,59 @@ export function pickBranching(params: Pick<SimParams, 'branching'>, u: number): 
 }
 
 /**
- * The SIMULATED planner's decision at one node: execute (become a leaf) or split into chunks.
- * Draws (shared phase, no arm): `early-leaf` and `branching`, by the planner, attempt 1.
- * The sampler and the sim ModelClient both call this, so they build the same tree.
+ * Chunk sizes a split keeps under the bound `maxChildren`: the drawn split when it is within it;
+ * else an even replan into `maxChildren` chunks (`replanned`), or the engine's cut of the wide
+ * split (engine/tree/width-rule.ts: the first maxChildren - 1 kept, the trailing ones merged).
  */
-export function planNode(params: SimParams, draws: DrawSource, node: SimNodeInput, cap: number): SimPlan {
+export function boundedSizes(n: number, k: number, maxChildren: number | undefined, replanned: boolean): number[] {
+  const sizes = chunkSizes(n, k);
+  if (maxChildren === undefined || sizes.length <= maxChildren) return sizes;
+  if (replanned) return chunkSizes(n, maxChildren);
+  return [...sizes.slice(0, maxChildren - 1), sizes.slice(maxChildren - 1).reduce((a, b) => a + b, 0)];
+}
+
+/**
+ * The chunk sizes a node of n requirements that splits ends with, and their probabilities
+ * (summing to 1): the branching distribution, then the bound's replan or cut. The closed form
+ * (truth.ts) sums over these, as the planner draws them.
+ */
+export function splitShapes(params: SimModel, n: number): { sizes: number[]; p: number }[] {
+  const bound = params.max_children;
+  const rate = replanRateOf(params);
+  return branchingTable(params).flatMap(({ k, p }) => {
+    if (bound === undefined || Math.min(k, n) <= bound) return [{ sizes: chunkSizes(n, k), p }];
+    return [
+      { sizes: boundedSizes(n, k, bound, true), p: p * rate },
+      { sizes: boundedSizes(n, k, bound, false), p: p * (1 - rate) },
+    ].filter((shape) => shape.p > 0);
+  });
+}
+
+/** Cuts items into consecutive chunks of the given sizes. */
+function chunksOf<T>(items: readonly T[], sizes: readonly number[]): T[][] {
+  let at = 0;
+  return sizes.map((size) => items.slice(at, (at += size)));
+}
+
+/**
+ * The SIMULATED planner's decision at one node: execute (become a leaf) or split into chunks.
+ * Draws (shared phase, no arm): `early-leaf` and `branching`, by the planner, attempt 1; and,
+ * only when the drawn split is wider than the manifest's max_children, `bound-replan` at
+ * attempt 2 (the planner asked again). The sampler and the sim ModelClient both call this, so
+ * they build the same tree, the one the engine keeps.
+ */
+export function planNode(params: SimModel, draws: DrawSource, node: SimNodeInput, cap: number): SimPlan {
   if (!hasRoom(node.level, cap)) return { kind: 'execute', reason: 'no-room' };
   if (node.requirements.length < 2) return { kind: 'execute', reason: 'single-requirement' };
   if (draws({ node: node.path, role: 'planner', attempt: 1, decision: 'early-leaf' }) < params.early_leaf_rate) return { kind: 'execute', reason: 'early-leaf' };
   const k = pickBranching(params, draws({ node: node.path, role: 'planner', attempt: 1, decision: 'branching' }));
-  return { kind: 'split', chunks: splitChunks(node.requirements, k) };
+  const n = node.requirements.length;
+  const bound = params.max_children;
+  if (bound === undefined || Math.min(k, n) <= bound) return { kind: 'split', chunks: splitChunks(node.requirements, k) };
+  const replanned = draws({ node: node.path, role: 'planner', attempt: 2, decision: 'bound-replan' }) < replanRateOf(params);
+  return {
+    kind: 'split',
+    chunks: chunksOf(node.requirements, boundedSizes(n, k, bound, replanned)),
+    wide: { chunks: splitChunks(node.requirements, k), replanned },
+  };
 }

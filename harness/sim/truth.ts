@@ -1,8 +1,8 @@
 import type { Arm } from '../manifest/manifest.js';
 import { recallOf } from './decisions.js';
 import type { DefectModel } from './defect-model.js';
-import { branchingTable, type SimParams } from './sim-params.js';
-import { chunkSizes, hasRoom } from './tree-shape.js';
+import type { SimModel } from './sim-params.js';
+import { hasRoom, splitShapes } from './tree-shape.js';
 import { JointDist } from './internal/joint-dist.js';
 
 /**
@@ -89,7 +89,7 @@ export interface SimArmTruth {
 }
 
 /** The closed-form expected survival of one arm at one cap. */
-export function expectedSurvival(params: SimParams, options: SimTruthOptions): SimArmTruth {
+export function expectedSurvival(params: SimModel, options: SimTruthOptions): SimArmTruth {
   const { cap, arm, mergeAttempts, defects, requirements } = options;
   if (!Number.isInteger(cap) || cap < 1) throw new RangeError(`cap must be a positive whole number, got ${cap}`);
   if (!Number.isInteger(mergeAttempts) || mergeAttempts < 1) throw new RangeError(`mergeAttempts must be a positive whole number, got ${mergeAttempts}`);
@@ -151,7 +151,7 @@ export function expectedSurvival(params: SimParams, options: SimTruthOptions): S
  * with 1 - early_leaf_rate into k clamped chunks). Distinct shapes reaching the same range are
  * disjoint events, so their probabilities add. Only nodes that can split are listed.
  */
-export function nodeProbabilities(params: SimParams, cap: number, n: number): { lo: number; hi: number; level: number; p: number }[] {
+export function nodeProbabilities(params: SimModel, cap: number, n: number): { lo: number; hi: number; level: number; p: number }[] {
   const out: { lo: number; hi: number; level: number; p: number }[] = [];
   let frontier = new Map<string, { lo: number; hi: number; p: number }>([[`0,${n}`, { lo: 0, hi: n, p: 1 }]]);
   for (let level = 0; hasRoom(level, cap) && frontier.size > 0; level++) {
@@ -160,11 +160,11 @@ export function nodeProbabilities(params: SimParams, cap: number, n: number): { 
       const size = node.hi - node.lo;
       if (size < 2) continue;
       out.push({ ...node, level });
-      for (const { k, p: pk } of branchingTable(params)) {
+      for (const { sizes, p: pk } of splitShapes(params, size)) {
         const weight = node.p * (1 - params.early_leaf_rate) * pk;
         if (weight === 0) continue;
         let at = node.lo;
-        for (const chunk of chunkSizes(size, k)) {
+        for (const chunk of sizes) {
           const key = `${at},${at + chunk}`;
           const child = next.get(key) ?? next.set(key, { lo: at, hi: at + chunk, p: 0 }).get(key)!;
           child.p += weight;
@@ -193,7 +193,7 @@ class SubtreeModel {
   private readonly bitOf: Map<number, number>;
 
   constructor(
-    private readonly params: SimParams,
+    private readonly params: SimModel,
     private readonly arm: Arm,
     private readonly attempts: number,
     private readonly total: number,
@@ -235,14 +235,15 @@ class SubtreeModel {
     const n = hi - lo;
     const p = this.params;
     const label = this.x >= lo && this.x < hi ? level : -1;
-    // Shape options at this node: leaf, or split into each clamped k.
+    // Shape options at this node: leaf, or split into each clamped k (held to max_children).
     let leafP = 1;
-    const splits = new Map<number, number>();
+    const splits = new Map<string, { sizes: number[]; weight: number }>();
     if (hasRoom(level, cap) && n >= 2) {
       leafP = p.early_leaf_rate;
-      for (const { k, p: pk } of branchingTable(p)) {
-        const kk = Math.min(k, n);
-        splits.set(kk, (splits.get(kk) ?? 0) + (1 - p.early_leaf_rate) * pk);
+      for (const { sizes, p: pk } of splitShapes(p, n)) {
+        const key = sizes.join(',');
+        const entry = splits.get(key) ?? splits.set(key, { sizes, weight: 0 }).get(key)!;
+        entry.weight += (1 - p.early_leaf_rate) * pk;
       }
     }
     const out = new Map<number, JointDist>();
@@ -253,11 +254,11 @@ class SubtreeModel {
       out.set(l, acc);
     };
     if (leafP > 0) add(label, JointDist.leaf(this.bitOf.size, this.total, bits, n - bits.length, p.leaf_defect_rate), leafP);
-    for (const [k, weight] of splits) {
+    for (const { sizes, weight } of splits.values()) {
       if (weight === 0) continue;
       let acc = new Map<number, JointDist>([[-1, JointDist.empty(this.bitOf.size, this.total)]]);
       let at = lo;
-      for (const size of chunkSizes(n, k)) {
+      for (const size of sizes) {
         const child = this.node(at, at + size, level + 1, cap);
         const childBits = this.bitsIn(at, at + size);
         const next = new Map<number, JointDist>();
@@ -284,7 +285,7 @@ class SubtreeModel {
  * P(achieved depth = d) for d = 0..cap: achieved depth is the deepest leaf's level, as the
  * engine counts planning levels (`achievedLevels`); 0 when the root executes itself.
  */
-export function achievedDepthDistribution(params: SimParams, cap: number, requirementCount: number): { depth: number; probability: number }[] {
+export function achievedDepthDistribution(params: SimModel, cap: number, requirementCount: number): { depth: number; probability: number }[] {
   // within[d](n, level): P(every leaf of a subtree of n requirements at `level` sits at level <= d).
   const within = (d: number) => {
     const memo = new Map<string, number>();
@@ -296,8 +297,8 @@ export function achievedDepthDistribution(params: SimParams, cap: number, requir
       if (!hasRoom(level, cap) || n < 2) value = level <= d ? 1 : 0;
       else {
         value = params.early_leaf_rate * (level <= d ? 1 : 0);
-        for (const { k, p } of branchingTable(params)) {
-          value += (1 - params.early_leaf_rate) * p * chunkSizes(n, k).reduce((prod, size) => prod * go(size, level + 1), 1);
+        for (const { sizes, p } of splitShapes(params, n)) {
+          value += (1 - params.early_leaf_rate) * p * sizes.reduce((prod, size) => prod * go(size, level + 1), 1);
         }
       }
       memo.set(key, value);
@@ -311,7 +312,7 @@ export function achievedDepthDistribution(params: SimParams, cap: number, requir
 
 /** The closed-form truth of both arms at every cap: what a simulated sweep must recover. */
 export function expectedCurves(
-  params: SimParams,
+  params: SimModel,
   options: { caps: readonly number[]; mergeAttempts: number; defects: DefectModel; requirements: readonly string[] },
 ): Record<Arm, ArmTruthByCap> {
   const byArm = (arm: Arm): ArmTruthByCap =>

@@ -36,6 +36,8 @@ export interface SimSetupOptions {
   mergeAttempts: number;
   /** Default `shared`. */
   pairing?: Pairing;
+  /** The manifest's max_children, which the engine enforces; the sim's tree model follows it. Default: no bound. */
+  maxChildren?: number | undefined;
   requirements: readonly Pick<Requirement, 'id' | 'title' | 'criterion'>[];
   /** The spec folder of the task (spec/<task>/): its task.yaml names the deliverable, its name the corpus. */
   specDir: string;
@@ -61,6 +63,7 @@ export async function simSetup(o: SimSetupOptions): Promise<SimSetup> {
     requirements: o.requirements,
     mergeAttempts: o.mergeAttempts,
     pairing: o.pairing ?? 'shared',
+    maxChildren: o.maxChildren,
   });
   const population = new SimPopulation(world);
   const pairs = o.pairs ?? DEFAULT_SIM_PAIRS;

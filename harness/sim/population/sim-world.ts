@@ -5,7 +5,7 @@ import { defectModelOf } from '../defect-table.js';
 import type { DefectModel } from '../defect-model.js';
 import { identityDraws, type DrawSource, type SimCell } from '../draw.js';
 import { sampleShared, type SimLeafRecord, type SimSharedPhase, type SimTreeNode } from '../sampler.js';
-import type { SimParams } from '../sim-params.js';
+import { withBound, type SimModel, type SimParams } from '../sim-params.js';
 import type { Pairing } from '../../manifest/manifest.js';
 
 /** The SIMULATED population was asked something its model cannot answer (a bug, never a result). */
@@ -32,6 +32,8 @@ export interface SimWorldOptions {
   mergeAttempts: number;
   /** Default `shared`. */
   pairing?: Pairing;
+  /** The manifest's max_children: the sim plants the tree the engine keeps under it. Default: no bound. */
+  maxChildren?: number | undefined;
 }
 
 /**
@@ -42,7 +44,8 @@ export interface SimWorldOptions {
  * its own tree: the shared-phase keys carry that arm.
  */
 export class SimWorld {
-  readonly params: SimParams;
+  /** The planted parameters, with the manifest's bound beside them when it sets one. */
+  readonly params: SimModel;
   readonly cell: SimCell;
   readonly corpus: SimCorpus;
   readonly defects: DefectModel;
@@ -53,7 +56,7 @@ export class SimWorld {
   private readonly trees = new Map<string, { phase: SimSharedPhase; nodes: Map<string, SimTreeNode>; leaves: Map<string, SimLeafRecord> }>();
 
   constructor(o: SimWorldOptions) {
-    this.params = o.params;
+    this.params = withBound(o.params, o.maxChildren);
     this.cell = o.cell;
     this.corpus = o.corpus;
     this.defects = defectModelOf(o.corpus.defects);

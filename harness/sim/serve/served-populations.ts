@@ -49,6 +49,7 @@ export class ServedPopulations {
         repetition: key.repetition,
         mergeAttempts: manifest.merge_attempts,
         pairing: manifest.pairing,
+        maxChildren: manifest.max_children,
         requirements: this.objective.requirements,
         specDir: this.loaded.specDir,
         pairs: this.pairs,

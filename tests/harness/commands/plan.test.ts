@@ -879,6 +879,8 @@ describe('harness plan: other manifests', () => {
 
       The bill assumes every tree uses its whole cap at the manifest's
       projected_branching: a scenario to size the ceiling against, not a bound.
+      With max_children set, the bill uses it instead and its figures are bounds
+      (at most max_children^d leaves at cap d; docs/branching.md).
       --from runs/NAME prints a forecast learned from recorded cells beside it.
       Exit code 2: a bad flag, manifest or provider configuration; nothing is written.
 
