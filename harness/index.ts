@@ -67,7 +67,7 @@ export { recipeDigest, sandboxImageTag, dockerfileFor, buildSandboxImage, sandbo
 export { jsonSchemaFiles } from './schema/json-schemas.js';
 export { BriefSourceError, keepSections, licenceNotice, pinnedPackageDir, readPinnedFile, renderBriefSource, stripExamples, type PinnedPackageOptions } from './task/brief-sources.js';
 export { BriefSource, TaskDefinition, TaskInvalidError, loadTaskDefinition } from './task/task-definition.js';
-export { SimParams, DEFAULT_BRANCHING, branchingTable, plantedText } from './sim/sim-params.js';
+export { SimParams, DEFAULT_BRANCHING, branchingTable, plantedText, collapseOf } from './sim/sim-params.js';
 export { ratioEstimate, pairedDifference, clusterStandardError, type Cluster, type LinearizedEstimate } from './stats/cluster-ratio.js';
 export { Interval, CALIBRATED_FROM_PAIRS, covers, uncalibratedLabel, assumedSpreadOf, boundedInterval, type Quantity as IntervalQuantity } from './stats/interval.js';
 export { PowerQuery, MinimumDetectable, minimumDetectableDifference, pairedTestPower, pairDifferenceSd } from './stats/power.js';

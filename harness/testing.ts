@@ -36,7 +36,7 @@ export { plantedTruth, pooledTruth, type PlantedTruth, type TruthOptions } from 
 export { faceLines } from './report/report-face.js';
 export { rule, rulingSection, registrationProblem, rulingLines, type RulingInput } from './report/ruling.js';
 export { CORPORA_DIR, DEFECTS_FILE, corpusDir, testSupportFiles, testFileFor, loadDefectTable, readCorpus, type SimCorpus } from './sim/corpus-files.js';
-export { leafDraws, seamDraws, applySeams, recallOf, reviewDraws, repairDraws, continuesAfterReview, mergeLoop, type SimClaim, type SimLeafDraws, type SimSeamDefect, type SimMergeAttempt, type SimMergeLoop } from './sim/decisions.js';
+export { leafDraws, seamDraws, collapseDraws, applySeams, recallOf, reviewDraws, repairDraws, continuesAfterReview, mergeLoop, type SimClaim, type SimLeafDraws, type SimSeamDefect, type SimMergeAttempt, type SimMergeLoop } from './sim/decisions.js';
 export { DefectModelError, isolatedDefects, pickVariant, brokenRequirements, passingRequirements, type DefectModel, type DefectVariant, type PresentDefects } from './sim/defect-model.js';
 export { DEFECT_MARKER, DefectTableError, PlantedDefect, DefectTable, defectModelOf, uncoveredRequirements, defectById, applyDefects, findMarkers, type DefectMarker } from './sim/defect-table.js';
 export { draw, drawKeyText, identityDraws, streamDraws, type DrawKey, type DecisionKey, type DrawSource, type SimCell, type SimRole } from './sim/draw.js';

@@ -1,7 +1,7 @@
 import type { Arm } from '../manifest/manifest.js';
 import { pickVariant, type DefectModel, type PresentDefects } from './defect-model.js';
 import type { DrawSource } from './draw.js';
-import type { SimParams } from './sim-params.js';
+import { collapseOf, type SimParams } from './sim-params.js';
 import { ROOT_PATH } from './tree-shape.js';
 
 /**
@@ -75,10 +75,36 @@ export function seamDraws(
 }
 
 /** The defects present after the seams: a seam on an already defective requirement changes nothing. */
-export function applySeams(present: PresentDefects, seams: readonly SimSeamDefect[]): Map<string, string> {
+export function applySeams<T extends { requirement: string; variant: string }>(present: PresentDefects, seams: readonly T[]): Map<string, string> {
   const next = new Map(present);
   for (const seam of seams) if (!next.has(seam.requirement)) next.set(seam.requirement, seam.variant);
   return next;
+}
+
+/** A defect the collapse mode plants at the root's first assembly. */
+export interface SimCollapseDefect {
+  requirement: string;
+  variant: string;
+}
+
+/**
+ * The collapse mode's draws (root merge only, role merger, attempt 1, keyed by arm): once per
+ * cell `collapse`; in a collapsed cell, per requirement of the root `collapse-defect` and, when
+ * it fires, `collapse-variant`. Off (no draw at all, so no other draw moves) when the mode is
+ * absent or its rate is 0, and at any node but the root. Applied like seams: a requirement
+ * already defective keeps its defect (see applySeams).
+ */
+export function collapseDraws(params: SimParams, draws: DrawSource, defects: DefectModel, arm: Arm, merge: { path: string; requirements: readonly string[] }): SimCollapseDefect[] {
+  const { rate, severity } = collapseOf(params);
+  if (rate === 0 || merge.path !== ROOT_PATH) return [];
+  const node = merge.path;
+  if (!(draws({ arm, node, role: 'merger', attempt: 1, decision: 'collapse' }) < rate)) return [];
+  const planted: SimCollapseDefect[] = [];
+  for (const requirement of merge.requirements) {
+    if (!(draws({ arm, node, role: 'merger', attempt: 1, decision: 'collapse-defect', item: requirement }) < severity)) continue;
+    planted.push({ requirement, variant: pickVariant(defects, requirement, draws({ arm, node, role: 'merger', attempt: 1, decision: 'collapse-variant', item: requirement })) });
+  }
+  return planted;
 }
 
 /** The recall of an arm's reviewer: the independent judge's, or the self-review's. */

@@ -3,7 +3,7 @@
  * tree-shape and decision model shared by the pure sampler and the sim ModelClient, and the
  * exact closed-form truth the harness must recover.
  */
-export { SimParams, DEFAULT_BRANCHING, branchingTable, plantedText } from './sim-params.js';
+export { SimParams, DEFAULT_BRANCHING, branchingTable, plantedText, collapseOf } from './sim-params.js';
 export { draw, drawKeyText, identityDraws, streamDraws, type DrawKey, type DecisionKey, type DrawSource, type SimCell, type SimRole } from './draw.js';
 export { planNode, hasRoom, childPath, chunkSizes, splitChunks, pickBranching, type SimPlan, type SimNodeInput, type SimLeafReason } from './tree-shape.js';
 export {
@@ -19,6 +19,7 @@ export {
 export {
   leafDraws,
   seamDraws,
+  collapseDraws,
   applySeams,
   recallOf,
   reviewDraws,
@@ -28,6 +29,7 @@ export {
   type SimClaim,
   type SimLeafDraws,
   type SimSeamDefect,
+  type SimCollapseDefect,
   type SimMergeAttempt,
   type SimMergeLoop,
 } from './decisions.js';

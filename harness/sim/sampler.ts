@@ -1,5 +1,5 @@
 import { ARMS, type Arm } from '../manifest/manifest.js';
-import { applySeams, leafDraws, mergeLoop, seamDraws, type SimClaim, type SimMergeLoop, type SimSeamDefect } from './decisions.js';
+import { applySeams, collapseDraws, leafDraws, mergeLoop, seamDraws, type SimClaim, type SimMergeLoop, type SimSeamDefect } from './decisions.js';
 import { passingRequirements, type DefectModel } from './defect-model.js';
 import { identityDraws, type DrawSource, type SimCell } from './draw.js';
 import type { SimModel, SimParams } from './sim-params.js';
@@ -159,7 +159,8 @@ export function sampleArm(
     const combined = new Map<string, string>();
     for (const child of node.children) for (const [r, v] of assemble(child)) combined.set(r, v);
     const seams = seamDraws(params, draws, defects, arm, { path: node.path, children: node.children.map((c) => c.requirements) });
-    const loop = mergeLoop(params, draws, arm, mergeAttempts, node.path, applySeams(combined, seams));
+    const collapse = collapseDraws(params, draws, defects, arm, { path: node.path, requirements: node.requirements });
+    const loop = mergeLoop(params, draws, arm, mergeAttempts, node.path, applySeams(applySeams(combined, seams), collapse));
     merges.push({ path: node.path, level: node.level, seams, loop, requirements: [...node.requirements], passing: passingRequirements(defects, node.requirements, loop.present) });
     return loop.present;
   };

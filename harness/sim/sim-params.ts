@@ -34,6 +34,28 @@ const Branching = z
   )
   .meta({ examples: [{ 2: 0.5, 3: 0.5 }] });
 
+/**
+ * The collapse mode: an optional block, off when absent, so a manifest without it keeps its
+ * digest and every existing draw (no collapse draw is made while it is off).
+ */
+const Collapse = z
+  .object({
+    rate: z.number().min(0).max(1).describe('Chance that a whole cell (one arm of one (cap, repetition)) collapses. Drawn once per cell at the root merge (draw `collapse`, keyed by arm). A rate in [0, 1]. No default.'),
+    severity: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe(
+        "Chance, in a collapsed cell, that each requirement of the spec not already defective gets a planted defect at the root's first assembly (draw `collapse-defect` per requirement, then `collapse-variant` for its patch). The arm's reviews may then find and repair them like any other defect. A rate in [0, 1]. No default.",
+      ),
+  })
+  .strict()
+  .optional()
+  .describe(
+    "SIMULATED collapse mode: with probability `rate` a whole cell's survival falls to a low mode, as an earlier real system's cells did (39, 40 and 19 of 42 requirements in three cap-1 cells), so outcomes are bimodal rather than binomial. Drawn once per cell at the root's merge (draw `collapse`, keyed by arm), so it acts there only (a root that executes whole never collapses). Default absent, which is off (no collapse draw is made).",
+  )
+  .meta({ examples: [{ rate: 0.1, severity: 0.5 }] });
+
 export const SimParams = z
   .object({
     seed: z
@@ -86,6 +108,7 @@ export const SimParams = z
       0.05,
       'Chance that a leaf does not deliver (its own tests fail). Drawn once per leaf (draw `deliver`); its claims leave the survival denominator, while its code and defects still go into the tree.',
     ),
+    collapse: Collapse,
   })
   .strict()
   .prefault({})
@@ -136,7 +159,16 @@ export function plantedText(p: SimParams): string {
     `early_leaf_rate ${plain(p.early_leaf_rate)}`,
     `unresolved_claim_rate ${plain(p.unresolved_claim_rate)}`,
     `non_delivery_rate ${plain(p.non_delivery_rate)}`,
+<<<<<<< HEAD
     // Only when planted: the line of every sweep without it stays as it was.
     ...(p.bound_replan_rate !== undefined ? [`bound_replan_rate ${plain(p.bound_replan_rate)}`] : []),
+=======
+    ...(p.collapse ? [`collapse {rate ${plain(p.collapse.rate)}, severity ${plain(p.collapse.severity)}}`] : []),
+>>>>>>> i30-stats
   ].join(', ');
+}
+
+/** The collapse mode's rate and severity; both 0 when the block is absent (off). */
+export function collapseOf(params: Pick<SimParams, 'collapse'>): { rate: number; severity: number } {
+  return params.collapse ?? { rate: 0, severity: 0 };
 }

@@ -1,8 +1,13 @@
 import type { Arm } from '../manifest/manifest.js';
 import { recallOf } from './decisions.js';
 import type { DefectModel } from './defect-model.js';
+<<<<<<< HEAD
 import type { SimModel } from './sim-params.js';
 import { hasRoom, splitShapes } from './tree-shape.js';
+=======
+import { branchingTable, collapseOf, type SimParams } from './sim-params.js';
+import { chunkSizes, hasRoom } from './tree-shape.js';
+>>>>>>> i30-stats
 import { JointDist } from './internal/joint-dist.js';
 
 /**
@@ -231,6 +236,19 @@ class SubtreeModel {
     return got;
   }
 
+  /**
+   * The collapse mode at the root's merge: with its rate the cell collapsed, and every
+   * requirement not already defective was planted with its severity, before the merge loop.
+   */
+  private collapsed(d: JointDist, level: number, bits: number[], n: number): JointDist {
+    const { rate, severity } = collapseOf(this.params);
+    if (level !== 0 || rate === 0) return d;
+    const out = JointDist.zero(this.bitOf.size, this.total);
+    out.addScaled(d, 1 - rate);
+    out.addScaled(d.plant(bits, n - bits.length, severity), rate);
+    return out;
+  }
+
   private compute(lo: number, hi: number, level: number, cap: number, bits: number[]): Map<number, JointDist> {
     const n = hi - lo;
     const p = this.params;
@@ -275,7 +293,7 @@ class SubtreeModel {
         acc = next;
         at += size;
       }
-      for (const [l, d] of acc) add(l, d.mergeLoop(this.arm, this.attempts, recallOf(p, this.arm), p.repair_rate), weight);
+      for (const [l, d] of acc) add(l, this.collapsed(d, level, bits, n).mergeLoop(this.arm, this.attempts, recallOf(p, this.arm), p.repair_rate), weight);
     }
     return out;
   }

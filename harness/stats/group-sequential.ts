@@ -335,3 +335,16 @@ export function sequentialDesignPairs(args: {
     sequentialOperatingCharacteristics({ spending: args.spending, alpha: args.alpha, beta, fractions, drift: theta, futility: args.futility ?? false, designDrift }).expectedFraction * maxPairs;
   return { maxPairs, pairsPerLook, inflation, fixed, expectedPairsNull: at(0), expectedPairsAlternative: at(drift) };
 }
+
+/**
+ * The repeated confidence interval at a look (Jennison & Turnbull ch. 9): the estimate ± the
+ * look's boundary on the t scale × its standard error. Intervals built this way at every look
+ * cover the truth simultaneously with probability 1 − alpha, so a look may show one without
+ * spending more; it excludes 0 exactly when |t| crosses the boundary.
+ */
+export function repeatedInterval(args: { estimate: number; standardError: number; df: number; z: number }): { low: number; high: number; halfWidth: number } {
+  const { estimate, standardError } = args;
+  if (!(Number.isFinite(estimate) && Number.isFinite(standardError) && standardError >= 0)) throw new RangeError(`estimate and standard error must be finite (SE >= 0), got ${estimate} and ${standardError}`);
+  const halfWidth = tBoundary(args.z, args.df) * standardError;
+  return { low: estimate - halfWidth, high: estimate + halfWidth, halfWidth };
+}

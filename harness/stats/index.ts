@@ -84,6 +84,7 @@ export {
   crossingProbability,
   sequentialDesignPairs,
   type SequentialDesignPairs,
+  repeatedInterval,
   type EfficacyBoundaries,
   type OperatingCharacteristics,
 } from './group-sequential.js';

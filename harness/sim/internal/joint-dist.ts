@@ -108,6 +108,32 @@ export class JointDist {
     return out;
   }
 
+  /**
+   * The collapse mode's planting: each of the tracked requirements `bits` and each of the
+   * `others` untracked ones that is not already defective becomes defective with probability q.
+   */
+  plant(bits: readonly number[], others: number, q: number): JointDist {
+    const out = JointDist.zero(this.trackedCount, this.maxCount);
+    const s = this.stride;
+    const all = bits.reduce((mask, j) => mask | (1 << j), 0);
+    for (let b = 0; b < 1 << this.trackedCount; b++) {
+      const absent = all & ~b;
+      const absentCount = popcount(absent);
+      for (let m = 0; m <= this.maxCount; m++) {
+        const w = this.data[b * s + m]!;
+        if (w === 0) continue;
+        const pmf = binomialPmf(Math.max(0, others - m), q);
+        for (let sub = absent; ; sub = (sub - 1) & absent) {
+          const got = popcount(sub);
+          const wb = w * q ** got * (1 - q) ** (absentCount - got);
+          if (wb !== 0) for (let j = 0; j < pmf.length; j++) out.data[(b | sub) * s + m + j]! += wb * pmf[j]!;
+          if (sub === 0) break;
+        }
+      }
+    }
+    return out;
+  }
+
   /** The state of two disjoint subtrees together. */
   convolve(other: JointDist): JointDist {
     const out = JointDist.zero(this.trackedCount, this.maxCount);

@@ -1,5 +1,5 @@
 import type { Arm, ModelRequest } from '../../../engine/index.js';
-import { applySeams, repairDraws, seamDraws } from '../decisions.js';
+import { applySeams, collapseDraws, repairDraws, seamDraws } from '../decisions.js';
 import type { SimCorpus } from '../corpus-files.js';
 import { DEFECT_MARKER } from '../defect-table.js';
 import { treeFiles } from '../sim-tree.js';
@@ -77,7 +77,8 @@ export function findingsIn(text: string): string[] {
  * The SIMULATED merger, one attempt per session. It gathers the children's planted markers and
  * test files with one command, then writes the assembled tree at the root: each requirement's
  * defect state from the child that owns it; at attempt 1 the seam defects of this merge
- * (`seamDraws`, once per merge); at a later attempt the defects the last review found, each
+ * (`seamDraws`, once per merge) and, at the root of a collapsed cell, the collapse mode's
+ * defects (`collapseDraws`); at a later attempt the defects the last review found, each
  * removed with `repair_rate` (`repairDraws`). It writes the program file by file and copies
  * every child's test of a requirement that is not defective, runs them, and finishes.
  */
@@ -106,7 +107,8 @@ export function mergerReply(world: SimWorld, req: ModelRequest): SimReply {
   let present: Map<string, string>;
   if (req.attempt === 1) {
     const seams = seamDraws(world.params, draws, world.defects, arm, { path: node.path, children: node.children.map((c) => c.requirements) });
-    present = applySeams(combined, seams);
+    const collapse = collapseDraws(world.params, draws, world.defects, arm, { path: node.path, requirements: node.requirements });
+    present = applySeams(applySeams(combined, seams), collapse);
   } else {
     const repaired = new Set(repairDraws(world.params, draws, arm, { path: node.path, attempt: req.attempt, findings: findingsIn(lastUser(req)) }));
     present = new Map([...root.present].filter(([r]) => !repaired.has(r)));

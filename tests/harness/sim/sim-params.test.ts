@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SimParams, branchingTable } from '../../../harness/index.js';
+import { SimParams, branchingTable, collapseOf, plantedText } from '../../../harness/index.js';
 
 describe('SimParams: the simulated: block', () => {
   it('fills every default from an empty block', () => {
@@ -27,8 +27,9 @@ describe('SimParams: the simulated: block', () => {
     const schema = z.toJSONSchema(SimParams, { io: 'input' }) as { properties: Record<string, { description?: string }> };
     const undocumented = Object.entries(schema.properties).filter(([, p]) => !/Default /.test(p.description ?? '') || !/draw/i.test(p.description ?? ''));
     expect(undocumented.map(([k]) => k)).toEqual([]);
-    // bound_replan_rate's default is applied where it is read (replanRateOf), so manifests without it keep their digest.
-    expect(Object.keys(schema.properties).sort()).toEqual([...Object.keys(SimParams.parse({})), 'bound_replan_rate'].sort());
+    // bound_replan_rate's default is applied where it is read (replanRateOf), so manifests without it keep their digest;
+    // `collapse` is the one optional block: absent means off, so it has no parsed default.
+    expect(Object.keys(schema.properties).sort()).toEqual([...Object.keys(SimParams.parse({})), 'bound_replan_rate', 'collapse'].sort());
     expect(schema.properties.seam_defect_rate!.description).toMatch(/once per merge and child, at the first merge attempt only.*uniformly.*already defective, nothing changes/);
   });
 
@@ -53,6 +54,19 @@ describe('SimParams: the simulated: block', () => {
     expect(problems({ leaf_defect_rate: 0.2, typo_rate: 1 })).toMatchInlineSnapshot(`
       [
         ": Unrecognized key: "typo_rate"",
+      ]
+    `);
+  });
+
+  it('keeps the collapse mode off unless declared, and names it in the planted text when it is', () => {
+    expect(collapseOf(SimParams.parse({}))).toEqual({ rate: 0, severity: 0 });
+    expect(plantedText(SimParams.parse({}))).not.toContain('collapse');
+    expect(plantedText(SimParams.parse({ collapse: { rate: 0.1, severity: 0.5 } }))).toMatch(/, collapse \{rate 0\.1, severity 0\.5\}$/);
+    const problems = (input: unknown) => SimParams.safeParse(input).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(problems({ collapse: { rate: 1.2 } })).toMatchInlineSnapshot(`
+      [
+        "collapse.rate: Too big: expected number to be <=1",
+        "collapse.severity: Invalid input: expected number, received undefined",
       ]
     `);
   });

@@ -48,6 +48,8 @@ const GRID: GridPoint[] = [
   { name: 'rates 1: every defect found and none repaired', rates: { leaf_defect_rate: 1, seam_defect_rate: 1, judge_recall: 1, self_review_recall: 1, repair_rate: 0, early_leaf_rate: 0 }, cap: 2, mergeAttempts: 3, cells: 1_000 },
   { name: 'rates 1: leaves all defective, repairs certain, seams and recall 1/2', rates: { leaf_defect_rate: 1, seam_defect_rate: 0.5, judge_recall: 1, self_review_recall: 0.5, repair_rate: 1, early_leaf_rate: 0 }, cap: 2, mergeAttempts: 4, cells: 4_000 },
   { name: 'early_leaf_rate 1: the root executes', rates: { early_leaf_rate: 1 }, cap: 3, mergeAttempts: 2, cells: 4_000 },
+  { name: 'collapse mode: a cell in four collapses, and collapses are reviewed like any defect', rates: { collapse: { rate: 0.25, severity: 0.6 } }, cap: 1, mergeAttempts: 3, cells: 6_000 },
+  { name: 'collapse mode with collateral breakage and seams', rates: { collapse: { rate: 0.4, severity: 0.5 }, seam_defect_rate: 0.5 }, cap: 2, mergeAttempts: 2, defects: COLLATERAL, cells: 6_000 },
   { name: 'non_delivery_rate 1: nothing to count', rates: { non_delivery_rate: 1 }, cap: 1, mergeAttempts: 2, cells: 500 },
 ];
 

@@ -9,6 +9,7 @@ import {
   normalCdf,
   normalQuantile,
   sequentialDrift,
+  repeatedInterval,
   sequentialDesignPairs,
   sequentialOperatingCharacteristics,
   spentAlpha,
@@ -57,6 +58,16 @@ describe('efficacy boundaries (Lan–DeMets, one-sided function at alpha/2 per s
   it('report each boundary as its nominal two-sided p-value', () => {
     const { z, nominalP } = efficacyBoundaries({ spending: 'obrien_fleming', alpha: 0.05, fractions: [0.5, 1] });
     z.forEach((c, k) => expect(nominalP[k]).toBeCloseTo(2 * (1 - normalCdf(c)), 10));
+  });
+});
+
+describe('the repeated confidence interval at a look', () => {
+  it('is the estimate ± the t-scale boundary × SE, and excludes 0 exactly when |t| crosses the boundary', () => {
+    const z = efficacyBoundaries({ spending: 'obrien_fleming', alpha: 0.05, fractions: [0.5, 1] }).z[0]!;
+    const ci = repeatedInterval({ estimate: 0.1, standardError: 0.03, df: 24, z });
+    expect(ci.halfWidth).toBeCloseTo(tBoundary(z, 24) * 0.03, 12);
+    expect(ci.low > 0).toBe(0.1 / 0.03 >= tBoundary(z, 24));
+    expect(repeatedInterval({ estimate: 0.1, standardError: 0.025, df: 24, z }).low).toBeGreaterThan(0);
   });
 });
 
