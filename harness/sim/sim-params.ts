@@ -159,12 +159,9 @@ export function plantedText(p: SimParams): string {
     `early_leaf_rate ${plain(p.early_leaf_rate)}`,
     `unresolved_claim_rate ${plain(p.unresolved_claim_rate)}`,
     `non_delivery_rate ${plain(p.non_delivery_rate)}`,
-<<<<<<< HEAD
     // Only when planted: the line of every sweep without it stays as it was.
     ...(p.bound_replan_rate !== undefined ? [`bound_replan_rate ${plain(p.bound_replan_rate)}`] : []),
-=======
     ...(p.collapse ? [`collapse {rate ${plain(p.collapse.rate)}, severity ${plain(p.collapse.severity)}}`] : []),
->>>>>>> i30-stats
   ].join(', ');
 }
 

@@ -1,13 +1,8 @@
 import type { Arm } from '../manifest/manifest.js';
 import { recallOf } from './decisions.js';
 import type { DefectModel } from './defect-model.js';
-<<<<<<< HEAD
-import type { SimModel } from './sim-params.js';
+import { collapseOf, type SimModel } from './sim-params.js';
 import { hasRoom, splitShapes } from './tree-shape.js';
-=======
-import { branchingTable, collapseOf, type SimParams } from './sim-params.js';
-import { chunkSizes, hasRoom } from './tree-shape.js';
->>>>>>> i30-stats
 import { JointDist } from './internal/joint-dist.js';
 
 /**
