@@ -64,8 +64,8 @@ describe('harness plan --from', () => {
         inflation factor); widths searched: 2, 3, 4 (max_children bounds the bill).
 
         design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  99.9%    NO
-        cheapest    b = 2  1:2 2:2 3:4 4:2                        6     2,522        2.52B     $12,610    unknown  99.1%   yes
+        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,640        23.6B    $118,200    unknown  99.9%    NO
+        cheapest    b = 2  1:2 2:2 3:4 4:2                        6     2,588        2.59B     $12,940    unknown  99.1%   yes
 
         The cheapest design reaches the power within max_sessions (the manifest's own does not fit).
         Paste into the manifest (it becomes a new sweep, with a new digest):
@@ -76,9 +76,9 @@ describe('harness plan --from', () => {
           max_children: 2
 
         Sequential (2 looks, obrien_fleming; inflation factor 1.004), expected at most 6 primary pairs:
-          planted difference 0: 6.0 pairs, 2,520 sessions expected (stops early only by futility or a false positive)
-          planted difference δ = 0.1: 4.4 pairs, 2,089 sessions expected, power 99.1%
-          the fixed design: 5.0 pairs, 2,255 sessions, always
+          planted difference 0: 6.0 pairs, 2,585 sessions expected (stops early only by futility or a false positive)
+          planted difference δ = 0.1: 4.4 pairs, 2,144 sessions expected, power 99.1%
+          the fixed design: 5.0 pairs, 2,314 sessions, always
         Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
         width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
         2 for the curve.
