@@ -474,12 +474,12 @@ describe('harness plan: the shipped manifests', () => {
     const table = lines.slice(lines.findIndex((l) => l.startsWith('  cap  leaves')), lines.findIndex((l) => l.startsWith('  all')) + 1);
     expect([...table, ...priced].join('\n')).toMatchInlineSnapshot(`
       "  cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound  priced
-        1         4         1             61     2      4       122         122M        $610    $434
-        all                                             4       122         122M        $610    $434
+        1         4         1             62     2      4       124         124M        $620    $442
+        all                                             4       124         124M        $620    $442
         priced        = each session at its token ceiling, 10:1 input:output (as an earlier system
                         measured), no cached-input discount, capped at the cost ceiling, at the rates
                         of the pair the router sends its role to (per million input/output):
-                        executor executor-model $3/$15: 98 sessions as planner, worker, checker,
+                        executor executor-model $3/$15: 100 sessions as planner, worker, checker,
                         merger, self_reviewer (the ungated merge's self-review), drift_judge;
                         reviewer reviewer-model $1/$5: 24 sessions as verifier (each leaf's re-run and
                         every meta-verifier), reviewer (the gated merge judge).
