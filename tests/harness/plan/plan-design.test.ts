@@ -39,24 +39,21 @@ describe('harness plan: the design search', () => {
     expect(section.split('\n').slice(0, 20).join('\n')).toMatchInlineSnapshot(`
       "Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
         a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
-        inflation factor); widths searched: 2, 3, 4 (max_children bounds the bill).
+        inflation factor); widths searched: 4 (projected_branching: a scenario).
 
-        design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,640        23.6B    $118,200    unknown  20.4%    NO
-        largest that fits  b = 2  1:2 2:2 3:23 4:2                      25     7,794        7.79B     $38,970    unknown  51.4%   yes
+        design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
+        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
 
-        NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
-        fits detects a difference of 0.149 or more at that power; raise the ceilings, ask a larger
-        smallest_difference, or expect INCONCLUSIVE. Its lines:
-          repetitions:
-            default: 2
-            by_cap:
-              3: 23
-          max_children: 2
+        NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
+        ceilings.
         Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
         width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
         2 for the curve.
-        Assumes widths from 2 up to max_children are searched; the bill is the bound at each (every"
+        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
+        let plan search narrower trees.
+        Assumes a sequential design plans the fixed design's pairs times its inflation factor; its
+        expected pairs assume looks at equal fractions.
+      "
     `);
     const json = JSON.parse((await plan('manifests/recursion-depth.yaml', '--json')).out);
     const { assumptions: _a, ...design } = json.design;
@@ -65,7 +62,7 @@ describe('harness plan: the design search', () => {
         "comparison": "levels >= 3",
         "fixedPairsNeeded": 52,
         "manifest": {
-          "costBoundUsd": 118200,
+          "costBoundUsd": 116020,
           "fits": false,
           "power": 0.203801,
           "primaryPairs": 8,
@@ -75,54 +72,28 @@ describe('harness plan: the design search', () => {
             "3": 4,
             "4": 4,
           },
-          "sessions": 23640,
-          "tokenBound": 23640000000,
+          "sessions": 23204,
+          "tokenBound": 23204000000,
           "width": 4,
         },
         "pairsPlanned": 53,
-        "reachable": {
-          "design": {
-            "costBoundUsd": 38970,
-            "fits": true,
-            "power": 0.514242,
-            "primaryPairs": 25,
-            "repetitions": {
-              "1": 2,
-              "2": 2,
-              "3": 23,
-              "4": 2,
-            },
-            "sessions": 7794,
-            "tokenBound": 7794000000,
-            "width": 2,
-          },
-          "smallestDifference": 0.149296,
-        },
         "reaching": [
           3,
           4,
         ],
         "sd": 0.25,
-        "widthBound": true,
+        "widthBound": false,
         "widths": [
-          2,
-          3,
           4,
         ],
-        "yaml": [
-          "repetitions:",
-          "  default: 2",
-          "  by_cap:",
-          "    3: 23",
-          "max_children: 2",
-        ],
+        "yaml": [],
       }
     `);
   });
 
   it('finds, within reach, the cheapest fixed design: it reaches the power and one primary pair fewer does not', async () => {
     const { sequential: _none, ...fixed } = shipped.hypothesis as Record<string, unknown>;
-    const file = await variant('reach.yaml', { max_sessions: 20000, hypothesis: fixed });
+    const file = await variant('reach.yaml', { max_sessions: 20000, max_children: 4, hypothesis: fixed });
     const { design } = JSON.parse((await plan(file, '--json')).out);
     expect({ pairs: design.cheapest.primaryPairs, width: design.cheapest.width, repetitions: design.cheapest.repetitions, sessions: design.cheapest.sessions, fits: design.cheapest.fits, yaml: design.yaml }).toMatchInlineSnapshot(`
       {
@@ -153,7 +124,7 @@ describe('harness plan: the design search', () => {
   });
 
   it('prints a sequential design\'s expected pairs and sessions at a planted difference of 0 and of δ, beside the fixed design\'s', async () => {
-    const file = await variant('seq.yaml', { max_sessions: 20000 });
+    const file = await variant('seq.yaml', { max_sessions: 20000, max_children: 4 });
     const { out } = await plan(file);
     expect(out.split('\n').filter((l) => /Sequential \(|planted difference|the fixed design:/.test(l))).toMatchInlineSnapshot(`
       [
