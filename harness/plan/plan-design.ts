@@ -123,8 +123,8 @@ function powerFn(h: Hypothesis, sd: number): (pairs: number) => number | undefin
 }
 
 /** The repetitions with `primary` pairs: the curve minimum everywhere, the rest at `at`. */
-function allocation(manifest: Manifest, reaching: readonly number[], at: number, primary: number): Record<number, number> {
-  const reps = Object.fromEntries(manifest.depth_caps.map((cap) => [cap, Math.min(CURVE_MINIMUM, repetitionsAt(manifest, cap))])) as Record<number, number>;
+function allocation(manifest: Manifest, reaching: readonly number[], at: number, primary: number, minimum = CURVE_MINIMUM): Record<number, number> {
+  const reps = Object.fromEntries(manifest.depth_caps.map((cap) => [cap, Math.min(minimum, repetitionsAt(manifest, cap))])) as Record<number, number>;
   const floor = reaching.reduce((n, cap) => n + reps[cap]!, 0);
   reps[at] = reps[at]! + Math.max(0, primary - floor);
   return reps;
@@ -151,7 +151,7 @@ export function searchDesign(search: DesignSearchInput): DesignSearch | undefine
     // The cheapest cap deep enough, per pair, at this width.
     const perPair = (cap: number) => costOf(billOf(search, width, allocation(manifest, reaching, cap, floor + 1), reaching, () => undefined));
     const at = [...reaching].sort((a, b) => perPair(a) - perPair(b) || a - b)[0]!;
-    return { width, at, bill: (pairs: number) => billOf(search, width, allocation(manifest, reaching, at, pairs), reaching, power) };
+    return { width, at, bill: (pairs: number, minimum = CURVE_MINIMUM) => billOf(search, width, allocation(manifest, reaching, at, pairs, minimum), reaching, power) };
   });
   let cheapest: DesignBill | undefined;
   for (const { bill } of planned === undefined ? [] : sized) {
@@ -160,11 +160,15 @@ export function searchDesign(search: DesignSearchInput): DesignSearch | undefine
   }
   // None reaches the power within the ceilings: the most primary pairs that fit, over the widths.
   let reachable: DesignBill | undefined;
-  for (const { bill } of cheapest ? [] : sized) {
-    if (!bill(floor).fits) continue;
-    const step = bill(floor + 1).sessions - bill(floor).sessions;
-    let lo = floor;
-    let hi = Math.min(MOST_PAIRS, floor + Math.ceil(manifest.max_sessions / Math.max(1, step)) + 2);
+  for (const { bill: billAt } of cheapest ? [] : sized) {
+    // The curve's minimum of 2 pairs a cap, or 1 when even that does not fit.
+    const minimum = billAt(floor).fits ? CURVE_MINIMUM : 1;
+    const least = reaching.reduce((n, cap) => n + Math.min(minimum, repetitionsAt(manifest, cap)), 0);
+    const bill = (pairs: number) => billAt(pairs, minimum);
+    if (!bill(least).fits) continue;
+    const step = bill(least + 1).sessions - bill(least).sessions;
+    let lo = least;
+    let hi = Math.min(MOST_PAIRS, least + Math.ceil(manifest.max_sessions / Math.max(1, step)) + 2);
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2);
       if (bill(mid).fits) lo = mid;
@@ -188,7 +192,7 @@ export function searchDesign(search: DesignSearchInput): DesignSearch | undefine
   };
   if (!cheapest && reachable) {
     // The smallest difference the largest affordable design detects, at the fixed design's level (deflated for the looks).
-    const pairs = Math.floor(reachable.primaryPairs / inflation);
+    const pairs = Math.round(reachable.primaryPairs / inflation);
     const mde = pairs >= 2 ? minimumDetectableDifference({ pairs, sd, alpha: h.alpha, power: h.power }) : undefined;
     result.reachable = { design: reachable, ...(mde?.kind === 'noncentral-t' && mde.difference <= 1 ? { smallestDifference: mde.difference } : {}) };
   }
