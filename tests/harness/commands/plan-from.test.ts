@@ -63,11 +63,17 @@ describe('harness plan --from', () => {
         a fixed design needs 5 pairs (exact noncentral t); the sequential design plans 6 (its
         inflation factor); widths searched: 4 (projected_branching: a scenario).
 
-        design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  99.9%    NO
+        design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
+        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  99.9%    NO
+        largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  86.4%   yes
 
-        NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
-        ceilings.
+        NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
+        fits detects a difference of 0.185 or more at that power; raise the ceilings, ask a larger
+        smallest_difference, or expect INCONCLUSIVE. Its lines:
+          repetitions:
+            default: 1
+            by_cap:
+              3: 2
         Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
         width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
         2 for the curve.

@@ -186,7 +186,7 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: recursion-depth (nothing is spent)
 
-        manifest      manifests/recursion-depth.yaml (digest fdbe08681514)
+        manifest      manifests/recursion-depth.yaml (digest b9c23f7ec3e2)
         spec          ../spec/sqlcsv
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-b, rung 3
@@ -198,24 +198,21 @@ describe('harness plan: the shipped manifests', () => {
         max cost      none (max_cost_usd; max_sessions and the unit ceilings bound the bill)
         pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
-      Sessions AT MOST: no node has more than max_children = 4 children (the engine holds every plan to it):
+      Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         4         1             62     2      4       124         124M        $620
-        2        16         5            278     2      4       556         556M      $2,780
-        3        64        21          1,142     4      8     4,568        4.57B     $22,840
-        4       256        85          4,598     4      8    18,392        18.4B     $91,960
-        all                                            24    23,640        23.6B    $118,200
+        1         4         1             61     2      4       122         122M        $610
+        2        16         5            273     2      4       546         546M      $2,730
+        3        64        21          1,121     4      8     4,484        4.48B     $22,420
+        4       256        85          4,513     4      8    18,052        18.1B     $90,260
+        all                                            24    23,204        23.2B    $116,020
 
-        Every figure is a BOUND from max_children = 4: at cap d a tree holds at most 4^d leaves, and a plan
-        that splits wider is asked again once (a planner session, counted below) and then cut to the bound
-        (docs/branching.md). A tree that stops shallow or splits narrower costs less. Per node the court
-        opens the sessions below, the drift allowance included; a repair round beyond it is outside the
-        bound, and max_sessions stops the sweep there.
-        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner + its re-ask (2 in all)],
+        Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
+        less; one that branches wider costs more.
+        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
-        pairing       = independent would be 35,072 sessions (+11,432 against shared).
+        pairing       = independent would be 34,200 sessions (+10,996 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
@@ -226,12 +223,12 @@ describe('harness plan: the shipped manifests', () => {
         models.reviewer-model (no provider configuration), or plan --from a recorded run)).
 
       Ceiling: max_sessions 8,000 (from the manifest), the number the run enforces.
-        The bound of 23,640 sessions exceeds it by 15,640; 16 of 24 cells fit.
+        The projection of 23,204 sessions exceeds it by 15,204; 16 of 24 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 4: all 8 cells
         The ceiling is reached inside cap4-rep1-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
-        Whole caps that fit: --depths 1,2,3 (5,248 sessions).
+        Whole caps that fit: --depths 1,2,3 (5,152 sessions).
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -251,25 +248,24 @@ describe('harness plan: the shipped manifests', () => {
 
       Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
         a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
-        inflation factor); widths searched: 2, 3, 4 (max_children bounds the bill).
+        inflation factor); widths searched: 4 (projected_branching: a scenario).
 
         design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,640        23.6B    $118,200    unknown  20.4%    NO
-        largest that fits  b = 2  1:2 2:2 3:23 4:2                      25     7,794        7.79B     $38,970    unknown  51.4%   yes
+        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
+        largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  10.6%   yes
 
         NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
-        fits detects a difference of 0.149 or more at that power; raise the ceilings, ask a larger
+        fits detects a difference of 0.816 or more at that power; raise the ceilings, ask a larger
         smallest_difference, or expect INCONCLUSIVE. Its lines:
           repetitions:
-            default: 2
+            default: 1
             by_cap:
-              3: 23
-          max_children: 2
+              3: 2
         Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
         width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
         2 for the curve.
-        Assumes widths from 2 up to max_children are searched; the bill is the bound at each (every
-        tree full at that width).
+        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
+        let plan search narrower trees.
         Assumes a sequential design plans the fixed design's pairs times its inflation factor; its
         expected pairs assume looks at equal fractions.
       "
@@ -282,7 +278,7 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: recursion-depth (nothing is spent)
 
-        manifest      manifests/recursion-depth.yaml (digest fdbe08681514)
+        manifest      manifests/recursion-depth.yaml (digest b9c23f7ec3e2)
         spec          ../spec/sqlcsv
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-b, rung 3
@@ -294,22 +290,19 @@ describe('harness plan: the shipped manifests', () => {
         max cost      none (max_cost_usd; max_sessions and the unit ceilings bound the bill)
         pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
-      Sessions AT MOST: no node has more than max_children = 4 children (the engine holds every plan to it):
+      Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound
-        1         4         1             62     2      4       124         124M        $620
-        2        16         5            278     2      4       556         556M      $2,780
-        all                                             8       680         680M      $3,400
+        1         4         1             61     2      4       122         122M        $610
+        2        16         5            273     2      4       546         546M      $2,730
+        all                                             8       668         668M      $3,340
 
-        Every figure is a BOUND from max_children = 4: at cap d a tree holds at most 4^d leaves, and a plan
-        that splits wider is asked again once (a planner session, counted below) and then cut to the bound
-        (docs/branching.md). A tree that stops shallow or splits narrower costs less. Per node the court
-        opens the sessions below, the drift allowance included; a repair round beyond it is outside the
-        bound, and max_sessions stops the sweep there.
-        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner + its re-ask (2 in all)],
+        Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
+        less; one that branches wider costs more.
+        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
-        pairing       = independent would be 1,024 sessions (+344 against shared).
+        pairing       = independent would be 1,000 sessions (+332 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
@@ -320,7 +313,7 @@ describe('harness plan: the shipped manifests', () => {
         models.reviewer-model (no provider configuration), or plan --from a recorded run)).
 
       Ceiling: max_sessions 100 (--max-sessions; the manifest says 8,000), the number the run enforces.
-        The bound of 680 sessions exceeds it by 580; 2 of 8 cells fit.
+        The projection of 668 sessions exceeds it by 568; 2 of 8 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 1: 2 of 4 cells, from cap1-rep2-gated on
           cap 2: all 4 cells
@@ -343,18 +336,18 @@ describe('harness plan: the shipped manifests', () => {
 
       Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
         a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
-        inflation factor); widths searched: 2, 3, 4 (max_children bounds the bill).
+        inflation factor); widths searched: 4 (projected_branching: a scenario).
 
         design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,640        23.6B    $118,200    unknown  20.4%    NO
+        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
 
         NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
         ceilings.
         Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
         width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
         2 for the curve.
-        Assumes widths from 2 up to max_children are searched; the bill is the bound at each (every
-        tree full at that width).
+        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
+        let plan search narrower trees.
         Assumes a sequential design plans the fixed design's pairs times its inflation factor; its
         expected pairs assume looks at equal fractions.
       "
@@ -367,7 +360,7 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: recursion-depth (nothing is spent)
 
-        manifest      manifests/recursion-depth.yaml (digest fdbe08681514)
+        manifest      manifests/recursion-depth.yaml (digest b9c23f7ec3e2)
         spec          ../spec/sqlcsv
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-b, rung 3
@@ -379,31 +372,28 @@ describe('harness plan: the shipped manifests', () => {
         max cost      none (max_cost_usd; max_sessions and the unit ceilings bound the bill)
         pairing       shared: the arms of a pair share one planned tree and its leaves, and diverge at the first merge
 
-      Sessions AT MOST: no node has more than max_children = 4 children (the engine holds every plan to it):
+      Sessions if every tree uses its whole cap at projected_branching b = 4:
 
         cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound   priced
-        1         4         1             62     2      4       124         124M        $620     $409
-        2        16         5            278     2      4       556         556M      $2,780   $1,849
-        3        64        21          1,142     4      8     4,568        4.57B     $22,840  $15,218
-        4       256        85          4,598     4      8    18,392        18.4B     $91,960  $61,298
-        all                                            24    23,640        23.6B    $118,200  $78,775
+        1         4         1             61     2      4       122         122M        $610     $401
+        2        16         5            273     2      4       546         546M      $2,730   $1,808
+        3        64        21          1,121     4      8     4,484        4.48B     $22,420  $14,875
+        4       256        85          4,513     4      8    18,052        18.1B     $90,260  $59,907
+        all                                            24    23,204        23.2B    $116,020  $76,991
 
-        Every figure is a BOUND from max_children = 4: at cap d a tree holds at most 4^d leaves, and a plan
-        that splits wider is asked again once (a planner session, counted below) and then cut to the bound
-        (docs/branching.md). A tree that stops shallow or splits narrower costs less. Per node the court
-        opens the sessions below, the drift allowance included; a repair round beyond it is outside the
-        bound, and max_sessions stops the sweep there.
-        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner + its re-ask (2 in all)],
+        Every figure comes from b = 4: a scenario, not a bound. A tree that stops shallow costs
+        less; one that branches wider costs more.
+        sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
         allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
-        pairing       = independent would be 35,072 sessions, $114,742 priced (+11,432 against shared).
+        pairing       = independent would be 34,200 sessions, $111,175 priced (+10,996 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
                         so only the token bound always holds.
         priced        = each session at its token ceiling, 10:1 input:output (as an earlier system
                         measured), no cached-input discount, capped at the cost ceiling, at the rates
                         of the pair the router sends its role to (per million input/output):
-                        executor executor-model $3/$15: 19,256 sessions as planner, worker, checker,
+                        executor executor-model $3/$15: 18,820 sessions as planner, worker, checker,
                         merger, self_reviewer (the ungated merge's self-review), drift_judge;
                         reviewer reviewer-model $0/$0: 4,384 sessions as verifier (each leaf's re-run
                         and every meta-verifier), reviewer (the gated merge judge).
@@ -412,13 +402,13 @@ describe('harness plan: the shipped manifests', () => {
         session takes (declare latency_s for gateway and local, or plan --from a recorded run)).
 
       Ceiling: max_sessions 2,000 (--max-sessions; the manifest says 8,000), the number the run enforces.
-        The bound of 23,640 sessions exceeds it by 21,640; 10 of 24 cells fit.
+        The projection of 23,204 sessions exceeds it by 21,204; 10 of 24 cells fit.
         Likely unmeasured, in recording order (caps ascending, then repetition, then arm):
           cap 3: 6 of 8 cells, from cap3-rep2-gated on
           cap 4: all 8 cells
         The ceiling is reached inside cap3-rep2-gated: its sessions are spent, it goes unmeasured,
         and the cells after it never start.
-        Whole caps that fit: --depths 1,2 (680 sessions).
+        Whole caps that fit: --depths 1,2 (668 sessions).
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
@@ -438,18 +428,18 @@ describe('harness plan: the shipped manifests', () => {
 
       Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
         a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
-        inflation factor); widths searched: 2, 3, 4 (max_children bounds the bill).
+        inflation factor); widths searched: 4 (projected_branching: a scenario).
 
         design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound   priced  wall time  power  fits
-        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,640        23.6B    $118,200  $78,775    unknown  20.4%    NO
+        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020  $76,991    unknown  20.4%    NO
 
         NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
         ceilings.
         Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
         width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
         2 for the curve.
-        Assumes widths from 2 up to max_children are searched; the bill is the bound at each (every
-        tree full at that width).
+        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
+        let plan search narrower trees.
         Assumes a sequential design plans the fixed design's pairs times its inflation factor; its
         expected pairs assume looks at equal fractions.
       "
@@ -474,12 +464,12 @@ describe('harness plan: the shipped manifests', () => {
     const table = lines.slice(lines.findIndex((l) => l.startsWith('  cap  leaves')), lines.findIndex((l) => l.startsWith('  all')) + 1);
     expect([...table, ...priced].join('\n')).toMatchInlineSnapshot(`
       "  cap  leaves  planning  sessions/pair  reps  cells  sessions  token bound  cost bound  priced
-        1         4         1             62     2      4       124         124M        $620    $442
-        all                                             4       124         124M        $620    $442
+        1         4         1             61     2      4       122         122M        $610    $434
+        all                                             4       122         122M        $610    $434
         priced        = each session at its token ceiling, 10:1 input:output (as an earlier system
                         measured), no cached-input discount, capped at the cost ceiling, at the rates
                         of the pair the router sends its role to (per million input/output):
-                        executor executor-model $3/$15: 100 sessions as planner, worker, checker,
+                        executor executor-model $3/$15: 98 sessions as planner, worker, checker,
                         merger, self_reviewer (the ungated merge's self-review), drift_judge;
                         reviewer reviewer-model $1/$5: 24 sessions as verifier (each leaf's re-run and
                         every meta-verifier), reviewer (the gated merge judge).

@@ -81,11 +81,15 @@ describe('harness plan with a hypothesis', () => {
         a fixed design needs 52 pairs (exact noncentral t); widths searched: 3 (projected_branching: a
         scenario).
 
-        design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's  b = 3  1:1 2:1 3:2                            3     1,427        1.43B      $7,135    unknown   7.2%    NO
+        design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
+        manifest's         b = 3  1:1 2:1 3:2                            3     1,427        1.43B      $7,135    unknown   7.2%    NO
+        largest that fits  b = 3  1:1 2:1 3:1                            2       834         834M      $4,170    unknown   5.8%   yes
 
-        NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
-        ceilings.
+        NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
+        fits detects no difference up to 1 at that power; raise the ceilings, ask a larger
+        smallest_difference, or expect INCONCLUSIVE. Its lines:
+          repetitions:
+            default: 1
         Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
         width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
         2 for the curve.
