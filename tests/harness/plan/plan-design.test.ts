@@ -36,46 +36,13 @@ describe('harness plan: the design search', () => {
     const { code, out, err } = await plan('manifests/recursion-depth.yaml');
     expect({ code, err }).toEqual({ code: 0, err: '' });
     const section = out.slice(out.indexOf('Design search:'));
-    expect(section.split('\n').slice(0, 20).join('\n')).toMatchInlineSnapshot(`
-      "Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
-        a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
-        inflation factor); widths searched: 4 (projected_branching: a scenario).
-
-        design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
-
-        NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
-        ceilings.
-        Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
-        width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
-        2 for the curve.
-        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
-        let plan search narrower trees.
-        Assumes a sequential design plans the fixed design's pairs times its inflation factor; its
-        expected pairs assume looks at equal fractions.
-      "
-    
-      "Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
-        a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
-        inflation factor); widths searched: 4 (projected_branching: a scenario).
-
-        design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
-        largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  10.6%   yes
-
-        NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
-        fits detects a difference of 0.816 or more at that power; raise the ceilings, ask a larger
-        smallest_difference, or expect INCONCLUSIVE. Its lines:
-          repetitions:
-            default: 1
-            by_cap:
-              3: 2
-        Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
-        width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
-        2 for the curve.
-        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
-        let plan search narrower trees."
-    `);
+    const lines = section.split('\n').map((l) => l.trim());
+    expect(lines.filter((l) => /^(manifest's|largest that fits) /.test(l))).toEqual([
+      "manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO",
+      'largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  10.6%   yes',
+    ]);
+    expect(section).toContain('NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1.');
+    expect(section.replace(/\s+/g, ' ')).toContain('The largest that fits detects a difference of 0.816 or more at that power');
     const json = JSON.parse((await plan('manifests/recursion-depth.yaml', '--json')).out);
     const { assumptions: _a, ...design } = json.design;
     expect({ manifest: [design.manifest.primaryPairs, design.manifest.sessions, design.manifest.fits], cheapest: design.cheapest ?? null, reachable: [design.reachable.design.repetitions, design.reachable.design.sessions, Number(design.reachable.smallestDifference.toFixed(3))], yaml: design.yaml, pairs: [design.fixedPairsNeeded, design.pairsPlanned] }).toEqual({
