@@ -70,7 +70,8 @@ type HarnessErrorCode =
   | 'task_invalid'
   | 'sandbox_build_failed'
   | 'grading_refused'
-  | 'replay_diverged';
+  | 'replay_diverged'
+  | 'look_refused';
 
 /**
  * Every error code, and the exit it ends a command with. Engine codes are typed from the
@@ -121,6 +122,8 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   sandbox_build_failed: EXIT.environment,
   grading_refused: EXIT.gradingRefused,
   replay_diverged: EXIT.replayDiverged,
+  // `report --look` refused a look (past K, after a stop, no new pairs): bad input, nothing written.
+  look_refused: EXIT.usage,
 };
 
 /**

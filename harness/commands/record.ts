@@ -43,6 +43,7 @@ export function recordCommand(io: CliIo, onExit: (code: number) => void): Comman
     .description('record a sweep: every cell of the manifest (or --depths) on the engine, graded in Docker, into a resumable run folder')
     .argument('<manifest>', 'sweep manifest (YAML), e.g. manifests/smoke.yaml')
     .option('--depths <caps>', 'only these caps, comma-separated, e.g. 1,2 (default: every cap in the manifest)', capList)
+    .option('--repetitions <n>', 'only repetitions 1..N of each staged cap: a stage of a sequential design; the same command without it records the rest (default: all)', positiveInt)
     .option('--max-sessions <n>', "lower the session ceiling for this invocation; never above the manifest's", positiveInt)
     .option('--out <dir>', 'the run folder: new, or an existing one to resume (default: runs/<manifest name>-<UTC time>)')
     .option('--providers <file>', 'provider configuration (default: $RDH_PROVIDERS; not needed when both pairs are sim)')
@@ -57,7 +58,8 @@ export function recordCommand(io: CliIo, onExit: (code: number) => void): Comman
       [
         '',
         'Staging: record the cheap end first (--depths 1,2), read the curve, then run',
-        '--depths 3,4 with the same --out: one journal, one curve.',
+        '--depths 3,4 with the same --out: one journal, one curve. --repetitions N stages by',
+        'repetitions instead; harness report --look rules between stages (see docs/experiment-design.md).',
         'Resuming: run the same command with the same --out. Finished cells are kept; an',
         'interrupted cell, or one left unavailable by a provider that failed for its whole',
         'patience, is re-run with every transcribed call answered from its transcript, so no',

@@ -9,6 +9,7 @@ import { JournalInvalidError, journalEvent, journalFormat, readJournal, type Jou
 import { CellMeasurement } from './cell-measurement.js';
 import { CellId, parseCellId } from './run-folder.js';
 import { SessionTokens } from './session-tokens.js';
+import { LookPayload } from './look-taken.js';
 
 export { SessionTokens };
 
@@ -226,6 +227,13 @@ const RateControlChanged = journalEvent('rate_control_changed', 1, {
 }).refine((e) => e.min <= e.limit && e.limit <= e.max, { message: 'the limit lies outside [min, max]', path: ['limit'] })
   .refine((e) => e.rateLimited <= e.attempts, { message: 'more 429s than attempts', path: ['rateLimited'] });
 
+/**
+ * `harness report --look` ruled on the pre-registered hypothesis (look-taken.ts): the one
+ * event a command other than `record` appends, under the same lock. New with issue 30: a
+ * journal from before it holds none, and record, resume and replay pass over it.
+ */
+const LookTaken = journalEvent('look_taken', 1, LookPayload);
+
 export const SWEEP_JOURNAL = journalFormat('sweep journal', [
   Header,
   RunStarted,
@@ -243,6 +251,7 @@ export const SWEEP_JOURNAL = journalFormat('sweep journal', [
   CellFinished,
   SweepStopped,
   RateControlChanged,
+  LookTaken,
 ]);
 
 export type SweepEvent = z.output<(typeof SWEEP_JOURNAL)['schema']>;

@@ -47,6 +47,38 @@ export function comparisonName(c: Comparison): string {
 /** The deepest level a comparison needs a cap to reach. */
 export const comparisonDepth = (c: Comparison): number => (c.level ?? c.levels_from)!;
 
+/** The Lan–DeMets spending functions a sequential design may name (harness/stats/group-sequential.ts computes them). */
+export const SPENDING_FUNCTIONS = ['obrien_fleming', 'pocock'] as const;
+
+/**
+ * `sequential:`: the hypothesis is ruled on at up to `looks` interim looks (`harness report
+ * --look`), each at the efficacy boundary the spending function allows by its information
+ * fraction (pairs measured over pairs planned for the primary comparison), so staging a sweep
+ * and looking between stages keeps the false-positive rate at alpha.
+ */
+export const Sequential = z
+  .object({
+    looks: z
+      .int()
+      .min(1, 'must be at least 1 (1 is the fixed design: one look, at the end)')
+      .max(20, 'must be at most 20; a look is a stage of the sweep, and more than a handful buys almost nothing')
+      .describe('K: the most looks the ruling may take, the last spending what alpha is left. At least 1 (1 = the fixed design). No default.')
+      .meta({ examples: [2] }),
+    spending: z
+      .enum(SPENDING_FUNCTIONS, { error: (issue) => `must be one of ${SPENDING_FUNCTIONS.join(', ')} (Lan–DeMets spending functions), got ${JSON.stringify(issue.input)}` })
+      .describe('How alpha is spent over the looks: obrien_fleming (almost nothing early; the last boundary stays near the fixed design\'s) or pocock (evenly; early stops come easier, the last boundary is paid for). No default.')
+      .meta({ examples: ['obrien_fleming'] }),
+    futility: z
+      .literal(true, { error: 'may only be true (declare a non-binding futility boundary) or left out' })
+      .optional()
+      .describe('true: each interim look also checks a non-binding futility boundary (beta spent by the same function); crossing it rules STOP: NOT SUPPORTED. Non-binding: the efficacy boundaries ignore it, so continuing past it keeps alpha. Default: no futility boundary.')
+      .meta({ examples: [true] }),
+  })
+  .strict()
+  .describe('A group-sequential design: up to `looks` rulings, each taken explicitly (`harness report --look`) and journalled, with Lan–DeMets alpha spending on the information fraction. Default: none (one fixed ruling; repeated looks get the caveat REPEATED LOOKS, NOT ADJUSTED).')
+  .meta({ examples: [{ looks: 2, spending: 'obrien_fleming' }] });
+export type Sequential = z.infer<typeof Sequential>;
+
 export const Hypothesis = z
   .object({
     primary: Comparison.describe('The one comparison the sweep is run to decide, ruled on at alpha. No default.'),
@@ -73,6 +105,7 @@ export const Hypothesis = z
       .lt(1)
       .describe('The power wanted to detect smallest_difference at alpha; `harness plan` says whether the design has it. It never enters a ruling. No default.')
       .meta({ examples: [0.8] }),
+    sequential: Sequential.optional(),
   })
   .strict()
   .superRefine((h, ctx) => {

@@ -49,7 +49,7 @@ export interface PlanHypothesis {
 
 const pct = (p: number) => (p > 0.999 && p < 1 ? 'over 99.9%' : `${Number((100 * p).toFixed(1))}%`);
 
-function pairsNeeded(sd: number, difference: number, alpha: number, power: number): number | null {
+export function pairsNeeded(sd: number, difference: number, alpha: number, power: number): number | null {
   const enough = (n: number) => pairedTestPower({ pairs: n, sd, difference, alpha }) >= power;
   if (!enough(MOST_PAIRS)) return null;
   let lo = 1;

@@ -12,6 +12,8 @@ import { cacheLines } from './plan-cache.js';
 import type { CacheShare } from '../journal/cache-share-schema.js';
 import { planPower, type PlanPower } from './plan-power.js';
 import { hypothesisLines, planHypothesis, type PlanHypothesis } from './plan-hypothesis.js';
+import { searchDesign, type DesignSearch } from './plan-design.js';
+import { designLines } from './plan-design-text.js';
 import type { CellMeasurement } from '../journal/cell-measurement.js';
 import { plantedText } from '../sim/sim-params.js';
 import { priceOf, type LoadedProviderConfig } from '../providers/provider-config.js';
@@ -72,6 +74,8 @@ export interface PlanReport {
   power: PlanPower;
   /** The manifest's `hypothesis:` judged: whether the design can detect its δ at the power wanted (with `power.sd`). Absent when it declares none. */
   hypothesis?: PlanHypothesis;
+  /** The design search (plan-design.ts): the cheapest design reaching the hypothesis's power for its primary comparison, beside the manifest's. Absent without a hypothesis. */
+  design?: DesignSearch;
   /** `--from runs/NAME`: the cells still to record, forecast from what the run's measured cells cost. Absent without --from (a plan's JSON holds no null). */
   forecast?: LearnedForecast;
   /** How long the sweep takes (wall-time.ts): the projection's, and under --from the cells left's, from measured figures. */
@@ -135,6 +139,12 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
   const other = projectPlan({ ...input, pairing: manifest.pairing === 'shared' ? 'independent' : 'shared' });
   const power = planPower(manifest, { caps: selected, repetitions: (cap) => repetitionsAt(manifest, cap), ...(options.from ? { from: { run: options.from.run, cells: options.from.cells } } : {}) });
   const hypothesis = planHypothesis(manifest, power.sd);
+  const wallConfig = { concurrency: concurrencyPlan(manifest.concurrency), ...(options.providers?.config.docker_hosts ? { dockerCapacity: options.providers.config.docker_hosts.reduce((n, h) => n + h.capacity, 0) } : {}) };
+  const wallSeconds = (byPair: Parameters<typeof declaredLoads>[2]) => {
+    const w = forecastWallTime({ ...wallConfig, loads: declaredLoads(manifest, options.providers?.config, byPair) });
+    return w.status === 'unknown' ? undefined : w.seconds;
+  };
+  const design = searchDesign({ manifest, input, sd: power.sd, ...(manifest.max_cost_usd !== undefined ? { maxCostUsd: manifest.max_cost_usd } : {}), wallSeconds });
   const forecast = options.from && options.from.cells.length > 0 ? learnedForecast(manifest, { caps: selected, ...options.from }) : undefined;
   const left = forecast && options.from?.calls ? { sessions: forecast.total.forecast.sessions, calls: options.from.calls } : undefined;
   return {
@@ -165,6 +175,7 @@ export function buildPlanReport(loaded: LoadedManifest, options: PlanReportOptio
         },
     power,
     ...(hypothesis ? { hypothesis } : {}),
+    ...(design ? { design } : {}),
     ...(forecast ? { forecast } : {}),
     wallTime: wallTimes(manifest, options.providers, projection, left),
     ...(options.from?.cache ? { cache: { run: options.from.run, byRole: [...options.from.cache] } } : {}),
@@ -393,6 +404,10 @@ export function renderPlanText(report: PlanReport): string {
   if (cache.length) lines.push('', ...cache);
   lines.push('', ...powerLines(report.power));
   if (report.hypothesis) lines.push('', ...hypothesisLines(report.hypothesis));
+  if (report.design && report.hypothesis) {
+    const h = report.hypothesis;
+    lines.push('', ...designLines(report.design, { delta: h.smallestDifference, alpha: h.alpha, power: h.power, priced: priced }));
+  }
   return `${lines.join('\n')}\n`;
 }
 

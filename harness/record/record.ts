@@ -36,6 +36,8 @@ export const SWEEP_GRADING = { caseTimeoutMs: 10_000, deadlineMs: 600_000 };
 
 export interface RecordFlags {
   depths?: number[];
+  /** Record only repetitions 1..N of each staged cap (a stage of a sequential design); the later ones wait for a later invocation. Default: all. */
+  repetitions?: number;
   maxSessions?: number;
   out?: string;
   providers?: string;
@@ -79,8 +81,8 @@ export interface RecordSeams {
 }
 
 /** Pairs of the invocation in recording order: caps ascending, then repetition; each pair holds its arms in order. */
-export function recordingOrder(manifest: Manifest, caps: readonly number[]): SweepPlanCell[] {
-  return [...caps].sort((a, b) => a - b).flatMap((cap) => Array.from({ length: repetitionsAt(manifest, cap) }, (_, i) => ({ cap, repetition: i + 1, arms: manifest.arms })));
+export function recordingOrder(manifest: Manifest, caps: readonly number[], upTo = Infinity): SweepPlanCell[] {
+  return [...caps].sort((a, b) => a - b).flatMap((cap) => Array.from({ length: Math.min(upTo, repetitionsAt(manifest, cap)) }, (_, i) => ({ cap, repetition: i + 1, arms: manifest.arms })));
 }
 
 export interface RecordResult {
@@ -154,7 +156,7 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
   // display and summary.json show that one figure.
   const paid = (await paidFromTranscripts(runPaths(runDir).cells, engineRoster(models.roster))).usd;
   const gate = new SessionGate(history, manifest.max_sessions, { ...(manifest.max_cost_usd !== undefined ? { maxCostUsd: manifest.max_cost_usd } : {}), paidUsd: paid });
-  const pairs = recordingOrder(manifest, caps);
+  const pairs = recordingOrder(manifest, caps, flags.repetitions);
   const cellIds = pairs.flatMap((p) => p.arms.map((arm) => `cap${p.cap}-rep${p.repetition}-${arm}` as CellId));
   const display = createProgressDisplay(
     { title: manifest.name, simulated: models.simulated, cells: cellIds, manifestMaxSessions: loaded.folded.max_sessions?.manifest ?? manifest.max_sessions },

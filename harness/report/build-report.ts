@@ -17,6 +17,7 @@ import { plantedTruth, type PlantedTruth } from './planted-truth.js';
 import { REPORT_VERSION, Report, type CellRow, type DepthBin } from './report-schema.js';
 import { survivalSection } from './survival-figures.js';
 import { rulingSection } from './ruling.js';
+import { withLooks } from './look-ruling.js';
 import { mergeDecaySection } from './merge-decay.js';
 import { beyondClaimsSection } from './beyond-claims.js';
 import { claimRows } from './claim-rows.js';
@@ -61,7 +62,7 @@ function planted(header: SweepEventOf<'header'>): SimParams | 'unreadable' | nul
 }
 
 /** The measured cells of complete pairs (every designed arm measured), and the ones left out. */
-function completePairs(sweep: ReturnType<typeof sweepCells>, manifest: Manifest): { complete: CellMeasurement[]; unpaired: string[] } {
+export function completePairs(sweep: ReturnType<typeof sweepCells>, manifest: Manifest): { complete: CellMeasurement[]; unpaired: string[] } {
   const unpaired = unpairedCells({ sweep, manifest });
   const left = new Set(unpaired);
   return { complete: sweep.cells.flatMap((c) => (c.measurement && !left.has(c.id) ? [c.measurement] : [])), unpaired };
@@ -203,7 +204,7 @@ export function buildReport(input: ReportInput): Report {
   };
   // The pre-registered ruling: from the comparisons' own intervals, never from power.
   const ruling = rulingSection({ cells: complete.map(survivalTally), pairing, pairDifferenceSd: pairDifferenceSdOf(manifest).sd, hypothesis: manifest.hypothesis, pinned: header.pins.hypothesis });
-  if (ruling) report.ruling = ruling;
+  if (ruling) report.ruling = withLooks(ruling, { events, manifest, cells: complete.length });
   const decay = mergeDecaySection(complete, truth);
   if (decay) report.mergeDecay = decay;
   const beyond = beyondClaimsSection(complete.map((m) => ({ id: cellId(m), m })), truth !== null);

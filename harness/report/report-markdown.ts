@@ -3,6 +3,7 @@ import { ARMS } from '../manifest/manifest.js';
 import { cellText, dollars, estimateText, markdownTable, percent, share, spendText, truthText } from './report-format.js';
 import type { Report } from './report-schema.js';
 import { rulingMarkdown } from './ruling.js';
+import { looksMarkdown } from './look-ruling.js';
 
 /**
  * report.md: the report for people. Its first screen says in words what was measured, on what,
@@ -275,6 +276,7 @@ export function renderMarkdown(r: Report): string {
     ...firstScreen(r),
     ...headline(r),
     ...rulingMarkdown(r.ruling),
+    ...looksMarkdown(r.ruling),
     ...byCap(r),
     ...depth(r),
     ...mergeDecay(r),

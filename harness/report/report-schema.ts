@@ -9,6 +9,7 @@ import { Hypothesis } from '../manifest/hypothesis.js';
 import { MergeDecay } from './merge-decay-schema.js';
 import { BeyondClaims } from './beyond-claims.js';
 import { ClaimRow } from './claim-schema.js';
+import { Look } from '../journal/look-taken.js';
 
 /**
  * report.json: everything the report of one sweep says, as data. `harness report` writes it;
@@ -192,6 +193,11 @@ export const RulingComparison = z.object({
   pValue: Share.nullable(),
   interval: Interval.nullable(),
   ruling: RulingWord,
+  /**
+   * Under a sequential design (primary only): the look whose ruling this is, e.g. "look 2 of 3:
+   * STOP: SUPPORTED", or "no look taken yet" (then INCONCLUSIVE). Absent otherwise.
+   */
+  ruledAt: z.string().optional(),
 });
 export type RulingComparison = z.infer<typeof RulingComparison>;
 
@@ -202,6 +208,10 @@ export const RulingSection = z.object({
   why: z.string().nullable(),
   hypothesis: Hypothesis.nullable(),
   comparisons: z.array(RulingComparison),
+  /** Every look `harness report --look` journalled, in order (absent when none was taken). Plain `report` never takes one. */
+  looks: z.array(Look).optional(),
+  /** REPEATED LOOKS, NOT ADJUSTED: without a sequential design, this ruling reads more cells than an earlier look did. Absent otherwise. */
+  caveat: z.string().optional(),
 });
 export type RulingSection = z.infer<typeof RulingSection>;
 

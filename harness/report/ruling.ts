@@ -95,7 +95,7 @@ export function rulingLines(section: RulingSection): string[] {
   const h = section.hypothesis!;
   return [
     `Pre-registered ruling (δ ${share(h.smallest_difference)}, alpha ${h.alpha}${h.secondary.length ? ', secondaries Holm-adjusted' : ''}):`,
-    ...section.comparisons.map((c) => `  ${c.comparison} (${c.role}): ${c.ruling}, gated − ungated ${intervalText(c)}`),
+    ...section.comparisons.map((c) => `  ${c.comparison} (${c.role}): ${c.ruling}${c.ruledAt ? ` at ${c.ruledAt}` : ''}, gated − ungated ${intervalText(c)}${c.ruledAt ? ' (the fixed interval, shown; the sequential design rules at its looks)' : ''}`),
   ];
 }
 
@@ -105,10 +105,10 @@ export function rulingMarkdown(section: RulingSection | undefined): string[] {
   const head = ['## Pre-registered ruling', ''];
   if (section.registration === 'not pre-registered') return [...head, `**${NOT_PRE_REGISTERED(section.why)}**`, ''];
   const h = section.hypothesis!;
-  const rows = section.comparisons.map((c) => [c.comparison, c.role, String(Number(c.alpha.toPrecision(4))), c.pValue === null ? '–' : c.pValue < 0.0001 ? '< 0.0001' : c.pValue.toFixed(4), intervalText(c), `**${c.ruling}**`]);
+  const rows = section.comparisons.map((c) => [c.comparison, c.role, String(Number(c.alpha.toPrecision(4))), c.pValue === null ? '–' : c.pValue < 0.0001 ? '< 0.0001' : c.pValue.toFixed(4), intervalText(c), `**${c.ruling}**${c.ruledAt ? ` (${c.ruledAt})` : ''}`]);
   return [
     ...head,
-    `The manifest's hypothesis, pinned in the journal's header before any cell was recorded: gated − ungated survival, smallest difference that matters δ = ${share(h.smallest_difference)}, alpha ${h.alpha}${h.secondary.length ? ` (the ${h.secondary.length === 1 ? 'secondary comparison' : `${h.secondary.length} secondary comparisons`} at Holm-adjusted alpha)` : ''}. Each comparison is ruled on from its (1 − alpha) interval: NOT SUPPORTED when the upper bound is below δ; SUPPORTED when the lower bound is above 0 and the upper bound reaches δ; INCONCLUSIVE otherwise. The power asked for (${Number((100 * h.power).toFixed(2))}%) judged the plan; it does not enter a ruling. Level 0 is never compared: it has no merge.`,
+    `The manifest's hypothesis, pinned in the journal's header before any cell was recorded: gated − ungated survival, smallest difference that matters δ = ${share(h.smallest_difference)}, alpha ${h.alpha}${h.secondary.length ? ` (the ${h.secondary.length === 1 ? 'secondary comparison' : `${h.secondary.length} secondary comparisons`} at Holm-adjusted alpha)` : ''}. Each comparison is ruled on from its (1 − alpha) interval: NOT SUPPORTED when the upper bound is below δ; SUPPORTED when the lower bound is above 0 and the upper bound reaches δ; INCONCLUSIVE otherwise. The power asked for (${Number((100 * h.power).toFixed(2))}%) judged the plan; it does not enter a ruling. Level 0 is never compared: it has no merge.${h.sequential ? ` The hypothesis declares a sequential design (up to ${h.sequential.looks} looks, ${h.sequential.spending} spending${h.sequential.futility ? ', non-binding futility' : ''}): the primary comparison is ruled by its looks (below, each taken by \`harness report --look\`), not by the fixed interval shown here.` : ''}`,
     '',
     ...markdownTable(['comparison', 'role', 'alpha', 'p (no difference)', 'gated − ungated', 'ruling'], rows),
     '',

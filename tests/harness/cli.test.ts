@@ -180,6 +180,7 @@ describe('exit codes (item 15)', () => {
         "journal_invalid": 2,
         "journal_mismatch": 2,
         "journal_write_failed": 3,
+        "look_refused": 2,
         "manifest_invalid": 2,
         "model_configuration": 6,
         "model_quota_exhausted": 5,

@@ -51,6 +51,36 @@ describe('harness plan --from', () => {
         cap 2  2 pairs  minimum detectable difference 0.65 (the normal approximation would say 0.11)
         cap 3  4 pairs  minimum detectable difference 0.12 (the normal approximation would say 0.08)
         cap 4  4 pairs  minimum detectable difference 0.12 (the normal approximation would say 0.08)
+
+      Pre-registered hypothesis: gated − ungated survival, smallest difference that matters δ = 0.1, alpha 0.05, power wanted 80%
+      (paired two-sided t, exact noncentral t, SD of pair differences 0.057; pairs counted at every cap deep enough, an upper bound):
+        levels >= 3 (primary): can detect δ = 0.1: 8 pairs at caps 3, 4 give 98.9% power at alpha 0.05 (80% wanted; the smallest it detects is 0.065).
+        level 1 (secondary, at alpha / m, Holm's strictest): can detect δ = 0.1: 12 pairs at caps 1, 2, 3, 4 give over 99.9% power at alpha 0.025 (80% wanted; the smallest it detects is 0.057).
+        level 2 (secondary, at alpha / m, Holm's strictest): can detect δ = 0.1: 10 pairs at caps 2, 3, 4 give 99.4% power at alpha 0.025 (80% wanted; the smallest it detects is 0.064).
+        The design can detect δ on the primary comparison at the power wanted.
+
+      Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.057:
+        a fixed design needs 5 pairs (exact noncentral t); the sequential design plans 6 (its
+        inflation factor); widths searched: 4 (projected_branching: a scenario).
+
+        design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
+        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  99.9%    NO
+        largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  86.4%   yes
+
+        NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
+        fits detects a difference of 0.185 or more at that power; raise the ceilings, ask a larger
+        smallest_difference, or expect INCONCLUSIVE. Its lines:
+          repetitions:
+            default: 1
+            by_cap:
+              3: 2
+        Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
+        width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
+        2 for the curve.
+        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
+        let plan search narrower trees.
+        Assumes a sequential design plans the fixed design's pairs times its inflation factor; its
+        expected pairs assume looks at equal fractions.
       "
     `);
   });

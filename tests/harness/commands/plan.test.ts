@@ -186,7 +186,7 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: recursion-depth (nothing is spent)
 
-        manifest      manifests/recursion-depth.yaml (digest 5ea5455f2777)
+        manifest      manifests/recursion-depth.yaml (digest b9c23f7ec3e2)
         spec          ../spec/sqlcsv
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-b, rung 3
@@ -238,6 +238,36 @@ describe('harness plan: the shipped manifests', () => {
         cap 2  2 pairs  undetectable: no survival difference is large enough
         cap 3  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
         cap 4  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
+
+      Pre-registered hypothesis: gated − ungated survival, smallest difference that matters δ = 0.1, alpha 0.05, power wanted 80%
+      (paired two-sided t, exact noncentral t, SD of pair differences 0.250; pairs counted at every cap deep enough, an upper bound):
+        levels >= 3 (primary): CANNOT detect δ = 0.1 at 80% power: 8 pairs at caps 3, 4 give 16.6% at alpha 0.05 (the smallest it detects is 0.289); about 52 pairs would be needed.
+        level 1 (secondary, at alpha / m, Holm's strictest): CANNOT detect δ = 0.1 at 80% power: 12 pairs at caps 1, 2, 3, 4 give 15.7% at alpha 0.025 (the smallest it detects is 0.252); about 62 pairs would be needed.
+        level 2 (secondary, at alpha / m, Holm's strictest): CANNOT detect δ = 0.1 at 80% power: 10 pairs at caps 2, 3, 4 give 12.7% at alpha 0.025 (the smallest it detects is 0.285); about 62 pairs would be needed.
+        The design CANNOT detect δ on the primary comparison at the power wanted: add repetitions at the deep caps, or expect INCONCLUSIVE.
+
+      Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
+        a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
+        inflation factor); widths searched: 4 (projected_branching: a scenario).
+
+        design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
+        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
+        largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  10.6%   yes
+
+        NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
+        fits detects a difference of 0.816 or more at that power; raise the ceilings, ask a larger
+        smallest_difference, or expect INCONCLUSIVE. Its lines:
+          repetitions:
+            default: 1
+            by_cap:
+              3: 2
+        Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
+        width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
+        2 for the curve.
+        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
+        let plan search narrower trees.
+        Assumes a sequential design plans the fixed design's pairs times its inflation factor; its
+        expected pairs assume looks at equal fractions.
       "
     `);
   });
@@ -248,7 +278,7 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: recursion-depth (nothing is spent)
 
-        manifest      manifests/recursion-depth.yaml (digest 5ea5455f2777)
+        manifest      manifests/recursion-depth.yaml (digest b9c23f7ec3e2)
         spec          ../spec/sqlcsv
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-b, rung 3
@@ -296,6 +326,30 @@ describe('harness plan: the shipped manifests', () => {
         spread); record caps 1-2 and use --from runs/NAME to measure it.
         cap 1  2 pairs  undetectable: no survival difference is large enough
         cap 2  2 pairs  undetectable: no survival difference is large enough
+
+      Pre-registered hypothesis: gated − ungated survival, smallest difference that matters δ = 0.1, alpha 0.05, power wanted 80%
+      (paired two-sided t, exact noncentral t, SD of pair differences 0.250; pairs counted at every cap deep enough, an upper bound):
+        levels >= 3 (primary): CANNOT detect δ = 0.1 at 80% power: 8 pairs at caps 3, 4 give 16.6% at alpha 0.05 (the smallest it detects is 0.289); about 52 pairs would be needed.
+        level 1 (secondary, at alpha / m, Holm's strictest): CANNOT detect δ = 0.1 at 80% power: 12 pairs at caps 1, 2, 3, 4 give 15.7% at alpha 0.025 (the smallest it detects is 0.252); about 62 pairs would be needed.
+        level 2 (secondary, at alpha / m, Holm's strictest): CANNOT detect δ = 0.1 at 80% power: 10 pairs at caps 2, 3, 4 give 12.7% at alpha 0.025 (the smallest it detects is 0.285); about 62 pairs would be needed.
+        The design CANNOT detect δ on the primary comparison at the power wanted: add repetitions at the deep caps, or expect INCONCLUSIVE.
+
+      Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
+        a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
+        inflation factor); widths searched: 4 (projected_branching: a scenario).
+
+        design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
+        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
+
+        NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
+        ceilings.
+        Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
+        width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
+        2 for the curve.
+        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
+        let plan search narrower trees.
+        Assumes a sequential design plans the fixed design's pairs times its inflation factor; its
+        expected pairs assume looks at equal fractions.
       "
     `);
   });
@@ -306,7 +360,7 @@ describe('harness plan: the shipped manifests', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "harness plan: recursion-depth (nothing is spent)
 
-        manifest      manifests/recursion-depth.yaml (digest 5ea5455f2777)
+        manifest      manifests/recursion-depth.yaml (digest b9c23f7ec3e2)
         spec          ../spec/sqlcsv
         executor      openai-compatible executor-model, family family-a, rung 3
         reviewer      openai-compatible reviewer-model, family family-b, rung 3
@@ -364,6 +418,30 @@ describe('harness plan: the shipped manifests', () => {
         cap 2  2 pairs  undetectable: no survival difference is large enough
         cap 3  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
         cap 4  4 pairs  minimum detectable difference 0.53 (the normal approximation would say 0.35)
+
+      Pre-registered hypothesis: gated − ungated survival, smallest difference that matters δ = 0.1, alpha 0.05, power wanted 80%
+      (paired two-sided t, exact noncentral t, SD of pair differences 0.250; pairs counted at every cap deep enough, an upper bound):
+        levels >= 3 (primary): CANNOT detect δ = 0.1 at 80% power: 8 pairs at caps 3, 4 give 16.6% at alpha 0.05 (the smallest it detects is 0.289); about 52 pairs would be needed.
+        level 1 (secondary, at alpha / m, Holm's strictest): CANNOT detect δ = 0.1 at 80% power: 12 pairs at caps 1, 2, 3, 4 give 15.7% at alpha 0.025 (the smallest it detects is 0.252); about 62 pairs would be needed.
+        level 2 (secondary, at alpha / m, Holm's strictest): CANNOT detect δ = 0.1 at 80% power: 10 pairs at caps 2, 3, 4 give 12.7% at alpha 0.025 (the smallest it detects is 0.285); about 62 pairs would be needed.
+        The design CANNOT detect δ on the primary comparison at the power wanted: add repetitions at the deep caps, or expect INCONCLUSIVE.
+
+      Design search: the cheapest design whose primary comparison (levels >= 3, caps 3, 4) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
+        a fixed design needs 52 pairs (exact noncentral t); the sequential design plans 53 (its
+        inflation factor); widths searched: 4 (projected_branching: a scenario).
+
+        design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound   priced  wall time  power  fits
+        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020  $76,991    unknown  20.4%    NO
+
+        NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
+        ceilings.
+        Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
+        width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
+        2 for the curve.
+        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
+        let plan search narrower trees.
+        Assumes a sequential design plans the fixed design's pairs times its inflation factor; its
+        expected pairs assume looks at equal fractions.
       "
     `);
   });

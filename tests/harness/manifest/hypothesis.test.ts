@@ -94,4 +94,21 @@ describe('manifest hypothesis', () => {
       ]
     `);
   });
+
+  it('accepts a sequential design and refuses looks below 1, an unknown spending function and a futility other than true, one line each', async () => {
+    const seq = await loadManifest(await tmp.write('seq.yaml', yamlOf({ ...VALID_MANIFEST, hypothesis: { ...GOOD, sequential: { looks: 3, spending: 'pocock', futility: true } } })));
+    expect(seq.manifest.hypothesis?.sequential).toEqual({ looks: 3, spending: 'pocock', futility: true });
+    expect(await problems({ ...GOOD, sequential: { looks: 0, spending: 'haybittle', futility: false } })).toMatchInlineSnapshot(`
+      [
+        "hypothesis.sequential.looks: must be at least 1 (1 is the fixed design: one look, at the end), got 0; e.g. looks: 2",
+        "hypothesis.sequential.spending: expected one of obrien_fleming, pocock, got "haybittle"; e.g. spending: obrien_fleming",
+        "hypothesis.sequential.futility: expected true, got false; e.g. futility: true",
+      ]
+    `);
+    expect(await problems({ ...GOOD, sequential: { spending: 'obrien_fleming' } })).toMatchInlineSnapshot(`
+      [
+        "hypothesis.sequential.looks: missing; add it, e.g. looks: 2",
+      ]
+    `);
+  });
 });

@@ -76,6 +76,25 @@ describe('harness plan with a hypothesis', () => {
         level 1 (secondary, at alpha / m, Holm's strictest): CANNOT detect δ = 0.1 at 80% power: 4 pairs at caps 1, 2, 3 give 4.7% at alpha 0.025 (the smallest it detects is 0.679); about 62 pairs would be needed.
         levels >= 1 (secondary, at alpha / m, Holm's strictest): CANNOT detect δ = 0.1 at 80% power: 4 pairs at caps 1, 2, 3 give 4.7% at alpha 0.025 (the smallest it detects is 0.679); about 62 pairs would be needed.
         The design CANNOT detect δ on the primary comparison at the power wanted: add repetitions at the deep caps, or expect INCONCLUSIVE.
+
+      Design search: the cheapest design whose primary comparison (level 2, caps 2, 3) detects δ = 0.1 at alpha 0.05 with 80% power, SD of pair differences 0.250:
+        a fixed design needs 52 pairs (exact noncentral t); widths searched: 3 (projected_branching: a
+        scenario).
+
+        design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
+        manifest's         b = 3  1:1 2:1 3:2                            3     1,427        1.43B      $7,135    unknown   7.2%    NO
+        largest that fits  b = 3  1:1 2:1 3:1                            2       834         834M      $4,170    unknown   5.8%   yes
+
+        NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
+        fits detects no difference up to 1 at that power; raise the ceilings, ask a larger
+        smallest_difference, or expect INCONCLUSIVE. Its lines:
+          repetitions:
+            default: 1
+        Assumes each pair of the primary comparison spreads by the plan's SD whatever its cap or
+        width, so the extra pairs go to the cheapest cap deep enough and every other cap keeps at most
+        2 for the curve.
+        Assumes the width is projected_branching (a scenario, not a bound): declare max_children to
+        let plan search narrower trees.
       "
     `);
     const json = bufferIo();
