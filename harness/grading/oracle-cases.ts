@@ -39,6 +39,11 @@ export const OracleCase = z
         stderr: z.enum(['nonempty', 'empty', 'any']).optional(),
         /** HTML stdout must equal once both are normalised by the task's normaliser (a judge module). */
         html: z.string().optional(),
+        /**
+         * What the HTML comparison forgives of whitespace: `spec` (default), what the spec's own test
+         * tooling forgives; `exact`, only the line feeds between blocks (the requirements about whitespace).
+         */
+        whitespace: z.enum(['spec', 'exact']).optional(),
       })
       .strict(),
     /** Whether SQLite on the same data must agree (a cross-check run by the tests); only for cases that query data. */

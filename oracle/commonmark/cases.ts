@@ -2,13 +2,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Requirement } from '../../harness/grading/spec-requirements.js';
 import { OracleInvalidError } from '../../harness/grading/oracle-cases.js';
-import { assertKnownIds, loadCoverage, packageExamples, requirementByNumber } from './spec-examples.js';
+import { assertKnownIds, loadCoverage, packageExamples, requirementByNumber, whitespaceOf } from './spec-examples.js';
+import { inputVariants } from './input-variants.js';
 
 /**
  * The commonmark oracle's case recipe (oracle.yaml `cases.recipe`): one case per example that
  * coverage.yaml maps to a requirement, read at run time from the pinned commonmark-spec package
- * (nothing of it is copied here). The program gets the example's Markdown on stdin and must
- * exit 0 with HTML equal, once both are normalised (normalize.py), to the example's. Which
+ * (nothing of it is copied here), then the line-ending and NUL variants of input-variants.ts. The
+ * program gets the Markdown on stdin and must exit 0 with HTML equal, once both are normalised
+ * (normalize.py, in the mode coverage.yaml's `whitespace_exact` gives the requirement), to the expected. Which
  * in-scope examples are left out is checked against commonmark.js elsewhere (examples.ts, run
  * by the tests and `harness task check`): grading needs only the pinned package.
  */
@@ -21,10 +23,12 @@ export async function deriveCases(requirements: Requirement[]): Promise<unknown[
   const examples = new Map((await packageExamples(coverage, ROOT)).map((e) => [e.number, e]));
   const missing = [...map.keys()].filter((n) => !examples.has(n));
   if (missing.length) throw new OracleInvalidError(`coverage.yaml: examples ${missing.join(', ')} are not examples of an in-scope section`);
-  return [...map].sort(([a], [b]) => a - b).map(([n, req]) => {
-    const e = examples.get(n)!;
-    return { id: `${req}-ex${n}`, req, args: [], stdin: e.markdown, expect: { exit: 0, html: e.html } };
-  });
+  const graded = [...map].sort(([a], [b]) => a - b).map(([n, req]) => ({ ...examples.get(n)!, requirement: req }));
+  const expect = (req: string, html: string) => ({ exit: 0, html, whitespace: whitespaceOf(coverage, req) });
+  return [
+    ...graded.map((e) => ({ id: `${e.requirement}-ex${e.number}`, req: e.requirement, args: [], stdin: e.markdown, expect: expect(e.requirement, e.html) })),
+    ...inputVariants(graded, coverage).map((v) => ({ id: `${v.requirement}-${v.key}`, req: v.requirement, args: [], stdin: v.markdown, expect: expect(v.requirement, v.html) })),
+  ];
 }
 
 /**

@@ -19,7 +19,7 @@ import { exclusionReason } from './exclusion.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 
-import { assertKnownIds, loadCoverage, packageExamples, requirementByNumber, type Coverage } from './spec-examples.js';
+import { assertKnownIds, loadCoverage, packageExamples, requirementByNumber, whitespaceOf, type Coverage } from './spec-examples.js';
 
 export { Coverage, loadCoverage } from './spec-examples.js';
 
@@ -29,6 +29,8 @@ export interface IncludedExample {
   requirement: string;
   markdown: string;
   html: string;
+  /** How its case compares whitespace (coverage.yaml `whitespace_exact`). */
+  whitespace: 'spec' | 'exact';
 }
 export interface ExcludedExample {
   number: number;
@@ -67,7 +69,7 @@ export async function loadCommonmarkExamples(options: LoadOptions = {}): Promise
       result.excluded.push({ number: t.number, section: t.section, reason });
       if (requirement) problems.push(`example ${t.number} is mapped to ${requirement} but excluded (${reason})`);
     } else if (!requirement) problems.push(`example ${t.number} (${t.section}) is included but mapped to no requirement`);
-    else result.included.push({ number: t.number, section: t.section, requirement, markdown: t.markdown, html: t.html });
+    else result.included.push({ number: t.number, section: t.section, requirement, markdown: t.markdown, html: t.html, whitespace: whitespaceOf(coverage, requirement) });
   }
   for (const n of map.keys()) if (!seen.has(n)) problems.push(`example ${n} (${map.get(n)}) is not an example of an in-scope section`);
   if (problems.length) throw new OracleInvalidError(`coverage.yaml does not match ${coverage.package} ${coverage.package_version}:\n  ${problems.join('\n  ')}`);

@@ -2,7 +2,8 @@
 
     judge(case, run) -> None when the case passed, else the reason it failed
 
-`case` is {"expect": {"html": str}} (Markdown went in on stdin); `run` is what the runner observed:
+`case` is {"expect": {"html": str, "whitespace": "spec" | "exact"}} (Markdown went in on stdin; whitespace
+defaults to "spec", see normalize.py); `run` is what the runner observed:
 {"spawn_error": bool, "timed_out": bool, "exit": int | None, "stdout": bytes, "stderr": bytes}. A case passes
 when the program exited 0 and its stdout, read as UTF-8, has the expected HTML's normal form (normalize.py);
 stderr is ignored. Reasons name the kind of difference only, never the expected output: reports are published.
@@ -47,7 +48,8 @@ def judge(case, run):
         out = run["stdout"].decode("utf-8")
     except UnicodeDecodeError:
         return "stdout is not UTF-8"
-    got, want = normalize(out), normalize(case["expect"]["html"])
+    whitespace = case["expect"].get("whitespace", "spec")
+    got, want = normalize(out, whitespace), normalize(case["expect"]["html"], whitespace)
     if got == want:
         return None
     if not got.strip():

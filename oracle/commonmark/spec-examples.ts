@@ -24,6 +24,10 @@ export const Coverage = z.strictObject({
   package_version: z.string().min(1),
   sections: z.array(z.string().min(1)).min(1),
   requirements: z.record(RequirementId, z.array(z.number().int().positive()).min(1)),
+  /** Requirements whose cases compare whitespace exactly (normalize.py mode `exact`); the rest forgive what the spec's tooling forgives. */
+  whitespace_exact: z.array(RequirementId),
+  /** Documents holding U+0000 (SPEC section 4, References), each graded under one requirement. */
+  nul_inputs: z.array(z.strictObject({ requirement: RequirementId, markdown: z.string().includes('\0'), html: z.string().min(1) })).min(1),
 });
 export type Coverage = z.infer<typeof Coverage>;
 
@@ -40,8 +44,14 @@ export async function loadCoverage(file = path.join(HERE, 'coverage.yaml')): Pro
 /** Refuses a coverage.yaml that maps examples to an id requirements.yaml does not define. */
 export function assertKnownIds(coverage: Coverage, ids: Iterable<string>): void {
   const known = new Set(ids);
-  const unknownIds = Object.keys(coverage.requirements).filter((id) => !known.has(id));
+  const named = [...Object.keys(coverage.requirements), ...coverage.whitespace_exact, ...coverage.nul_inputs.map((c) => c.requirement)];
+  const unknownIds = [...new Set(named)].filter((id) => !known.has(id));
   if (unknownIds.length) throw new OracleInvalidError(`coverage.yaml: ${unknownIds.join(', ')} not in requirements.yaml`);
+}
+
+/** How a requirement's cases compare whitespace: `exact` when coverage.yaml lists it in whitespace_exact, else `spec`. */
+export function whitespaceOf(coverage: Coverage, requirement: string): 'spec' | 'exact' {
+  return coverage.whitespace_exact.includes(requirement) ? 'exact' : 'spec';
 }
 
 export function requirementByNumber(coverage: Coverage): Map<number, string> {
