@@ -202,7 +202,43 @@ def draw(rng, profile):
         picked, text = select_list(rng, cols, True)
         cond = " WHERE %s" % condition(rng, cols, True, 1, ALL_OPS, ["AND"]) if rng.random() < 0.3 else ""
         return Q(profile, "SELECT %s FROM items %s %s ON %s%s" % (text if rng.random() < 0.8 else "*", join, second, on, cond))
+    if profile in ("R22x", "R23x"):
+        # A numeric column against a text literal that does not look like a number: the spec and
+        # SQLite agree (number < text; never equal) only for such literals, which SQLite's
+        # numeric affinity leaves as text.
+        t, c, _ = rng.choice([x for x in ITEMS if numeric(x[2])])
+        ops = ["=", "!=", "<>"] if profile == "R22x" else ["<", "<=", ">", ">="]
+        lit = "'%s'" % rng.choice(WORDS).replace("'", "''")
+        cond = "%s %s %s" % ((c, rng.choice(ops), lit) if rng.random() < 0.5 else (lit, rng.choice(ops), c))
+        return Q(profile[:3], "SELECT %s FROM items WHERE %s" % (select_list(rng, ITEMS, False)[1], cond))
+    if profile == "R20":
+        picked = rng.sample(ITEMS, rng.randint(1, 3))
+        names = ["k%d" % i for i in range(len(picked))]
+        items = ", ".join("%s AS %s" % (c, n) for (_, c, _), n in zip(picked, names))
+        keys = [rng.choice(names) + rng.choice(["", " DESC"])] + [ref(rng, t, c, False) + rng.choice(["", " DESC"]) for t, c, _ in rng.sample(ITEMS, 2)]
+        return Q("R20", "SELECT %s FROM items ORDER BY %s" % (items, ", ".join(keys)))
+    if profile == "R21o":
+        key = rng.choice([x for x in ITEMS if x[1] not in ("id", "price")])
+        agg = aggregate(rng, ITEMS, False, rng.random() < 0.3)
+        order = [agg + rng.choice(["", " DESC"]), key[1] + rng.choice(["", " DESC"])]
+        rng.shuffle(order)
+        return Q("R21", "SELECT DISTINCT %s, %s FROM items GROUP BY %s ORDER BY %s" % (key[1], agg, key[1], ", ".join(order)))
     raise ValueError(profile)
+
+
+COLUMN_NAMES = sorted({c for cols in TABLES.values() for c, _ in cols}, key=len, reverse=True)
+
+
+def unknown_name(rng, base):
+    """`base` with one column name, in any clause, replaced by a name no table has (exit 3)."""
+    import re
+
+    spots = [m for m in re.finditer(r"(?<![.\w'])(%s)\b" % "|".join(COLUMN_NAMES), base.sql)]
+    spots += [m for m in re.finditer(r"(?<=\.)(%s)\b" % "|".join(COLUMN_NAMES), base.sql)]
+    if not spots:
+        return None
+    m = rng.choice(spots)
+    return Q("R16", base.sql[:m.start()] + m.group(1) + "x" + base.sql[m.end():])
 
 
 def aggregate(rng, cols, qualify, counts_only):
@@ -213,7 +249,10 @@ def aggregate(rng, cols, qualify, counts_only):
     return "%s(%s)" % (rng.choice(fns), ref(rng, t, c, qualify))
 
 
-PROFILES = ["R13", "R21", "R22", "R23", "R24", "R25", "R26", "R27", "R28", "R29", "R30", "R31", "R32", "R33", "R34"]
+PROFILES = ["R13", "R21", "R22", "R23", "R24", "R25", "R26", "R27", "R28", "R29", "R30", "R31", "R32", "R33", "R34", "R22x", "R23x", "R20", "R21o"]
+# Error cases: a query of these profiles with one column name made unknown, and the query itself as
+# its positive twin; SQLite must reject the first and accept the second.
+ERROR_BASES = ["R13", "R20", "R24", "R31", "R32", "R33", "R34", "R21o"]
 
 
 # ---- running ------------------------------------------------------------------------------
@@ -311,7 +350,7 @@ def generate(check):
         # The reference reads the data set from disk, so it is written before any query runs.
         write_data(files)
     fwd_script, rev_script = sqlite_script(data, False), sqlite_script(data, True)
-    cases, seen, counts = [], set(), {"drawn": 0, "ordered": 0, "unordered": 0, "dropped": 0, "repeated": 0}
+    cases, seen, counts = [], set(), {"drawn": 0, "ordered": 0, "unordered": 0, "dropped": 0, "repeated": 0, "null-column": 0, "errors": 0}
     for profile in PROFILES:
         kept, tries = 0, 0
         while kept < PER_PROFILE and tries < PER_PROFILE * 10:
@@ -323,13 +362,46 @@ def generate(check):
                 continue
             seen.add(q.sql)
             ref_rows = run_reference(q.sql)
+            if any(len(r) == 1 and r[0] == "" for r in ref_rows):
+                # A one-column NULL prints as `""` (SPEC 6.3): that is R38's, an output requirement,
+                # and a case of another requirement must not hinge on it.
+                counts["null-column"] += 1
+                continue
             how = classify(ref_rows, run_sqlite(fwd_script, q.sql), run_sqlite(rev_script, q.sql), q)
             counts[how] += 1
             if how == "dropped":
                 continue
             kept += 1
             cases.append((q, how, ref_rows, kept))
+    kept = 0
+    for i in range(PER_PROFILE * 2):
+        base = draw(rng, ERROR_BASES[i % len(ERROR_BASES)])
+        bad = unknown_name(rng, base)
+        counts["drawn"] += 1
+        if bad is None or bad.sql in seen:
+            counts["repeated"] += 1
+            continue
+        seen.add(bad.sql)
+        run_reference(base.sql)  # the twin must succeed
+        status = reference_status(bad.sql)
+        if status != 3 or sqlite_accepts(fwd_script, bad.sql) or not sqlite_accepts(fwd_script, base.sql):
+            raise RuntimeError("SQLite and the reference disagree on an unknown name: %s (reference exit %d)" % (bad.sql, status))
+        kept += 1
+        counts["errors"] += 1
+        cases.append((bad, "error", base.sql, kept))
     return files, cases, counts
+
+
+def reference_status(sql):
+    import contextlib
+
+    with contextlib.redirect_stdout(io.TextIOWrapper(io.BytesIO(), encoding="utf-8")), contextlib.redirect_stderr(io.StringIO()):
+        return reference_main(["--data", DATA, "--format", "csv", sql])
+
+
+def sqlite_accepts(script, sql):
+    proc = subprocess.run(["sqlite3", "-bail", ":memory:"], input="%s\n%s;\n" % (script, sql), capture_output=True, text=True, check=False)
+    return proc.returncode == 0 and not proc.stderr
 
 
 def render(cases, counts):
@@ -340,10 +412,19 @@ def render(cases, counts):
         "# the rows as filed and reversed (`ordered: true` only when both orders and the reference agree).",
         "# Drawn %d, kept %d (%d ordered, %d in any order), dropped %d (LIMIT cuts through ties),"
         % (counts["drawn"], counts["ordered"] + counts["unordered"], counts["ordered"], counts["unordered"], counts["dropped"]),
-        "# repeated %d. A disagreement with SQLite fails the generator." % counts["repeated"],
+        "# repeated %d, left out %d (a one-column result holding NULL: its CSV form is R38's). A disagreement" % (counts["repeated"], counts["null-column"]),
+        "# with SQLite fails the generator. Also %d unknown-name cases (one column name of a drawn query" % counts["errors"],
+        "# made unknown: exit 3, and SQLite rejects it), each with the drawn query as its positive twin.",
         "",
     ]
     for q, how, rows, n in cases:
+        if how == "error":
+            for cid, sql, expect in (("%s-generated-unknown-%02d" % (q.req, n), q.sql, ["    exit: 3", '    stdout: ""']),
+                                     ("%s-generated-unknown-%02d-twin" % (q.req, n), rows, ["    exit: 0", "    stderr: empty"])):
+                out += ["- id: %s" % cid, "  req: %s" % q.req, "  data: gen", '  args: ["--data", "{data}", "--format", "csv", %s]' % yaml_str(sql), "  expect:"]
+                out += expect
+                out += ['  sqlite: {skip: "exit-code case: the generator checked that SQLite rejects the query and accepts its twin"}', ""]
+            continue
         out.append("- id: %s-generated-%02d" % (q.req, n))
         out.append("  req: %s" % q.req)
         out.append("  data: gen")

@@ -22,8 +22,11 @@ Never mutated (not behaviour the spec constrains): docstrings, and the text of d
 arguments of usage_error, name_error, Failure and the parser's fail), whose wording SPEC.md
 section 1 leaves free.
 
-Each mutant's tree is graded in a fresh interpreter of its own (memory capped), every case run
-in-process with a 3 s alarm like the oracle's limit; the judge is the oracle's judge.py. A mutant is killed when any case fails. The survivors file
+Mutants are graded in turn by one worker interpreter (memory capped) that imports the package
+afresh for each, every case run in-process with a 3 s alarm like the oracle's limit; a mutant that
+crashes the worker counts as killed and a new worker takes the rest. The judge is the oracle's
+judge.py. The harness is checked twice before a score counts: the unmutated reference passes every
+case, and (--hand) each hand-written mutant of mutants.yaml fails exactly the requirements it records. A mutant is killed when any case fails. The survivors file
 (oracle/sqlcsv/auto-mutants-survivors.yaml) gives every survivor a reason: `equivalent` (no
 input can tell it from the reference, with why) or `missing` (a case the set lacks).
 """
@@ -35,6 +38,7 @@ import json
 import os
 import random
 import resource
+import runpy
 import shutil
 import signal
 import subprocess
@@ -225,7 +229,7 @@ def run_case(case, main):
     """
     data = os.path.join(ORACLE, "data", case["data"]) if case.get("data") else "/nonexistent-data"
     argv = [a.replace("{data}", data) for a in case["args"]]
-    saved = sys.stdin, sys.stdout, sys.stderr
+    saved = sys.stdin, sys.stdout, sys.stderr, sys.argv
     out, err = io.BytesIO(), io.BytesIO()
     sys.stdin = io.TextIOWrapper(io.BytesIO(case.get("stdin", "").encode("utf-8")), encoding="utf-8")
     sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
@@ -235,8 +239,10 @@ def run_case(case, main):
     signal.setitimer(signal.ITIMER_REAL, CASE_SECONDS)
     try:
         try:
-            code = main(argv[:])
-            status = code if isinstance(code, int) else (0 if code is None else 1)
+            # Through the package's __main__.py, as `python3 -m sqlcsv` runs it.
+            sys.argv = ["sqlcsv"] + argv
+            runpy.run_module("sqlcsv", run_name="__main__", alter_sys=False)
+            status = 0
         except SystemExit as stop:
             status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
         except CaseTimeout:
@@ -254,7 +260,7 @@ def run_case(case, main):
         signal.setitimer(signal.ITIMER_REAL, 0)
         # Read before the wrappers are dropped: collecting a wrapper closes its buffer.
         run.update(stdout=out.getvalue(), stderr=err.getvalue())
-        sys.stdin, sys.stdout, sys.stderr = saved
+        sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
     run["exit"] = status if status < 0 else status & 0xFF
     return run
 
@@ -291,6 +297,87 @@ def worker(tree, stop_at_first, first_ids):
     print(json.dumps(failing))
 
 
+def batch_worker(folder, every=False):
+    """Grades many mutants in one interpreter: for each line of `folder`/batch.json's list, the
+    package is imported afresh from `folder` with that mutant's file in place, and the first
+    failing case printed (`id<TAB>case`, empty when none). Cases that killed recent mutants go
+    first. A mutant that crashes the interpreter ends the worker; the caller counts it killed."""
+    import importlib
+
+    sys.path.insert(0, ORACLE)
+    import judge as oracle_judge  # oracle/sqlcsv/judge.py
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))
+    sys.path.insert(0, folder)
+    pkg = os.path.join(folder, "sqlcsv")
+    killers = []
+    for mutant_id, name, text in json.load(open(os.path.join(folder, "batch.json"), encoding="utf-8")):
+        original = open(os.path.join(pkg, name), encoding="utf-8").read()
+        with open(os.path.join(pkg, name), "w", encoding="utf-8") as f:
+            f.write(text)
+        for mod in [m for m in sys.modules if m == "sqlcsv" or m.startswith("sqlcsv.")]:
+            del sys.modules[mod]
+        importlib.invalidate_caches()
+        first = ""
+        try:
+            signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, CASE_SECONDS)
+            try:
+                import sqlcsv.cli
+                import sqlcsv.executor  # noqa: F401
+                import sqlcsv.output  # noqa: F401
+                import sqlcsv.parser  # noqa: F401
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            main = sqlcsv.cli.main
+        except BaseException:
+            first = "<import>"
+        if not first:
+            rank = {cid: i for i, cid in enumerate(killers)}
+            failing = []
+            for case in sorted(load_cases(), key=lambda c: rank.get(c["id"], len(rank))):
+                run = run_case(case, main)
+                if run["timed_out"] or oracle_judge.judge(case, run) is not None:
+                    failing.append(case["id"])
+                    if not every:
+                        killers = [case["id"]] + [k for k in killers if k != case["id"]][:40]
+                        break
+            # Every failing case (comma-separated) when asked for all, else the first.
+            first = ",".join(failing)
+        with open(os.path.join(pkg, name), "w", encoding="utf-8") as f:
+            f.write(original)
+        sys.stdout.write("%s\t%s\n" % (mutant_id, first))
+        sys.stdout.flush()
+
+
+def grade_batch(mutants, progress, every=False):
+    """{mutant id: first failing case id, or '' when it survived}, grading `mutants` in batch workers."""
+    result, pending = {}, list(mutants)
+    while pending:
+        with tempfile.TemporaryDirectory(prefix="sqlcsv-mutants-") as tmp:
+            shutil.copytree(os.path.join(REFERENCE, "sqlcsv"), os.path.join(tmp, "sqlcsv"), ignore=shutil.ignore_patterns("__pycache__"))
+            with open(os.path.join(tmp, "batch.json"), "w", encoding="utf-8") as f:
+                json.dump(pending, f)
+            cases_json = os.path.join(tmp, "cases.json")
+            with open(cases_json, "w", encoding="utf-8") as f:
+                json.dump(load_cases(), f)
+            env = dict(os.environ, SQLCSV_CASES_JSON=cases_json)
+            proc = subprocess.Popen([sys.executable, "-I", "-B", __file__, "--batch", tmp] + (["--every"] if every else []), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+            for line in proc.stdout:
+                mutant_id, _, first = line.rstrip("\n").partition("\t")
+                result[mutant_id] = first
+                progress(len(result), mutant_id, first)
+            proc.wait()
+        done = set(result)
+        rest = [m for m in pending if m[0] not in done]
+        if rest:  # the worker died on rest[0]: a crash is a detection
+            result[rest[0][0]] = "<crash>"
+            progress(len(result), rest[0][0], "<crash>")
+            rest = rest[1:]
+        pending = rest
+    return result
+
+
 def grade(files, stop_at_first=True, first_ids=()):
     """Failing case ids of the reference with `files` (name -> source) replaced."""
     with tempfile.TemporaryDirectory(prefix="sqlcsv-mutant-") as tmp:
@@ -325,20 +412,27 @@ def hand_mutants():
 
     mutants = yaml.safe_load(open(os.path.join(ORACLE, "mutants.yaml"), encoding="utf-8"))
     req_of = {c["id"]: c["req"] for c in load_cases()}
-    out = {}
+    batch = []
     for m in mutants:
-        files = {}
+        if len({e["file"] for e in m["patch"]}) != 1:
+            raise SystemExit("mutant %s patches several files; the batch grades one file per mutant" % m["id"])
+        name = m["patch"][0]["file"].split("/")[-1]
+        text = open(os.path.join(REFERENCE, "sqlcsv", name), encoding="utf-8").read()
         for edit in m["patch"]:
-            name = edit["file"].split("/")[-1]
-            text = files.get(name) or open(os.path.join(REFERENCE, "sqlcsv", name), encoding="utf-8").read()
-            files[name] = text.replace(edit["find"], edit["replace"], 1)
-        failing = grade(files, stop_at_first=False)
-        out[m["id"]] = {"recorded": sorted(m["breaks"]), "found": sorted({req_of.get(c, c) for c in failing})}
-    return out
+            text = text.replace(edit["find"], edit["replace"], 1)
+        batch.append((m["id"], name, text))
+    found = grade_batch(batch, lambda *a: None, every=True)
+    return {
+        m["id"]: {"recorded": sorted(m["breaks"]), "found": sorted({req_of.get(c, c) for c in found.get(m["id"], "").split(",") if c})}
+        for m in mutants
+    }
 
 
 def main():
     argv = sys.argv[1:]
+    if argv and argv[0] == "--batch":
+        batch_worker(argv[1], "--every" in argv)
+        return 0
     if argv and argv[0] == "--worker":
         worker(argv[1], "--first" in argv, json.load(open(os.path.join(argv[1], "first.json"))))
         return 0
@@ -361,14 +455,13 @@ def main():
         seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 0
         mutants = random.Random(seed).sample(mutants, min(int(argv[argv.index("--sample") + 1]), len(mutants)))
     survivors_file = load_survivors()
-    killed, survived, killers = [], [], []
-    for i, (mutant_id, name, text) in enumerate(mutants):
-        failing = grade({name: text}, first_ids=killers)
-        (killed if failing else survived).append(mutant_id)
-        if failing and not failing[0].startswith("<"):
-            killers = [failing[0]] + [k for k in killers if k != failing[0]][:40]
+    def progress(n, mutant_id, first):
         if "--progress" in argv:
-            print("[%d/%d] %s %s" % (i + 1, len(mutants), "killed" if failing else "SURVIVED", mutant_id), file=sys.stderr, flush=True)
+            print("[%d/%d] %s %s" % (n, len(mutants), "killed" if first else "SURVIVED", mutant_id), file=sys.stderr, flush=True)
+
+    firsts = grade_batch(mutants, progress)
+    killed = [m[0] for m in mutants if firsts.get(m[0])]
+    survived = [m[0] for m in mutants if not firsts.get(m[0])]
     equivalent = [m for m in survived if survivors_file.get(m, {}).get("reason") == "equivalent"]
     unexplained = [m for m in survived if m not in survivors_file]
     stale = [m for m in survivors_file if m not in {x[0] for x in mutants}] if "--sample" not in argv and "--only" not in argv else []
