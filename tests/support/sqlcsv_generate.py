@@ -41,12 +41,13 @@ from sqlcsv.cli import main as reference_main  # noqa: E402
 
 # ---- data ---------------------------------------------------------------------------------
 # No value repeats one of SPEC.md's examples (tests/harness/grading/oracle-validity.test.ts, item 5).
+# Names start with each end of the letter ranges (a, z, Z) so the lexer's bounds are read.
 # Column names are unique across tables, so a bare name is never ambiguous; join keys are
 # items.cat = cats.code (text) and items.id = moves.item (integer).
 TABLES = {
     "items": [("id", "int"), ("name", "text"), ("qty", "int"), ("price", "dec"), ("cat", "text")],
-    "cats": [("code", "text"), ("label", "text"), ("rank", "int")],
-    "moves": [("item", "int"), ("delta", "int"), ("note", "text"), ("day", "int")],
+    "cats": [("code", "text"), ("Zlabel", "text"), ("rank", "int")],
+    "moves": [("item", "int"), ("delta", "int"), ("zone", "text"), ("day", "int")],
 }
 WORDS = ["apple", "Apple", "apricot", "bolt", "Bolt", "b", "gear", "zeta", "Zeta", "é", "éclair", "日本", "a b", "ab", "x'y"]
 CODES = ["A", "B", "C", "a", "D"]
@@ -350,7 +351,7 @@ def generate(check):
         # The reference reads the data set from disk, so it is written before any query runs.
         write_data(files)
     fwd_script, rev_script = sqlite_script(data, False), sqlite_script(data, True)
-    cases, seen, counts = [], set(), {"drawn": 0, "ordered": 0, "unordered": 0, "dropped": 0, "repeated": 0, "null-column": 0, "errors": 0}
+    cases, seen, counts = [], set(), {"drawn": 0, "ordered": 0, "unordered": 0, "dropped": 0, "repeated": 0, "null-column": 0, "errors": 0, "sqlite-accepts": 0}
     for profile in PROFILES:
         kept, tries = 0, 0
         while kept < PER_PROFILE and tries < PER_PROFILE * 10:
@@ -389,7 +390,33 @@ def generate(check):
         kept += 1
         counts["errors"] += 1
         cases.append((bad, "error", base.sql, kept))
+    # Lexical and syntax errors at the end of the text: a drawn query with a lexically significant
+    # ending appended must exit 2, SQLite must reject it too, and the drawn query is its twin.
+    kept = 0
+    for i, ending in enumerate(ENDINGS * 2):
+        base = draw(rng, ERROR_BASES[i % len(ERROR_BASES)])
+        bad = Q("R17", base.sql + ending)
+        counts["drawn"] += 1
+        if bad.sql in seen:
+            counts["repeated"] += 1
+            continue
+        seen.add(bad.sql)
+        run_reference(base.sql)
+        status = reference_status(bad.sql)
+        if status == 2 and sqlite_accepts(fwd_script, bad.sql):
+            counts["sqlite-accepts"] += 1  # SQLite reads `5.` as a number; the spec does not
+            continue
+        if status != 2:
+            raise RuntimeError("SQLite and the reference disagree on a malformed ending: %r (reference exit %d)" % (bad.sql, status))
+        kept += 1
+        counts["errors"] += 1
+        cases.append((bad, "error", base.sql, kept))
     return files, cases, counts
+
+
+# Endings that stop the lexer or parser at the very end of the text: a minus with no digit, a
+# number followed by a point, a lone `!`, an open string, a comparator with no operand, a point.
+ENDINGS = [" -", " 5.", " !", " '", " <", ".", " AND -", " LIMIT 5."]
 
 
 def reference_status(sql):
@@ -413,14 +440,17 @@ def render(cases, counts):
         "# Drawn %d, kept %d (%d ordered, %d in any order), dropped %d (LIMIT cuts through ties),"
         % (counts["drawn"], counts["ordered"] + counts["unordered"], counts["ordered"], counts["unordered"], counts["dropped"]),
         "# repeated %d, left out %d (a one-column result holding NULL: its CSV form is R38's). A disagreement" % (counts["repeated"], counts["null-column"]),
-        "# with SQLite fails the generator. Also %d unknown-name cases (one column name of a drawn query" % counts["errors"],
-        "# made unknown: exit 3, and SQLite rejects it), each with the drawn query as its positive twin.",
+        "# with SQLite fails the generator. Also %d error cases: unknown-name cases (one column name of a drawn query" % counts["errors"],
+        "# made unknown: exit 3) and malformed-ending cases (a lexically significant ending appended: exit 2),",
+        "# each rejected by SQLite too (%d endings SQLite accepts were left out), each with the drawn query" % counts["sqlite-accepts"],
+        "# as its positive twin.",
         "",
     ]
     for q, how, rows, n in cases:
         if how == "error":
-            for cid, sql, expect in (("%s-generated-unknown-%02d" % (q.req, n), q.sql, ["    exit: 3", '    stdout: ""']),
-                                     ("%s-generated-unknown-%02d-twin" % (q.req, n), rows, ["    exit: 0", "    stderr: empty"])):
+            kind, status = ("unknown", 3) if q.req == "R16" else ("malformed", 2)
+            for cid, sql, expect in (("%s-generated-%s-%02d" % (q.req, kind, n), q.sql, ["    exit: %d" % status, '    stdout: ""']),
+                                     ("%s-generated-%s-%02d-twin" % (q.req, kind, n), rows, ["    exit: 0", "    stderr: empty"])):
                 out += ["- id: %s" % cid, "  req: %s" % q.req, "  data: gen", '  args: ["--data", "{data}", "--format", "csv", %s]' % yaml_str(sql), "  expect:"]
                 out += expect
                 out += ['  sqlite: {skip: "exit-code case: the generator checked that SQLite rejects the query and accepts its twin"}', ""]

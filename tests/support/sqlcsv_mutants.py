@@ -19,7 +19,7 @@ Mutation operators (each mutant is one change at one place, named FILE:LINE:COL:
   arith      + <-> -, * -> //, / -> //
 The CSV and JSON writers are output.py and loader.py: every operator above applies to them.
 Never mutated (not behaviour the spec constrains): docstrings, and the text of diagnostics (the
-arguments of usage_error, name_error, Failure and the parser's fail), whose wording SPEC.md
+arguments of usage_error, name_error, Failure, AssertionError and the parser's fail and expect_identifier), whose wording SPEC.md
 section 1 leaves free.
 
 Mutants are graded in turn by one worker interpreter (memory capped) that imports the package
@@ -52,7 +52,7 @@ REFERENCE = os.path.join(ORACLE, "reference")
 SURVIVORS = os.path.join(ORACLE, "auto-mutants-survivors.yaml")
 CASE_SECONDS = 3
 
-MESSAGE_CALLS = {"usage_error", "name_error", "Failure", "fail"}
+MESSAGE_CALLS = {"usage_error", "name_error", "Failure", "fail", "expect_identifier", "AssertionError"}
 CMP_SWAPS = {
     ast.Lt: [ast.LtE, ast.Gt], ast.LtE: [ast.Lt, ast.GtE], ast.Gt: [ast.GtE, ast.Lt], ast.GtE: [ast.Gt, ast.LtE],
     ast.Eq: [ast.NotEq], ast.NotEq: [ast.Eq], ast.In: [ast.NotIn], ast.NotIn: [ast.In], ast.Is: [ast.IsNot], ast.IsNot: [ast.Is],
@@ -311,10 +311,11 @@ def batch_worker(folder, every=False):
     sys.path.insert(0, folder)
     pkg = os.path.join(folder, "sqlcsv")
     killers = []
-    for mutant_id, name, text in json.load(open(os.path.join(folder, "batch.json"), encoding="utf-8")):
-        original = open(os.path.join(pkg, name), encoding="utf-8").read()
-        with open(os.path.join(pkg, name), "w", encoding="utf-8") as f:
-            f.write(text)
+    for mutant_id, files in json.load(open(os.path.join(folder, "batch.json"), encoding="utf-8")):
+        originals = {name: open(os.path.join(pkg, name), encoding="utf-8").read() for name in files}
+        for name, text in files.items():
+            with open(os.path.join(pkg, name), "w", encoding="utf-8") as f:
+                f.write(text)
         for mod in [m for m in sys.modules if m == "sqlcsv" or m.startswith("sqlcsv.")]:
             del sys.modules[mod]
         importlib.invalidate_caches()
@@ -344,8 +345,9 @@ def batch_worker(folder, every=False):
                         break
             # Every failing case (comma-separated) when asked for all, else the first.
             first = ",".join(failing)
-        with open(os.path.join(pkg, name), "w", encoding="utf-8") as f:
-            f.write(original)
+        for name, text in originals.items():
+            with open(os.path.join(pkg, name), "w", encoding="utf-8") as f:
+                f.write(text)
         sys.stdout.write("%s\t%s\n" % (mutant_id, first))
         sys.stdout.flush()
 
@@ -357,7 +359,7 @@ def grade_batch(mutants, progress, every=False):
         with tempfile.TemporaryDirectory(prefix="sqlcsv-mutants-") as tmp:
             shutil.copytree(os.path.join(REFERENCE, "sqlcsv"), os.path.join(tmp, "sqlcsv"), ignore=shutil.ignore_patterns("__pycache__"))
             with open(os.path.join(tmp, "batch.json"), "w", encoding="utf-8") as f:
-                json.dump(pending, f)
+                json.dump([(m[0], m[1] if isinstance(m[1], dict) else {m[1]: m[2]}) for m in pending], f)
             cases_json = os.path.join(tmp, "cases.json")
             with open(cases_json, "w", encoding="utf-8") as f:
                 json.dump(load_cases(), f)
@@ -414,13 +416,12 @@ def hand_mutants():
     req_of = {c["id"]: c["req"] for c in load_cases()}
     batch = []
     for m in mutants:
-        if len({e["file"] for e in m["patch"]}) != 1:
-            raise SystemExit("mutant %s patches several files; the batch grades one file per mutant" % m["id"])
-        name = m["patch"][0]["file"].split("/")[-1]
-        text = open(os.path.join(REFERENCE, "sqlcsv", name), encoding="utf-8").read()
+        files = {}
         for edit in m["patch"]:
-            text = text.replace(edit["find"], edit["replace"], 1)
-        batch.append((m["id"], name, text))
+            name = edit["file"].split("/")[-1]
+            text = files.get(name) or open(os.path.join(REFERENCE, "sqlcsv", name), encoding="utf-8").read()
+            files[name] = text.replace(edit["find"], edit["replace"], 1)
+        batch.append((m["id"], files))
     found = grade_batch(batch, lambda *a: None, every=True)
     return {
         m["id"]: {"recorded": sorted(m["breaks"]), "found": sorted({req_of.get(c, c) for c in found.get(m["id"], "").split(",") if c})}
