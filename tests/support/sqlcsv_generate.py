@@ -352,6 +352,7 @@ def generate(check):
         write_data(files)
     fwd_script, rev_script = sqlite_script(data, False), sqlite_script(data, True)
     cases, seen, counts = [], set(), {"drawn": 0, "ordered": 0, "unordered": 0, "dropped": 0, "repeated": 0, "null-column": 0, "errors": 0, "sqlite-accepts": 0}
+    numbers = {}
     for profile in PROFILES:
         kept, tries = 0, 0
         while kept < PER_PROFILE and tries < PER_PROFILE * 10:
@@ -373,7 +374,8 @@ def generate(check):
             if how == "dropped":
                 continue
             kept += 1
-            cases.append((q, how, ref_rows, kept))
+            numbers[q.req] = numbers.get(q.req, 0) + 1  # profiles R22x, R23x and R21o share a requirement's numbering
+            cases.append((q, how, ref_rows, numbers[q.req]))
     kept = 0
     for i in range(PER_PROFILE * 2):
         base = draw(rng, ERROR_BASES[i % len(ERROR_BASES)])

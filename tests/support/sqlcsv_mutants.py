@@ -452,6 +452,12 @@ def main():
     if "--only" in argv:
         wanted = set(argv[argv.index("--only") + 1].split(","))
         mutants = [m for m in mutants if m[0] in wanted]
+    if "--shard" in argv:  # K/N: every N-th mutant from the K-th, so N processes can share a pass
+        k, n = map(int, argv[argv.index("--shard") + 1].split("/"))
+        mutants = mutants[k::n]
+    if "--skip-file" in argv:  # ids already graded (one per line), to resume a pass
+        done = set(open(argv[argv.index("--skip-file") + 1], encoding="utf-8").read().splitlines())
+        mutants = [m for m in mutants if m[0] not in done]
     if "--sample" in argv:
         seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 0
         mutants = random.Random(seed).sample(mutants, min(int(argv[argv.index("--sample") + 1]), len(mutants)))

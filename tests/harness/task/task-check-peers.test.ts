@@ -84,7 +84,27 @@ describe('peers-hold (pure)', () => {
 describe('peer recipes', () => {
   it("commonmark's recipes load, and each records its failures with reasons", async () => {
     const peers = await loadPeers(oracleDir(TASK), Array.from({ length: 33 }, (_, i) => `R${String(i + 1).padStart(2, '0')}`));
-    expect(peers.map((p) => [p.name, p.recipe.packages.map((x) => x.name), p.recipe.expected_failures.map((f) => f.requirement)])).toMatchInlineSnapshot();
+    expect(peers.map((p) => [p.name, p.recipe.packages.map((x) => x.name), p.recipe.expected_failures.map((f) => f.requirement)])).toMatchInlineSnapshot(`
+      [
+        [
+          "markdown-it",
+          [
+            "python3-markdown-it",
+            "python3-mdurl",
+          ],
+          [
+            "R16",
+          ],
+        ],
+        [
+          "python-markdown",
+          [
+            "python3-markdown",
+          ],
+          [],
+        ],
+      ]
+    `);
   });
 
   it("vendors only a module's installed .py files, by the package's own file list", () => {
@@ -111,7 +131,10 @@ describe('peer recipes', () => {
     });
     const { code, stdout, stderr } = await run('task', 'check', TASK, '--oracle-dir', oracle, '--spec-dir', specDir(TASK), '--corpus-dir', corpusDir(TASK), '--only', 'peers');
     expect(stdout).toBe('');
-    expect(stderr).toMatchInlineSnapshot();
+    expect(stderr).toMatchInlineSnapshot(`
+      "harness: peer markdown-it: the Debian package python3-no-such-peer is not installed; install it with: apt-get install -y python3-no-such-peer
+      "
+    `);
     expect(code).toBe(EXIT.environment);
   });
 });
