@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../harness/cli.js';
+import { buildProgram } from '../harness/index.js';
 import { bufferIo } from '../harness/testing.js';
 
 /**
@@ -106,16 +106,16 @@ describe('the manual (README.md and docs/)', () => {
     expect(PAGES.flatMap((page) => brokenLinks(page, read(page)!, read))).toEqual([]);
   });
 
-  it('names only real subcommands, options, scripts and files in the README\'s fenced blocks', () => {
-    const program = buildProgram(bufferIo());
+  it('names only real subcommands, options, scripts and files in the README\'s fenced blocks', async () => {
+    const program = await buildProgram(bufferIo());
     const scripts = (JSON.parse(read('package.json')!) as { scripts: Record<string, string> }).scripts;
     const commands = commandsOf(read('README.md')!);
     expect(commands.length).toBeGreaterThan(10);
     expect(commands.map((c) => unknownCommand(c, program, scripts, (f) => existsSync(path.join(ROOT, f)))).filter(Boolean)).toEqual([]);
   });
 
-  it('catches a planted broken link, a missing anchor and a command that does not exist', () => {
-    const program = buildProgram(bufferIo());
+  it('catches a planted broken link, a missing anchor and a command that does not exist', async () => {
+    const program = await buildProgram(bufferIo());
     const page = [
       '# Title',
       '## A `code` heading: yes',

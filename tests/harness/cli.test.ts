@@ -92,7 +92,7 @@ describe('messages speak to users (item 13)', () => {
       for (const option of command.options) if (option.long) known.add(option.long);
       command.commands.forEach(collect);
     };
-    collect(buildProgram(bufferIo()));
+    collect(await buildProgram(bufferIo()));
     // Flags of other programs, written into their command lines: a Dockerfile's RUN line, grep in
     // the SIMULATED merger's listing, and the sqlcsv program under grading (the spec's own CLI).
     const otherPrograms = new Set(['--no-install-recommends', '--include', '--format']);
