@@ -4,8 +4,12 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { RdhError } from '../../engine/index.js';
 import { loadOracleDefinition } from './oracle-definition.js';
+import { OracleInvalidError } from './oracle-invalid-error.js';
 import { importRecipe } from './recipe-import.js';
 import type { Requirement } from './spec-requirements.js';
+
+// Re-exported where task recipes (oracle/<task>/cases.ts) and the harness's entry have always found it.
+export { OracleInvalidError };
 
 /**
  * One behavioural case of a held-out oracle. Cases never leave oracle/: they are staged
@@ -52,10 +56,6 @@ export const OracleCase = z
   })
   .strict();
 export type OracleCase = z.infer<typeof OracleCase>;
-
-export class OracleInvalidError extends RdhError {
-  readonly code = 'oracle_invalid';
-}
 
 export interface Oracle {
   name: string;

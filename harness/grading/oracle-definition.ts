@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { readDataFile } from '../internal/data-file.js';
-import { OracleInvalidError } from './oracle-cases.js';
+import { OracleInvalidError } from './oracle-invalid-error.js';
 
 /**
  * `oracle/<task>/oracle.yaml`: how a task's held-out oracle grades. The runner and its fork
