@@ -313,6 +313,13 @@ describe('architecture', () => {
     `);
   });
 
+  it('keeps every function of the record path (record, cell, journal, replay) within 80 lines', async () => {
+    const files = (await Promise.all(SHORT_FUNCTION_FOLDERS.map((f) => sourceFiles(f)))).flat().filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(20);
+    const long = (await Promise.all(files.map(async (f) => longFunctions(f, await readFile(path.join(ROOT, f), 'utf8'))))).flat();
+    expect(long).toEqual([]);
+  });
+
   it('would catch a planted function of 81 lines, and let one of 80 pass', () => {
     const fn = (name: string, lines: number) => `export function ${name}(): number {\n${'  let x = 1;\n'.repeat(lines - 3)}  return 1;\n}\n`;
     const arrow = (lines: number) => `const step = async (): Promise<void> => {\n${'  await 0;\n'.repeat(lines - 2)}};\n`;
