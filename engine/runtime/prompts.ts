@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../base/package-root.js';
 import type { Role } from '../ports/model-client.js';
 
-const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'prompts');
+const DIR = path.join(packageRoot(import.meta.url), 'engine', 'prompts');
 const cache = new Map<Role, string>();
 
 /**

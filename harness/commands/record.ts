@@ -66,7 +66,7 @@ export function recordCommand(io: CliIo, onExit: (code: number) => void): Comman
         'completed call is paid twice. A changed manifest, spec, oracle, roster or code is',
         'refused (exit 2, nothing written).',
         'Exit 0 only when every staged cell was measured; 8 a ceiling stopped it, 9 a cell was',
-        'lost, 3 Docker or a provider was unreachable (see the README, "Resuming a sweep").',
+        'lost, 3 Docker or a provider was unreachable (see docs/recording-and-resuming.md, "Resuming a sweep").',
         "Ceilings: max_sessions counts across resumes and is checked before every session,",
         'max_cost_usd before every call (paid so far plus the worst case of the calls in flight);',
         'each session is bounded by the manifest unit (max_turns, token_ceiling, cost_ceiling_usd).',

@@ -1,11 +1,15 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { RdhError } from '../../engine/index.js';
 import { loadOracleDefinition } from './oracle-definition.js';
+import { OracleInvalidError } from './oracle-invalid-error.js';
+import { importRecipe } from './recipe-import.js';
 import type { Requirement } from './spec-requirements.js';
+
+// Re-exported where task recipes (oracle/<task>/cases.ts) and the harness's entry have always found it.
+export { OracleInvalidError };
 
 /**
  * One behavioural case of a held-out oracle. Cases never leave oracle/: they are staged
@@ -58,10 +62,6 @@ export const OracleCase = z
   .strict();
 export type OracleCase = z.infer<typeof OracleCase>;
 
-export class OracleInvalidError extends RdhError {
-  readonly code = 'oracle_invalid';
-}
-
 export interface Oracle {
   name: string;
   dir: string;
@@ -88,11 +88,15 @@ async function casesFromFolder(casesDir: string): Promise<Array<{ file: string; 
 
 /** The cases a recipe derives (its deriveCases), as one list named after the recipe. */
 async function casesFromRecipe(file: string, requirements: Requirement[]): Promise<Array<{ file: string; items: unknown[] }>> {
-  const mod = (await import(pathToFileURL(file).href).catch((cause) => {
+  const mod = (await importRecipe(file).catch((cause) => {
     throw new OracleInvalidError(`${path.basename(file)}: cannot load the case recipe (${(cause as Error).message})`, { cause });
   })) as { deriveCases?: unknown };
   if (typeof mod.deriveCases !== 'function') throw new OracleInvalidError(`${path.basename(file)}: a case recipe exports deriveCases(requirements)`);
-  const items: unknown = await (mod.deriveCases as (r: Requirement[]) => unknown)(requirements);
+  const items: unknown = await Promise.resolve((mod.deriveCases as (r: Requirement[]) => unknown)(requirements)).catch((cause: unknown) => {
+    // Under the compiled CLI the recipe throws the sources' copy of this class: same code, other class.
+    if (!(cause instanceof RdhError) && (cause as { code?: unknown } | null)?.code === 'oracle_invalid') throw new OracleInvalidError((cause as Error).message, { cause });
+    throw cause;
+  });
   if (!Array.isArray(items)) throw new OracleInvalidError(`${path.basename(file)}: deriveCases returned no list of cases`);
   return [{ file: path.basename(file), items }];
 }

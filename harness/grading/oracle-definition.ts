@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { readDataFile } from '../internal/data-file.js';
-import { OracleInvalidError } from './oracle-cases.js';
+import { OracleInvalidError } from './oracle-invalid-error.js';
 
 /**
  * `oracle/<task>/oracle.yaml`: how a task's held-out oracle grades. The runner and its fork
@@ -32,7 +32,7 @@ export const ORACLE_FILE = 'oracle.yaml';
 /** Reads and validates `<oracleDir>/oracle.yaml`. */
 export async function loadOracleDefinition(oracleDir: string): Promise<OracleDefinition> {
   const file = path.join(oracleDir, ORACLE_FILE);
-  const read = await readDataFile(file, { shownAs: file, schema: OracleDefinition, what: 'oracle definition', starter: 'declare version: 1, judge and cases (see README "Adding a task")' });
+  const read = await readDataFile(file, { shownAs: file, schema: OracleDefinition, what: 'oracle definition', starter: 'declare version: 1, judge and cases (see docs/adding-a-task.md)' });
   if (!read.ok) throw new OracleInvalidError(read.lines.join('\n'));
   const names = [read.value.judge, ...read.value.judge_modules];
   if (new Set(names).size !== names.length) throw new OracleInvalidError(`${file}: judge_modules: repeats a file (${names.join(', ')}); name each once`);

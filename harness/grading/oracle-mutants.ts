@@ -2,7 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { OracleInvalidError } from './oracle-cases.js';
+import { OracleInvalidError } from './oracle-invalid-error.js';
 
 /**
  * A small patch to the reference implementation, recording exactly which requirements it

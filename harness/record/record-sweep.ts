@@ -115,56 +115,115 @@ class FatalStop extends Error {}
 class HostLost extends Error {}
 
 export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> {
-  const paths = runPaths(o.runDir);
-  const append = (event: SweepEventInput) => {
-    const p = o.journal.append(event);
+  return new SweepRecorder(o).run();
+}
+
+/** What one pair's run holds while it runs: its cells and their files, its sessions and events. */
+interface PairRun {
+  pair: SweepPlanCell;
+  cells: Record<Arm, CellId>;
+  ids: CellId[];
+  cellPaths: Record<Arm, ReturnType<RunPaths['cell']>>;
+  sessions: PairSessions;
+  finishCell: (id: CellId, outcome: CellOutcome) => Promise<void>;
+}
+
+/**
+ * One invocation's sweep, read top to bottom in {@link SweepRecorder.run}: every pair dispatched
+ * (re-run on the hosts left when its host is lost), each pair opened, run and settled, then the
+ * wind-down that journals why the sweep stopped. The state every pair shares lives here.
+ */
+class SweepRecorder {
+  private readonly paths: RunPaths;
+  /** Cells done: measured, or unavailable for a reason another try cannot cure (unless --retry-unavailable asks for one). */
+  private readonly done = new Map<CellId, CellOutcome>();
+  private readonly startedBefore: Set<string>;
+  private readonly finished = new Map<CellId, CellOutcome>();
+  private stop: { reason: StopReason; detail: string } | undefined;
+
+  constructor(private readonly o: RecordSweepOptions) {
+    this.paths = runPaths(o.runDir);
+    // A cell is done when it is measured, or unavailable for a reason another try cannot cure
+    // (unless --retry-unavailable asks for one); a transient one is run again by the same command.
+    const finalOutcome = (outcome: CellOutcome) =>
+      outcome.status === 'measured' || (outcome.status === 'unavailable' && !outcome.transient && !o.retryUnavailable);
+    for (const e of o.history) {
+      if (e.type !== 'cell_finished') continue;
+      if (finalOutcome(e.outcome)) this.done.set(e.cellId, e.outcome);
+      else this.done.delete(e.cellId);
+    }
+    this.startedBefore = new Set(o.history.flatMap((e) => (e.type === 'session_started' ? [sessionKey(e.cellIds, e.sessionId)] : [])));
+  }
+
+  /** Every pair dispatched, then the wind-down. */
+  async run(): Promise<SweepOutcome> {
+    const queue = new PQueue({ concurrency: this.o.pairConcurrency ?? 1 });
+    const results = this.o.pairs.map((pair) => queue.add(() => this.dispatchPair(pair)));
+    await Promise.all(results);
+    return this.windDown();
+  }
+
+  private readonly append = (event: SweepEventInput) => {
+    const p = this.o.journal.append(event);
     // Folded synchronously (seq and time do not matter to the ceiling), before any await.
-    o.gate.note({ ...event, seq: 0, version: 1, at: '' } as unknown as SweepEvent);
+    this.o.gate.note({ ...event, seq: 0, version: 1, at: '' } as unknown as SweepEvent);
     return p;
   };
-  // A cell is done when it is measured, or unavailable for a reason another try cannot cure
-  // (unless --retry-unavailable asks for one); a transient one is run again by the same command.
-  const finalOutcome = (outcome: CellOutcome) =>
-    outcome.status === 'measured' || (outcome.status === 'unavailable' && !outcome.transient && !o.retryUnavailable);
-  const done = new Map<CellId, CellOutcome>();
-  for (const e of o.history) {
-    if (e.type !== 'cell_finished') continue;
-    if (finalOutcome(e.outcome)) done.set(e.cellId, e.outcome);
-    else done.delete(e.cellId);
-  }
-  const startedBefore = new Set(o.history.flatMap((e) => (e.type === 'session_started' ? [sessionKey(e.cellIds, e.sessionId)] : [])));
-  const finished = new Map<CellId, CellOutcome>();
-  let stop: { reason: StopReason; detail: string } | undefined;
 
-  // A failure true of every remaining cell (one of `fatal`, or Docker found gone) closes the gate and stops the sweep.
-  const stopIfGone = async (error: unknown, fatal: ReadonlyArray<abstract new (...args: never[]) => Error>): Promise<void> => {
-    const gone = fatal.some((c) => error instanceof c) ? (error as Error).message : await o.environmentGone?.();
+  /** A failure true of every remaining cell (one of `fatal`, or Docker found gone) closes the gate and stops the sweep. */
+  private async stopIfGone(error: unknown, fatal: ReadonlyArray<abstract new (...args: never[]) => Error>): Promise<void> {
+    const gone = fatal.some((c) => error instanceof c) ? (error as Error).message : await this.o.environmentGone?.();
     if (!gone) return;
-    o.gate.close({ reason: 'fatal', detail: gone });
+    this.o.gate.close({ reason: 'fatal', detail: gone });
     throw new FatalStop(gone);
-  };
+  }
 
-  const runPairCells = async (pair: SweepPlanCell, mayRetry: boolean): Promise<void> => {
+  /** One pair, re-run on the hosts left while its host is lost (at most hostRetries times); a quota or fatal stop ends the sweep. */
+  private async dispatchPair(pair: SweepPlanCell): Promise<void> {
+    const o = this.o;
+    try {
+      const hostRetries = o.hostRetries ?? 0;
+      for (let rerun = 1; ; rerun++) {
+        try {
+          await this.runPairCells(pair, rerun <= hostRetries);
+          break;
+        } catch (error) {
+          if (!(error instanceof HostLost)) throw error;
+          const lostIds = pair.arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition })) as [CellId, ...CellId[]];
+          await this.append({ type: 'sandbox_host_lost', cellIds: lostIds, detail: error.message, rerun });
+          o.onHostLost?.(lostIds, error.message);
+        }
+      }
+    } catch (error) {
+      if (error instanceof QuotaStop) this.stop ??= { reason: 'quota', detail: error.message };
+      else if (error instanceof FatalStop) this.stop ??= { reason: 'fatal', detail: error.message };
+      else throw error;
+    }
+  }
+
+  /** One pair: opened (its cells started, its sessions and event files), run through the engine and graded, then settled. */
+  private async runPairCells(pair: SweepPlanCell, mayRetry: boolean): Promise<void> {
+    const o = this.o;
     const cells = Object.fromEntries(pair.arms.map((arm) => [arm, cellId({ cap: pair.cap, arm, repetition: pair.repetition })])) as Record<Arm, CellId>;
     const ids = pair.arms.map((a) => cells[a]);
-    if (ids.every((id) => done.has(id))) return;
+    if (ids.every((id) => this.done.has(id))) return;
     if (o.gate.closed) return;
-    for (const id of ids) if (!done.has(id)) await append({ type: 'cell_started', cellId: id });
-    const cellPaths = Object.fromEntries(pair.arms.map((arm) => [arm, paths.cell(cells[arm])])) as Record<Arm, ReturnType<RunPaths['cell']>>;
+    for (const id of ids) if (!this.done.has(id)) await this.append({ type: 'cell_started', cellId: id });
+    const cellPaths = Object.fromEntries(pair.arms.map((arm) => [arm, this.paths.cell(cells[arm])])) as Record<Arm, ReturnType<RunPaths['cell']>>;
     const recorded = await readTranscripts(pair.arms.map((a) => cellPaths[a].transcripts));
     const models = await o.modelsFor(pair.cap, pair.repetition);
     const sessions = new PairSessions({
       arms: pair.arms, cells, transcriptDirs: Object.fromEntries(pair.arms.map((a) => [a, cellPaths[a].transcripts])) as Record<Arm, string>,
-      recorded, secrets: o.secrets, roster: models.roster, gate: o.gate, startedBefore, append,
+      recorded, secrets: o.secrets, roster: models.roster, gate: o.gate, startedBefore: this.startedBefore, append: this.append,
     });
     const clients = Object.fromEntries(Object.entries(models.clients).map(([name, c]) => [name, sessions.wrap(c)]));
     // The pair's events from the start: its shared build once, each arm's own in its cell (see PairEventFiles).
     const eventFiles = await PairEventFiles.open({
-      pairFile: paths.pair(pairId(pair.cap, pair.repetition)).events,
-      cellFiles: Object.fromEntries(pair.arms.map((a) => [a, done.has(cells[a]) ? null : cellPaths[a].events])),
+      pairFile: this.paths.pair(pairId(pair.cap, pair.repetition)).events,
+      cellFiles: Object.fromEntries(pair.arms.map((a) => [a, this.done.has(cells[a]) ? null : cellPaths[a].events])),
     });
     try {
-      const workRoot = path.join(paths.cell(ids[0]!).root, 'work');
+      const workRoot = path.join(this.paths.cell(ids[0]!).root, 'work');
       // A pair re-run after a kill starts from clean workspaces; its calls come back from the transcripts.
       await rm(workRoot, { recursive: true, force: true });
       const engine: Omit<BuildOptions, 'forArm' | 'maxDepth'> = {
@@ -178,143 +237,137 @@ export async function recordSweep(o: RecordSweepOptions): Promise<SweepOutcome> 
       const finishCell = async (id: CellId, outcome: CellOutcome) => {
         // Its arm's events are on disk before the journal says it finished: a resume keeps the file of a finished cell.
         await eventFiles.flush();
-        await append({ type: 'cell_finished', cellId: id, outcome });
-        finished.set(id, outcome);
+        await this.append({ type: 'cell_finished', cellId: id, outcome });
+        this.finished.set(id, outcome);
         // Within one invocation every outcome is final: a transient one waits for the next.
-        if (outcome.status !== 'unmeasured') done.set(id, outcome);
+        if (outcome.status !== 'unmeasured') this.done.set(id, outcome);
       };
-
-      const arms = pair.arms;
-      // Each arm's root workspace, kept when its grading fails.
-      const workspaces = new Map<Arm, string>();
-      const hooks: PairHooks = {
-        built: async (built, served) => {
-          // The shared build's sessions end here, so each is journalled finished before any merge.
-          if (o.manifest.pairing === 'shared') await sessions.finishAll('completed');
-          await journalBuild(append, served.map((a) => cells[a]), built);
-        },
-        assembled: async (arm, run) => {
-          // The runner grades only once every arm has assembled, so every merge session has ended:
-          // journalled finished here, its spend is in the measurement.
-          await sessions.finishAll('completed');
-          const id = cells[arm];
-          // A refused session anywhere in the pair: the cells went unmeasured (ceiling) or were cut (stop); nothing is graded.
-          if (ids.some((c) => o.gate.refusedIn.has(c))) return 'refused';
-          // A cell that finished before a kill keeps its outcome; only its partner is finished now.
-          if (done.has(id)) return 'finished before';
-          workspaces.set(arm, run.root.workspace);
-          const cp = cellPaths[arm];
-          await mkdir(cp.root, { recursive: true });
-          await writeFile(cp.result, `${JSON.stringify(run.root, null, 2)}\n`);
-          await journalMerges(append, id, arm, run.root);
-          const quota = flatten(run.root).find((n) => n.stop?.code === 'model_quota_exhausted');
-          if (quota) {
-            o.gate.close({ reason: 'quota', detail: `the provider's quota ran out in ${quota.id}` });
-            await finishCell(id, { status: 'unavailable', reason: 'quota', detail: `the provider's quota ran out in ${quota.id} (${quota.stop!.model ?? 'a model'})` });
-            return 'quota';
-          }
-          const byProvider = flatten(run.root).find((n) => n.stop?.by === 'provider');
-          if (byProvider) {
-            const { code, model } = byProvider.stop!;
-            const detail = `node ${byProvider.id} was stopped by its provider (${code}${model ? `, ${model}` : ''}): ${byProvider.reasons[0] ?? ''}`.trim();
-            const transient = TRANSIENT_STOPS.has(code);
-            // The provider failed for its whole patience: every later call would too, so nothing more is dispatched.
-            if (transient) o.gate.close({ reason: 'unreachable', detail });
-            await finishCell(id, { status: 'unavailable', reason: 'provider', detail, transient });
-            return 'provider';
-          }
-          return undefined;
-        },
-        gradeFailed: async (arm, error) => {
-          // Grading runs on the local daemon, never on the pool: no host of it can be the cause.
-          await stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError]);
-          await keepTree(workspaces.get(arm)!, cellPaths[arm].tree);
-          await finishCell(cells[arm], { status: 'unavailable', reason: 'ungradable', detail: (error as Error).message });
-        },
-        sessions: (arm) => spentOf(sessions.spent, arm, arms),
-        measured: async ({ arm, root, grade, measurement }) => {
-          const cp = cellPaths[arm];
-          await append({ type: 'grading_recorded', cellId: cells[arm], grade });
-          await writeFile(cp.grade, `${JSON.stringify(grade, null, 2)}\n`);
-          if (o.keepWorkspaces) await keepTree(root.workspace, cp.tree);
-          await finishCell(cells[arm], { status: 'measured', result: measurement });
-        },
-      };
-
+      const run: PairRun = { pair, cells, ids, cellPaths, sessions, finishCell };
       try {
-        await runPair({ cell: { cap: pair.cap, repetition: pair.repetition }, arms, pairing: o.manifest.pairing, engine, grade: (tree, arm) => o.grade(tree, cells[arm]), hooks, ...(o.gradeMerges ? { gradeMerges: o.gradeMerges } : {}), ...(o.gradeLeaves ? { gradeLeaves: o.gradeLeaves } : {}) });
+        await runPair({ cell: { cap: pair.cap, repetition: pair.repetition }, arms: pair.arms, pairing: o.manifest.pairing, engine, grade: (tree, arm) => o.grade(tree, cells[arm]), hooks: this.pairHooks(run), ...(o.gradeMerges ? { gradeMerges: o.gradeMerges } : {}), ...(o.gradeLeaves ? { gradeLeaves: o.gradeLeaves } : {}) });
       } catch (error) {
-        await sessions.finishAll('error');
-        if (error instanceof FatalStop) throw error;
-        if (error instanceof ModelQuotaExhaustedError) {
-          o.gate.close({ reason: 'quota', detail: error.message });
-          for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'quota', detail: error.message });
-          throw new QuotaStop(error.message);
-        }
-        if (error instanceof SessionRefusedError || o.gate.closed) return settleRefused(ids);
-        if (mayRetry && isRetryableSandboxError(error)) {
-          await sessions.close();
-          throw new HostLost((error as Error).message);
-        }
-        await stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError, NoSandboxHostError]);
-        // Only the harness's own classified failures end a cell; anything else is a bug, never read as a result.
-        if (!(error instanceof RdhError)) throw error;
-        const detail = error.message;
-        for (const id of ids) if (!done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'error', detail });
-        return;
+        return await this.pairFailed(run, error, mayRetry);
       }
-      if (ids.some((id) => o.gate.refusedIn.has(id))) return settleRefused(ids);
+      if (ids.some((id) => o.gate.refusedIn.has(id))) return await this.settleRefused(ids);
       await sessions.close();
       if (!o.keepWorkspaces) await rm(workRoot, { recursive: true, force: true }).catch(() => undefined);
     } finally {
       // A write that failed is thrown by the flush before each cell_finished; closing only releases the files.
       await eventFiles.close().catch(() => undefined);
     }
-  };
+  }
 
-  const settleRefused = async (ids: CellId[]) => {
-    const closure = o.gate.closed;
+  /** What the pair runner is told at each step of a pair: the build journalled, each arm's assembly checked, graded or settled. */
+  private pairHooks({ pair, cells, ids, cellPaths, sessions, finishCell }: PairRun): PairHooks {
+    const o = this.o;
+    const arms = pair.arms;
+    // Each arm's root workspace, kept when its grading fails.
+    const workspaces = new Map<Arm, string>();
+    return {
+      built: async (built, served) => {
+        // The shared build's sessions end here, so each is journalled finished before any merge.
+        if (o.manifest.pairing === 'shared') await sessions.finishAll('completed');
+        await journalBuild(this.append, served.map((a) => cells[a]), built);
+      },
+      assembled: async (arm, run) => {
+        // The runner grades only once every arm has assembled, so every merge session has ended:
+        // journalled finished here, its spend is in the measurement.
+        await sessions.finishAll('completed');
+        const id = cells[arm];
+        // A refused session anywhere in the pair: the cells went unmeasured (ceiling) or were cut (stop); nothing is graded.
+        if (ids.some((c) => o.gate.refusedIn.has(c))) return 'refused';
+        // A cell that finished before a kill keeps its outcome; only its partner is finished now.
+        if (this.done.has(id)) return 'finished before';
+        workspaces.set(arm, run.root.workspace);
+        const cp = cellPaths[arm];
+        await mkdir(cp.root, { recursive: true });
+        await writeFile(cp.result, `${JSON.stringify(run.root, null, 2)}\n`);
+        await journalMerges(this.append, id, arm, run.root);
+        return this.providerStopped(id, run.root, finishCell);
+      },
+      gradeFailed: async (arm, error) => {
+        // Grading runs on the local daemon, never on the pool: no host of it can be the cause.
+        await this.stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError]);
+        await keepTree(workspaces.get(arm)!, cellPaths[arm].tree);
+        await finishCell(cells[arm], { status: 'unavailable', reason: 'ungradable', detail: (error as Error).message });
+      },
+      sessions: (arm) => spentOf(sessions.spent, arm, arms),
+      measured: async ({ arm, root, grade, measurement }) => {
+        const cp = cellPaths[arm];
+        await this.append({ type: 'grading_recorded', cellId: cells[arm], grade });
+        await writeFile(cp.grade, `${JSON.stringify(grade, null, 2)}\n`);
+        if (o.keepWorkspaces) await keepTree(root.workspace, cp.tree);
+        await finishCell(cells[arm], { status: 'measured', result: measurement });
+      },
+    };
+  }
+
+  /** An arm's tree stopped by its provider: the quota (the sweep stops) or a provider failure (the cell unavailable); else nothing. */
+  private async providerStopped(id: CellId, root: NodeResult, finishCell: PairRun['finishCell']): Promise<'quota' | 'provider' | undefined> {
+    const o = this.o;
+    const quota = flatten(root).find((n) => n.stop?.code === 'model_quota_exhausted');
+    if (quota) {
+      o.gate.close({ reason: 'quota', detail: `the provider's quota ran out in ${quota.id}` });
+      await finishCell(id, { status: 'unavailable', reason: 'quota', detail: `the provider's quota ran out in ${quota.id} (${quota.stop!.model ?? 'a model'})` });
+      return 'quota';
+    }
+    const byProvider = flatten(root).find((n) => n.stop?.by === 'provider');
+    if (byProvider) {
+      const { code, model } = byProvider.stop!;
+      const detail = `node ${byProvider.id} was stopped by its provider (${code}${model ? `, ${model}` : ''}): ${byProvider.reasons[0] ?? ''}`.trim();
+      const transient = TRANSIENT_STOPS.has(code);
+      // The provider failed for its whole patience: every later call would too, so nothing more is dispatched.
+      if (transient) o.gate.close({ reason: 'unreachable', detail });
+      await finishCell(id, { status: 'unavailable', reason: 'provider', detail, transient });
+      return 'provider';
+    }
+    return undefined;
+  }
+
+  /** A pair whose run threw: a quota or fatal stop ends the sweep, a lost host re-runs the pair, a refusal settles it, a classified failure ends its cells. */
+  private async pairFailed({ ids, sessions, finishCell }: PairRun, error: unknown, mayRetry: boolean): Promise<void> {
+    const o = this.o;
+    await sessions.finishAll('error');
+    if (error instanceof FatalStop) throw error;
+    if (error instanceof ModelQuotaExhaustedError) {
+      o.gate.close({ reason: 'quota', detail: error.message });
+      for (const id of ids) if (!this.done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'quota', detail: error.message });
+      throw new QuotaStop(error.message);
+    }
+    if (error instanceof SessionRefusedError || o.gate.closed) return this.settleRefused(ids);
+    if (mayRetry && isRetryableSandboxError(error)) {
+      await sessions.close();
+      throw new HostLost((error as Error).message);
+    }
+    await this.stopIfGone(error, [DockerUnavailableError, SandboxImageMissingError, NoSandboxHostError]);
+    // Only the harness's own classified failures end a cell; anything else is a bug, never read as a result.
+    if (!(error instanceof RdhError)) throw error;
+    const detail = error.message;
+    for (const id of ids) if (!this.done.has(id)) await finishCell(id, { status: 'unavailable', reason: 'error', detail });
+  }
+
+  private async settleRefused(ids: CellId[]): Promise<void> {
+    const closure = this.o.gate.closed;
     // A ceiling leaves the cells unmeasured (a later invocation with room may start them); a stop leaves them to the resume.
     if (closure?.reason === 'ceiling') {
-      for (const id of ids.filter((i) => !done.has(i))) {
-        await append({ type: 'cell_finished', cellId: id, outcome: { status: 'unmeasured', reason: 'ceiling' } });
-        finished.set(id, { status: 'unmeasured', reason: 'ceiling' });
+      for (const id of ids.filter((i) => !this.done.has(i))) {
+        await this.append({ type: 'cell_finished', cellId: id, outcome: { status: 'unmeasured', reason: 'ceiling' } });
+        this.finished.set(id, { status: 'unmeasured', reason: 'ceiling' });
       }
     }
-  };
+  }
 
-  const queue = new PQueue({ concurrency: o.pairConcurrency ?? 1 });
-  const results = o.pairs.map((pair) =>
-    queue.add(async () => {
-      try {
-        const hostRetries = o.hostRetries ?? 0;
-        for (let rerun = 1; ; rerun++) {
-          try {
-            await runPairCells(pair, rerun <= hostRetries);
-            break;
-          } catch (error) {
-            if (!(error instanceof HostLost)) throw error;
-            const lostIds = pair.arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition })) as [CellId, ...CellId[]];
-            await append({ type: 'sandbox_host_lost', cellIds: lostIds, detail: error.message, rerun });
-            o.onHostLost?.(lostIds, error.message);
-          }
-        }
-      } catch (error) {
-        if (error instanceof QuotaStop) stop ??= { reason: 'quota', detail: error.message };
-        else if (error instanceof FatalStop) stop ??= { reason: 'fatal', detail: error.message };
-        else throw error;
-      }
-    }),
-  );
-  await Promise.all(results);
-
-  const all = o.pairs.flatMap((p) => p.arms.map((arm) => cellId({ cap: p.cap, arm, repetition: p.repetition })));
-  const unmeasured = all.filter((id) => !done.has(id));
-  const closure = o.gate.closed;
-  const measured = all.filter((id) => done.get(id)?.status === 'measured').length;
-  const final = stop ?? (closure ? { reason: closure.reason, detail: closure.detail } : { reason: 'completed' as const, detail: `${measured} of ${all.length} cells measured` });
-  await append({ type: 'sweep_stopped', reason: final.reason, detail: final.detail, unmeasured });
-  return { ...final, finished, unmeasured };
+  /** The wind-down: why the sweep stopped, and which of its cells are left unmeasured, journalled last. */
+  private async windDown(): Promise<SweepOutcome> {
+    const o = this.o;
+    const all = o.pairs.flatMap((p) => p.arms.map((arm) => cellId({ cap: p.cap, arm, repetition: p.repetition })));
+    const unmeasured = all.filter((id) => !this.done.has(id));
+    const closure = o.gate.closed;
+    const measured = all.filter((id) => this.done.get(id)?.status === 'measured').length;
+    const final = this.stop ?? (closure ? { reason: closure.reason, detail: closure.detail } : { reason: 'completed' as const, detail: `${measured} of ${all.length} cells measured` });
+    await this.append({ type: 'sweep_stopped', reason: final.reason, detail: final.detail, unmeasured });
+    return { ...final, finished: this.finished, unmeasured };
+  }
 }
 
 async function keepTree(from: string, to: string): Promise<void> {

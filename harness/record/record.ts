@@ -16,7 +16,7 @@ import { writeReport } from '../report/write-report.js';
 import { dockerHostsFrom } from '../sandbox/docker-hosts.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
 import { JournalMismatchError } from '../journal/journal-header.js';
-import { openJournal } from '../journal/journal.js';
+import { openJournal, type Journal } from '../journal/journal.js';
 import { createProgressDisplay } from './progress-display.js';
 import { recordSweep, type PairModels, type SweepPlanCell } from './record-sweep.js';
 import { sweepModels, type SimulatedPopulation, type SweepModels } from './sweep-models.js';
@@ -110,6 +110,63 @@ function needsProviders(manifest: Manifest): boolean {
  * `runRecord` is this with it bound), so nothing under harness/record/ imports sim/.
  */
 export async function recordRun(file: string, flags: RecordFlags, io: CliIo, population: SimulatedPopulation, seams: RecordSeams = {}): Promise<RecordResult> {
+  const ready = await preflightRun(file, flags, io, population, seams);
+  const run = await openRun(ready, flags, io, population, seams);
+  const limits = sessionLimits(ready, flags, io, seams);
+  const interrupts = watchInterrupts(ready, run, io, seams);
+  const rates: { watch?: RateWatch } = {};
+  let outcome: SweepOutcome;
+  try {
+    outcome = await dispatch(ready, run, limits, rates, flags, io, seams);
+  } finally {
+    await windDown(ready, run, rates, interrupts);
+  }
+  return finish(ready, run, outcome, interrupts, flags, io);
+}
+
+/** What the preflight settles before anything is written: the manifest, its providers and models, Docker and its hosts. */
+interface Preflighted {
+  loaded: LoadedManifest;
+  manifest: Manifest;
+  caps: number[];
+  objective: Awaited<ReturnType<typeof specObjective>>;
+  plan: ReturnType<typeof concurrencyPlan>;
+  models: SweepModels;
+  docker: Docker;
+  hosts: ReturnType<typeof dockerHostsFrom>;
+  shutdown: ContainerShutdown;
+  /** This daemon's sandboxes (the grading's too), checked by the preflight. */
+  local: DockerSandboxProvider;
+  pool: DockerHostPool | undefined;
+}
+
+/** The run folder opened, its journal and display, and the gate every session passes. */
+interface OpenedRun extends Awaited<ReturnType<typeof openRunFolder>> {
+  gate: SessionGate;
+  pairs: SweepPlanCell[];
+  cellIds: CellId[];
+  display: ReturnType<typeof createProgressDisplay>;
+  journal: Journal<SweepEvent>;
+}
+
+/** The sweep's session limits: its concurrency as journalled, whether the rate controllers admit sessions, and the limiter. */
+interface SessionLimits {
+  concurrency: Concurrency;
+  adaptive: boolean;
+  limiter: ReturnType<typeof sessionLimiter>;
+}
+
+/** Ctrl-C and SIGTERM while the sweep runs: how many came, and what removes the run's containers. */
+interface Interrupts {
+  count: () => number;
+  removeRunContainers: () => Promise<void>;
+  release: () => void;
+}
+
+type SweepOutcome = Awaited<ReturnType<typeof recordSweep>>;
+
+/** Step 1, preflight: everything that can refuse the run is checked before anything is written or spent. */
+async function preflightRun(file: string, flags: RecordFlags, io: CliIo, population: SimulatedPopulation, seams: RecordSeams): Promise<Preflighted> {
   let loaded = await loadManifest(file);
   if (flags.maxSessions !== undefined) loaded = withMaxSessions(loaded, flags.maxSessions);
   const caps = flags.depths === undefined ? loaded.manifest.depth_caps : selectDepths(loaded, flags.depths);
@@ -138,7 +195,7 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
   // One shutdown for every container of the run, on every host, grading included.
   const shutdown = new ContainerShutdown();
   const local = new DockerSandboxProvider({ image: sandboxImageTag(), docker, shutdown });
-  // Grading stays on this daemon (see README, "Several Docker hosts"), so it is checked with hosts too.
+  // Grading stays on this daemon (see docs/scale-out.md, "Several Docker hosts"), so it is checked with hosts too.
   await preflight(loaded, providers, seams.sandboxes ? undefined : local, models, seams.skipWarmup ?? false);
   let pool: DockerHostPool | undefined;
   if (hosts.length && !seams.sandboxes) {
@@ -146,10 +203,16 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
     pool = opened.pool;
     for (const h of opened.preflight) io.err(`host ${h.url}: ${h.problem ? `not used (${h.problem})` : `image ${h.image}, ${h.transport} transport`}\n`);
   }
+  return { loaded, manifest, caps, objective, plan, models, docker, hosts, shutdown, local, pool };
+}
 
-  const { runDir, contents, history, pins, runId, caveats, resume } = await openRunFolder({
+/** Step 2, opening the run: its folder (new or resumed), the session gate with what was paid, the display and the journal. */
+async function openRun(ready: Preflighted, flags: RecordFlags, io: CliIo, population: SimulatedPopulation, seams: RecordSeams): Promise<OpenedRun> {
+  const { loaded, manifest, models, docker, pool, caps } = ready;
+  const opened = await openRunFolder({
     loaded, models, flags, io, simCorpusDir: population.corpusDir(path.basename(loaded.specDir)), runsDir: seams.runsDir, removeLeftoversOn: seams.sandboxes ? [] : [docker, ...(pool?.clients() ?? [])],
   });
+  const { runDir, contents, history } = opened;
 
   // What every earlier invocation paid (every live call in the run's transcripts; journal/paid.ts),
   // whether or not max_cost_usd is set: the gate adds this invocation's live calls to it, and the
@@ -169,7 +232,12 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
       seams.onEvent?.(event);
     },
   });
+  return { ...opened, gate, pairs, cellIds, display, journal };
+}
 
+/** Step 3, the session gate's limits: how many sessions run at once, fixed or admitted from the rate controllers. */
+function sessionLimits(ready: Preflighted, flags: RecordFlags, io: CliIo, seams: RecordSeams): SessionLimits {
+  const { manifest, plan, models, pool } = ready;
   const concurrency = flags.concurrency ?? manifest.concurrency;
   // One limiter for the whole sweep: every cell, level and arm takes its session slots here. A
   // number keeps that many fixed; bounds admit sessions from what the rate controllers allow and
@@ -190,7 +258,13 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
       io.err(`hosts: ${answering} answering, capacity ${pool.capacity} in all, at most ${sessions} session${sessions === 1 ? '' : 's'} at once (--concurrency)${use}\n`);
     }
   }
+  return { concurrency, adaptive, limiter };
+}
 
+/** Step 4, interrupts: Ctrl-C closes the gate and lets in-flight sessions finish; a second one abandons them. */
+function watchInterrupts(ready: Preflighted, run: OpenedRun, io: CliIo, seams: RecordSeams): Interrupts {
+  const { docker, pool, shutdown } = ready;
+  const { gate, runId } = run;
   // The run's sandbox containers (its run id, owned by this process), removed on Ctrl-C: after a first one
   // the sessions finish and dispose of theirs, but a second one abandons them mid-command.
   const removeRunContainers = async () => {
@@ -212,60 +286,7 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-
-  const sandboxes = seams.sandboxes ?? pool ?? local;
-  const baseGrade = (tree: string) => gradeTree({ tree, spec: path.basename(loaded.specDir), specDir: loaded.specDir, runId, docker, shutdown, ...SWEEP_GRADING });
-
-  // An adaptive sweep's controllers, watched for the display and journaled coalesced (rate-watch.ts); a fixed sweep shows none.
-  let rateWatch: RateWatch | undefined;
-  const watchRates = () => {
-    if (adaptive) rateWatch = startRateWatch(models.rateControls, { append: (e) => journal.append(e), onView: (views) => display.rates(views) });
-  };
-
-  let outcome;
-  try {
-    await journal.append(
-      resume
-        ? { type: 'run_started', resume: true, depths: caps, concurrency, code: pins.code, harnessVersion: pins.harnessVersion, caveats }
-        : { type: 'header', manifestName: manifest.name, pins },
-    );
-    if (!resume) await journal.append({ type: 'run_started', resume: false, depths: caps, concurrency, code: pins.code, harnessVersion: pins.harnessVersion, caveats });
-    gate.note({ type: 'run_started' } as SweepEvent);
-    if (loaded.folded.max_sessions) {
-      const lowered = { type: 'ceiling_lowered' as const, maxSessions: loaded.folded.max_sessions.flag, manifestMaxSessions: loaded.folded.max_sessions.manifest };
-      await journal.append(lowered);
-      gate.note(lowered as unknown as SweepEvent);
-    }
-    watchRates();
-    const tooLow = ceilingBelowNextCell(gate.ceiling, history, pairs, manifest);
-    if (tooLow) gate.close({ reason: 'ceiling', detail: tooLow });
-    outcome = await recordSweep({
-      runDir, manifest, pairs, journal, history, limiter, gate, sandboxes, objective, requirements: objective.requirements,
-      keepWorkspaces: flags.keepWorkspaces ?? false, budget: allocationOf(manifest), ...(await nodeGradingsOf(loaded.specDir, nodeGradingsAsked(manifest, models.simulated))), runId, secrets: models.keys, retryUnavailable: flags.retryUnavailable ?? false,
-      modelsFor: async (cap, repetition) => {
-        const base = await models.forPair(cap, repetition);
-        return seams.modelsFor ? seams.modelsFor(cap, repetition, base) : base;
-      },
-      grade: (tree, cell) => (seams.grade ? seams.grade(tree, cell, baseGrade) : baseGrade(tree)),
-      ...(seams.requestLayout ? { requestLayout: seams.requestLayout } : {}),
-      // A lost host is drained by the pool, so each re-run lands on the hosts left; one per host bounds it.
-      hostRetries: pool ? hosts.length : 0,
-      onHostLost: (ids, detail) => io.err(`harness: ${detail.replace(/\.$/, '')}; re-running ${ids.join(', ')} on the hosts left (completed model calls are answered from the transcripts)\n`),
-      environmentGone: async () => {
-        try {
-          await assertDockerReachable(docker);
-          return undefined;
-        } catch (error) {
-          return (error as Error).message;
-        }
-      },
-    });
-  } finally {
-    pool?.close();
-    // Its final figures go in before the journal closes, after the sweep's last event.
-    await rateWatch?.stop();
-    await journal.close();
-    display.stop();
+  const release = () => {
     if (seams.signal) seams.signal.removeEventListener('abort', onSignal);
     else {
       process.off('SIGINT', onSignal);
@@ -278,9 +299,76 @@ export async function recordRun(file: string, flags: RecordFlags, io: CliIo, pop
         process.once('SIGTERM', again);
       }
     }
-  }
+  };
+  return { count: () => interrupts, removeRunContainers, release };
+}
 
-  if (outcome.reason === 'interrupted') await removeRunContainers();
+/** Step 5, dispatch: the journal's header (or a resume's start), then every staged cell through the session gate. */
+async function dispatch(ready: Preflighted, run: OpenedRun, limits: SessionLimits, rates: { watch?: RateWatch }, flags: RecordFlags, io: CliIo, seams: RecordSeams): Promise<SweepOutcome> {
+  const { loaded, manifest, caps, objective, models, docker, hosts, shutdown, local, pool } = ready;
+  const { runDir, history, pins, runId, caveats, resume, gate, pairs, display, journal } = run;
+  const { concurrency, adaptive, limiter } = limits;
+  const sandboxes = seams.sandboxes ?? pool ?? local;
+  const baseGrade = (tree: string) => gradeTree({ tree, spec: path.basename(loaded.specDir), specDir: loaded.specDir, runId, docker, shutdown, ...SWEEP_GRADING });
+
+  // An adaptive sweep's controllers, watched for the display and journaled coalesced (rate-watch.ts); a fixed sweep shows none.
+  const watchRates = () => {
+    if (adaptive) rates.watch = startRateWatch(models.rateControls, { append: (e) => journal.append(e), onView: (views) => display.rates(views) });
+  };
+
+  await journal.append(
+    resume
+      ? { type: 'run_started', resume: true, depths: caps, concurrency, code: pins.code, harnessVersion: pins.harnessVersion, caveats }
+      : { type: 'header', manifestName: manifest.name, pins },
+  );
+  if (!resume) await journal.append({ type: 'run_started', resume: false, depths: caps, concurrency, code: pins.code, harnessVersion: pins.harnessVersion, caveats });
+  gate.note({ type: 'run_started' } as SweepEvent);
+  if (loaded.folded.max_sessions) {
+    const lowered = { type: 'ceiling_lowered' as const, maxSessions: loaded.folded.max_sessions.flag, manifestMaxSessions: loaded.folded.max_sessions.manifest };
+    await journal.append(lowered);
+    gate.note(lowered as unknown as SweepEvent);
+  }
+  watchRates();
+  const tooLow = ceilingBelowNextCell(gate.ceiling, history, pairs, manifest);
+  if (tooLow) gate.close({ reason: 'ceiling', detail: tooLow });
+  return recordSweep({
+    runDir, manifest, pairs, journal, history, limiter, gate, sandboxes, objective, requirements: objective.requirements,
+    keepWorkspaces: flags.keepWorkspaces ?? false, budget: allocationOf(manifest), ...(await nodeGradingsOf(loaded.specDir, nodeGradingsAsked(manifest, models.simulated))), runId, secrets: models.keys, retryUnavailable: flags.retryUnavailable ?? false,
+    modelsFor: async (cap, repetition) => {
+      const base = await models.forPair(cap, repetition);
+      return seams.modelsFor ? seams.modelsFor(cap, repetition, base) : base;
+    },
+    grade: (tree, cell) => (seams.grade ? seams.grade(tree, cell, baseGrade) : baseGrade(tree)),
+    ...(seams.requestLayout ? { requestLayout: seams.requestLayout } : {}),
+    // A lost host is drained by the pool, so each re-run lands on the hosts left; one per host bounds it.
+    hostRetries: pool ? hosts.length : 0,
+    onHostLost: (ids, detail) => io.err(`harness: ${detail.replace(/\.$/, '')}; re-running ${ids.join(', ')} on the hosts left (completed model calls are answered from the transcripts)\n`),
+    environmentGone: async () => {
+      try {
+        await assertDockerReachable(docker);
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
+  });
+}
+
+/** Step 6, the wind-down, whatever ended the sweep: the pool closed, the rates' last figures and the journal closed, the signals released. */
+async function windDown(ready: Preflighted, run: OpenedRun, rates: { watch?: RateWatch }, interrupts: Interrupts): Promise<void> {
+  ready.pool?.close();
+  // Its final figures go in before the journal closes, after the sweep's last event.
+  await rates.watch?.stop();
+  await run.journal.close();
+  run.display.stop();
+  interrupts.release();
+}
+
+/** Step 7, the end: leftovers removed after an interrupt, the hosts' tallies, the summary, the end line and the report. */
+async function finish(ready: Preflighted, run: OpenedRun, outcome: SweepOutcome, interrupts: Interrupts, flags: RecordFlags, io: CliIo): Promise<RecordResult> {
+  const { manifest, models, pool } = ready;
+  const { runDir, gate, caveats, cellIds } = run;
+  if (outcome.reason === 'interrupted') await interrupts.removeRunContainers();
   if (pool) {
     for (const h of pool.status()) io.err(`host ${h.url}: ${h.created} sandbox${h.created === 1 ? '' : 'es'}${h.drained ? `, drained (${h.drainReason})` : ''}\n`);
   }

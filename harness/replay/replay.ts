@@ -152,6 +152,27 @@ function cellsToReplay(run: RecordedRun, latest: Map<CellId, CellOutcome>, wante
   return [wanted];
 }
 
+/** Pairs in recording order (caps ascending, then repetition), each with the arms to replay. */
+function pairsToReplay(wanted: readonly CellId[]): Array<{ cap: number; repetition: number; arms: Arm[] }> {
+  const byPair = new Map<string, { cap: number; repetition: number; arms: Arm[] }>();
+  for (const id of wanted) {
+    const key = parseCellId(id)!;
+    const pairKey = `${key.cap}-${key.repetition}`;
+    const entry = byPair.get(pairKey) ?? { cap: key.cap, repetition: key.repetition, arms: [] };
+    entry.arms.push(key.arm);
+    byPair.set(pairKey, entry);
+  }
+  return [...byPair.values()].sort((a, b) => a.cap - b.cap || a.repetition - b.repetition);
+}
+
+/** The replay's sandboxes: a test's, else Docker's after its own readiness check (Docker answers, the sandbox image is there). */
+async function replaySandboxes(docker: Docker, seams: ReplaySeams): Promise<SandboxProvider> {
+  if (seams.sandboxes) return seams.sandboxes;
+  const provider = new DockerSandboxProvider({ image: sandboxImageTag(), docker });
+  await provider.ensureReady();
+  return provider;
+}
+
 export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seams: ReplaySeams = {}): Promise<ReplayResult> {
   const runDir = path.resolve(dir);
   const run = await readRecordedRun(runDir, dir);
@@ -165,14 +186,7 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const caveats = await checkPins(run, runDir, flags.allowCodeChange ?? false);
 
   const docker = new Docker();
-  let sandboxes: SandboxProvider;
-  if (seams.sandboxes) sandboxes = seams.sandboxes;
-  else {
-    // The provider's own readiness check: Docker answers and the sandbox image is there.
-    const provider = new DockerSandboxProvider({ image: sandboxImageTag(), docker });
-    await provider.ensureReady();
-    sandboxes = provider;
-  }
+  const sandboxes = await replaySandboxes(docker, seams);
   const specDir = path.resolve(REPO_ROOT, run.header.pins.spec.path);
   const objective = await specObjective(specDir);
   const runId = `replay-${run.name}`;
@@ -193,16 +207,7 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const gradeEvents = new Map<CellId, GradeResult>();
   for (const e of run.events) if (e.type === 'grading_recorded') gradeEvents.set(e.cellId, e.grade);
 
-  // Pairs in recording order (caps ascending, then repetition), each with the arms to replay.
-  const byPair = new Map<string, { cap: number; repetition: number; arms: Arm[] }>();
-  for (const id of wanted) {
-    const key = parseCellId(id)!;
-    const pairKey = `${key.cap}-${key.repetition}`;
-    const entry = byPair.get(pairKey) ?? { cap: key.cap, repetition: key.repetition, arms: [] };
-    entry.arms.push(key.arm);
-    byPair.set(pairKey, entry);
-  }
-  const ordered = [...byPair.values()].sort((a, b) => a.cap - b.cap || a.repetition - b.repetition);
+  const ordered = pairsToReplay(wanted);
 
   const results: CellReplay[] = [];
   const calls = { served: 0, live: 0 };

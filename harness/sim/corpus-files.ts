@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { REPO_ROOT } from '../paths.js';
 import type { TaskDefinition } from '../task/task-definition.js';
 import { DefectTable, DefectTableError } from './defect-table.js';
 
@@ -13,7 +13,7 @@ import { DefectTable, DefectTableError } from './defect-table.js';
  */
 
 /** The folder of every task's corpus, one subfolder per task. */
-export const CORPORA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'corpus');
+export const CORPORA_DIR = path.join(REPO_ROOT, 'harness', 'sim', 'corpus');
 
 /** Where one task's corpus lives: `harness/sim/corpus/<task>/`. */
 export function corpusDir(task: string): string {

@@ -65,7 +65,7 @@ export const TASK_FILE = 'task.yaml';
 /** Reads and validates `<specDir>/task.yaml`; a problem is one line naming the field and the fix. */
 export async function loadTaskDefinition(specDir: string): Promise<TaskDefinition> {
   const file = path.join(specDir, TASK_FILE);
-  const read = await readDataFile(file, { shownAs: file, schema: TaskDefinition, what: 'task definition', starter: 'declare version: 1, name, title and deliverable (see README "Adding a task")' });
+  const read = await readDataFile(file, { shownAs: file, schema: TaskDefinition, what: 'task definition', starter: 'declare version: 1, name, title and deliverable (see docs/adding-a-task.md)' });
   if (!read.ok) throw new TaskInvalidError(read.lines.join('\n'));
   if (read.value.name !== path.basename(specDir)) throw new TaskInvalidError(`${file}: name: "${read.value.name}" is not the folder's name "${path.basename(specDir)}"; a task is named by its folder`);
   return read.value;

@@ -10,6 +10,7 @@ import { sandboxBench } from './sandbox.bench.js';
 import { workspaceTransportBench } from './workspace-transport.bench.js';
 import { siteBench, sweepSiteBench } from './site.bench.js';
 import { simBench } from './sim.bench.js';
+import { startupBench } from './startup.bench.js';
 import { table, type Figure } from './stats.js';
 import { throughputBench } from './throughput.bench.js';
 
@@ -18,6 +19,12 @@ const only = process.argv[2];
 // `npm run bench -- transport` measures the workspace transports (archive against bind) alone.
 if (only === 'transport') {
   console.log(table(await workspaceTransportBench(5)));
+  process.exit(0);
+}
+// `npm run bench -- startup` measures the CLI's start alone: `harness --version` compiled against tsx.
+if (only === 'startup') {
+  const r = await startupBench();
+  console.log(`${table(r.figures)}\n\n${r.lines.join('\n')}`);
   process.exit(0);
 }
 // `npm run bench -- replay` replays the committed example run alone.
@@ -57,6 +64,8 @@ if (only === 'throughput') {
   process.exit(0);
 }
 const figures: Figure[] = [];
+const startup = only === 'grade' ? undefined : await startupBench();
+if (startup) figures.push(...startup.figures);
 if (only !== 'grade') {
   figures.push(...(await journalBench()));
   figures.push(...(await reportBench()));
@@ -81,4 +90,5 @@ console.log(table(figures));
 console.log(`\n${grading.summary}`);
 if (site) console.log(`\n${site.lines.join('\n')}`);
 if (sweepSite) console.log(sweepSite.lines.join('\n'));
+if (startup) console.log(`\n${startup.lines.join('\n')}`);
 if (replay?.lines.length) console.log(`\n${replay.lines.join('\n')}`);

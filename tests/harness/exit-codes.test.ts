@@ -25,10 +25,10 @@ describe('exit codes', () => {
     expect([EXIT.ok, EXIT.usage, EXIT.environment, EXIT.gradingRefused, EXIT.quotaExhausted, EXIT.providerConfiguration, EXIT.replayDiverged, EXIT.interrupted]).toEqual([0, 2, 3, 4, 5, 6, 7, 130]);
   });
 
-  it('is the table the README prints', async () => {
-    const readme = await readFile(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const section = /### Exit codes\n\n([\s\S]*?)\n\n/.exec(readme)?.[1];
-    // To update the README, paste exitCodeTable()'s output under "### Exit codes".
+  it('is the table docs/getting-started.md prints', async () => {
+    const readme = await readFile(path.resolve(import.meta.dirname, '../../docs/getting-started.md'), 'utf8');
+    const section = /## Exit codes\n\n([\s\S]*?)\n\n/.exec(readme)?.[1];
+    // To update it, paste exitCodeTable()'s output under "## Exit codes" in docs/getting-started.md.
     expect(section).toBe(exitCodeTable());
   });
 });

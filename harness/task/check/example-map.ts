@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { loadOracleDefinition } from '../../grading/oracle-definition.js';
+import { importRecipe } from '../../grading/recipe-import.js';
 import type { Requirement } from '../../grading/spec-requirements.js';
 
 /**
@@ -19,7 +19,7 @@ export interface ExampleMapCheck {
 export async function exampleMapOf(oracleDir: string, requirements: Requirement[]): Promise<ExampleMapCheck | null> {
   const definition = await loadOracleDefinition(oracleDir);
   if (!('recipe' in definition.cases)) return null;
-  const mod = (await import(pathToFileURL(path.join(oracleDir, definition.cases.recipe)).href)) as { coverageCheck?: unknown };
+  const mod = (await importRecipe(path.join(oracleDir, definition.cases.recipe))) as { coverageCheck?: unknown };
   if (typeof mod.coverageCheck !== 'function') return null;
   const result = (await (mod.coverageCheck as (r: Requirement[]) => Promise<unknown>)(requirements)) as Partial<ExampleMapCheck> | null;
   const problems = Array.isArray(result?.problems) ? result.problems.map(String) : ['the recipe\'s coverageCheck returned no list of problems'];

@@ -28,10 +28,10 @@ describe('how a sweep ends', () => {
     expect(endLine('completed', all(), 'done', 'runs/t1')).toBeUndefined();
   });
 
-  it('is the table the README prints under "Resuming a sweep"', async () => {
-    const readme = await readFile(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Resuming a sweep'));
-    // To update the README, paste resumeTable()'s output into "Resuming a sweep".
+  it('is the table docs/recording-and-resuming.md prints under "Resuming a sweep"', async () => {
+    const readme = await readFile(path.resolve(import.meta.dirname, '../../../docs/recording-and-resuming.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Resuming a sweep'));
+    // To update it, paste resumeTable()'s output into "Resuming a sweep" in docs/recording-and-resuming.md.
     expect(section).toContain(`\n${resumeTable()}\n`);
   });
 });

@@ -7,7 +7,7 @@ import { calibrationCases } from './calibration-cases.js';
  * the SIMULATED population's default rates: 1,000 synthetic shared-pairing sweeps of caps 1
  * and 2 drawn from the pure generative model, each interval checked against the closed-form
  * planted truth. The smoke's rates are calibration-smoke.test.ts. The tables printed are the
- * README's figures (section "Calibration").
+ * figures in docs/reports-and-statistics.md ("Calibration of the intervals").
  */
 
 

@@ -6,7 +6,7 @@ import { CheckReport, EXIT, HELD_OUT_MARKER, runCli } from '../../../harness/ind
 import { bufferIo } from '../../../harness/testing.js';
 
 /**
- * README "Adding a task", followed: a toy task of three requirements scaffolded in a temporary
+ * docs/adding-a-task.md, followed: a toy task of three requirements scaffolded in a temporary
  * folder (spec, oracle with a judge, cases, reference, mutants and sentence map, a SIMULATED
  * corpus with planted defects), then `harness task check` on it through the real grader. It
  * passes; once one mutant is broken (its patch no longer changes what it says it breaks), it
@@ -195,7 +195,7 @@ async function check(dirs: { spec: string; oracle: string; corpus: string }) {
   return { code, report: CheckReport.parse(JSON.parse(io.stdout())), stderr: io.stderr() };
 }
 
-describe('Adding a task (README), followed end to end on a toy task of three requirements', () => {
+describe('Adding a task (docs/adding-a-task.md), followed end to end on a toy task of three requirements', () => {
   it('passes harness task check, and fails it, naming the mutant, once one of its mutants is broken', async () => {
     const dirs = await scaffold();
     const good = await check(dirs);
