@@ -207,14 +207,6 @@ export function importCircles(edges: readonly ImportEdge[]): string[][] {
 
 /** The folders whose import graph must have no circle (type-only imports count: a circle is a circle). */
 const CIRCLE_FREE = ['harness', 'engine', 'site'];
-/**
- * Circles that exist on this branch and are being removed elsewhere (issue 33: the site's two,
- * both `import type`). Listed so a NEW circle fails; drop the allowance once they are gone.
- */
-const KNOWN_CIRCLES: readonly string[] = [
-  'site/scripts/make-site.ts -> site/scripts/site-watch.ts -> site/scripts/make-site.ts',
-  'site/src/lib/cell-story.ts -> site/src/lib/site-data.ts -> site/src/lib/cell-story.ts',
-];
 
 /** The folders whose functions stay within {@link MAX_FUNCTION_LINES}: the record path, read top to bottom. */
 const SHORT_FUNCTION_FOLDERS = ['harness/record', 'harness/cell', 'harness/journal', 'harness/replay'];
@@ -329,7 +321,7 @@ describe('architecture', () => {
     const edges = (await importEdges()).filter((e) => CIRCLE_FREE.includes(top(e.from)) && CIRCLE_FREE.includes(top(e.to)));
     expect(edges.length).toBeGreaterThan(100);
     const circles = importCircles(edges).map((c) => c.join(' -> '));
-    expect(circles.filter((c) => !KNOWN_CIRCLES.includes(c))).toEqual([]);
+    expect(circles).toEqual([]);
   });
 
   it('would catch a planted import circle, naming its path', () => {

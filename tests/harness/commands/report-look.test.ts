@@ -1,12 +1,11 @@
 import { readFile, stat, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Hypothesis, hypothesisPin, readSweepJournal, runCli, SWEEP_JOURNAL, type SweepEventInput } from '../../../harness/index.js';
+import { cellId, Hypothesis, hypothesisPin, readSweepJournal, runCli, SWEEP_JOURNAL, type SweepEventInput } from '../../../harness/index.js';
 import { bufferIo, isolatedDefects } from '../../../harness/testing.js';
-import { efficacyBoundaries } from '../../../harness/stats/group-sequential.js';
+import { efficacyBoundaries } from '../../../harness/index.js';
 import { runFiles, simRun } from '../report/run-fixture.js';
 import { simCells, type SimDesign } from '../report/sim-sweep.js';
-import { cellId } from '../../../harness/journal/run-folder.js';
 import { SPEC_IDS } from '../../support/spec-ids.js';
 
 /**

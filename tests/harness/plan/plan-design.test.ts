@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../../../harness/index.js';
 import { bufferIo } from '../../../harness/testing.js';
-import { pairedTestPower } from '../../../harness/stats/power.js';
+import { pairedTestPower } from '../../../harness/index.js';
 import { scratch, yamlOf } from '../manifest/manifest-fixtures.js';
 
 /**

@@ -15,7 +15,7 @@ import {
   spentAlpha,
   tBoundary,
   tQuantile,
-} from '../../../harness/stats/index.js';
+} from '../../../harness/index.js';
 
 const round3 = (xs: number[]) => xs.map((x) => Number(x.toFixed(3)));
 

@@ -8,7 +8,7 @@ import {
   tBoundary,
   tQuantile,
   type Spending,
-} from '../../../harness/stats/index.js';
+} from '../../../harness/index.js';
 import { expectedSurvival, isolatedDefects, samplePair, streamDraws } from '../../../harness/testing.js';
 import { SPEC_IDS } from '../../support/spec-ids.js';
 import { DEFAULT_POPULATION } from './calibration-support.js';
