@@ -94,8 +94,9 @@ describe('messages speak to users (item 13)', () => {
     };
     collect(await buildProgram(bufferIo()));
     // Flags of other programs, written into their command lines: a Dockerfile's RUN line, grep in
-    // the SIMULATED merger's listing, and the sqlcsv program under grading (the spec's own CLI).
-    const otherPrograms = new Set(['--no-install-recommends', '--include', '--format']);
+    // the SIMULATED merger's listing, the sqlcsv program under grading (the spec's own CLI), and
+    // apt-get's, named where a peer's Debian package must be reinstalled.
+    const otherPrograms = new Set(['--no-install-recommends', '--include', '--format', '--reinstall']);
     const unknown: string[] = [];
     for (const file of [...(await sources('harness')), ...(await sources('engine'))]) {
       const text = await readFile(file, 'utf8');
