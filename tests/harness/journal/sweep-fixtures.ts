@@ -114,5 +114,11 @@ export function everyEventType(): SweepEventInput[] {
     { type: 'cell_finished', cellId: cell, outcome: { status: 'measured', result: sampleMeasurement(cell) } },
     { type: 'sweep_stopped', reason: 'completed', detail: 'every cell was recorded', unmeasured: [] },
     { type: 'rate_control_changed', provider: 'sim-http', limit: 12, min: 4, max: 100, pacing: 'aimd', episodes: 2, attempts: 900, rateLimited: 14, final: true },
+    {
+      type: 'look_taken', look: 1, design: { looks: 2, spending: 'obrien_fleming', futility: false }, comparison: 'levels >= 1',
+      pairs: { measured: 4, planned: 8, withClaims: 4 }, fraction: 0.5, cells: 8, throughSeq: 12,
+      boundary: { z: 2.963, t: 3.1, nominalP: 0.003, cumulativeAlpha: 0.003, final: false }, futility: null,
+      statistic: { estimate: 0.05, standardError: 0.04, t: 1.25, df: 3 }, interval: null, ruling: 'CONTINUE', caveat: null,
+    },
   ];
 }
