@@ -13,6 +13,7 @@ interface CheckFlags {
   exhaustive: boolean;
   only?: Part[];
   slice?: number;
+  quick: boolean;
   mutants?: string[];
   defects?: string[];
 }
@@ -45,6 +46,7 @@ export function taskCommand(io: CliIo, setExit: (code: number) => void): Command
     .option('--json', 'print the report as JSON (for CI)', false)
     .option('--exhaustive', 'grade every mutant alone both ways and every planted defect alone (long)', false)
     .option('--only <parts>', `run only these parts, comma-separated: ${PARTS.join(', ')}`, parts)
+    .option('--quick', 'grade fewer trees of each kind (three constants, two mutant groups, one mutant alone, two defect groups), turning with the UTC day: what npm test runs', false)
     .option('--slice <k>', 'which slice of the packed mutant groups to grade (default: the UTC day\'s)', sliceArg)
     .option('--mutants <ids>', 'grade only these mutants, each alone (comma-separated)', ids)
     .option('--defects <ids>', 'grade only these planted defects, each alone (comma-separated)', ids)
@@ -58,6 +60,7 @@ export function taskCommand(io: CliIo, setExit: (code: number) => void): Command
         parts: opts.only,
         exhaustive: { mutants: opts.exhaustive, corpus: opts.exhaustive },
         slice: opts.slice,
+        quick: opts.quick,
         mutants: opts.mutants,
         defects: opts.defects,
         progress: (line) => io.err(`${line}\n`),

@@ -23,6 +23,8 @@ export interface TaskCheckOptions extends TaskFolders {
   mutants?: readonly string[];
   /** Grade only these planted defects, alone. Default: the groupings and subsets. */
   defects?: readonly string[];
+  /** The quick form: fewer trees of each kind, turning with the UTC day (what `npm test` runs). Default false. */
+  quick?: boolean;
   /** Gradings at once. Default 2 (each grading container has 2 CPUs). */
   concurrency?: number;
   /** Per-case limit: generous, so a loaded machine cannot turn a slow case into a break. Default 20000 ms. */
@@ -42,7 +44,7 @@ export async function runTaskCheck(o: TaskCheckOptions): Promise<CheckReport> {
   const exhaustive = o.exhaustive ?? { mutants: false, corpus: false };
   refuseUnknown(m, o);
   const defects = m.corpus.ok ? m.corpus.corpus.defects : null;
-  const plan = gradingPlan({ cases: m.oracle.cases, mutants: m.mutants, referenceSources: m.referenceSources, defects }, { parts, exhaustive, slice: o.slice, mutants: o.mutants, defects: o.defects });
+  const plan = gradingPlan({ cases: m.oracle.cases, mutants: m.mutants, referenceSources: m.referenceSources, defects }, { parts, exhaustive, slice: o.slice, mutants: o.mutants, defects: o.defects, quick: o.quick });
   for (const note of plan.notes) o.progress?.(`${o.task}: ${note}`);
   const trees = await gradeAll(m, plan.trees, o);
   const properties = evaluateCheck({

@@ -18,6 +18,16 @@ export const MUTANT_GROUP_SIZE = 8;
 export const SLICE_GROUPS = 11;
 export const SAMPLE_SIZE = 4;
 
+/**
+ * The quick form (`--quick`, what `npm test` runs): every kind of tree is still graded through
+ * the real grader, but fewer of each: three constant programs, a slice of at most two mutant
+ * groups and one mutant alone both ways, the clean corpus and two defect groups. The slices turn
+ * with the UTC day like the default's, so a week of CI runs visits every group; the default and
+ * the exhaustive form (commands of their own) grade everything at once. A grading costs
+ * 10-40 s of a 2-core machine, and the default form's 40-odd per task do not fit CI's budget.
+ */
+export const QUICK = { sliceGroups: 2, sample: 1, corpusGroups: 2 } as const;
+
 /** The parts of a check: static (no grading), baselines, mutants, corpus. */
 export const PARTS = ['static', 'baselines', 'mutants', 'corpus'] as const;
 export type Part = (typeof PARTS)[number];
@@ -40,6 +50,8 @@ export interface PlanOptions {
   defects?: readonly string[];
   /** Milliseconds since the epoch, for the day's slice. Default now. */
   now?: number;
+  /** The quick form ({@link QUICK}); ignored by the exhaustive parts. Default false. */
+  quick?: boolean;
 }
 
 export interface PlanInput {
@@ -61,7 +73,9 @@ export function gradingPlan(input: PlanInput, o: PlanOptions): GradingPlan {
   const notes: string[] = [];
   if (o.parts.includes('baselines')) {
     trees.push({ name: 'reference', kind: 'reference', members: [] }, { name: 'empty tree', kind: 'empty', members: [] });
-    trees.push(...constantFamily(input.cases, o.exhaustive.mutants));
+    const family = constantFamily(input.cases, o.exhaustive.mutants);
+    // Quick: silence with status 0, an error with status 1, and the commonest expected output.
+    trees.push(...(o.quick && !o.exhaustive.mutants ? quickConstants(family) : family));
   }
   if (o.parts.includes('mutants')) trees.push(...mutantTrees(input, o, notes));
   if (o.parts.includes('corpus') && input.defects) trees.push(...corpusTrees(input.defects, o, notes));
@@ -76,11 +90,11 @@ function mutantTrees(input: PlanInput, o: PlanOptions, notes: string[]): Planned
     return input.mutants.flatMap((m) => [alone(m.id, 'fork'), alone(m.id, 'exec')]);
   }
   const packed = mutantGroups(input.mutants, input.referenceSources, MUTANT_GROUP_SIZE);
-  const slices = Math.max(1, Math.ceil(packed.length / SLICE_GROUPS));
-  const slice = (o.slice ?? Math.floor((o.now ?? Date.now()) / 86_400_000)) % slices;
+  const slices = Math.max(1, Math.ceil(packed.length / (o.quick ? QUICK.sliceGroups : SLICE_GROUPS)));
+  const slice = (o.slice ?? utcDay(o.now)) % slices;
   const groups = packed.filter((_, i) => i % slices === slice);
-  notes.push(`mutants: ${input.mutants.length} in ${packed.length} groups; slice ${slice} of ${slices} (--slice ${slice}): ${groups.length} groups`);
-  const sample = mutantSample(input.mutants, slice);
+  notes.push(`mutants: ${input.mutants.length} in ${packed.length} groups; slice ${slice} of ${slices} (--slice ${slice}): ${groups.length} groups${o.quick ? ' (quick)' : ''}`);
+  const sample = mutantSample(input.mutants, slice, o.quick ? QUICK.sample : SAMPLE_SIZE);
   return [
     ...groups.map((g) => ({ name: `group ${packed.indexOf(g) + 1} (${g.map((m) => m.id).join(' + ')})`, kind: 'mutants' as const, members: g.map((m) => m.id), mode: 'fork' as const })),
     ...sample.flatMap((m) => [alone(m, 'fork'), alone(m, 'exec')]),
@@ -91,11 +105,13 @@ function mutantTrees(input: PlanInput, o: PlanOptions, notes: string[]): Planned
  * Mutants graded alone by default: the output mutant and the mutant with the largest declared
  * cascades (where a grouping hides most), and others that turn with the slice.
  */
-export function mutantSample(mutants: readonly Mutant[], slice: number): string[] {
+export function mutantSample(mutants: readonly Mutant[], slice: number, size = SAMPLE_SIZE): string[] {
   const widest = (list: readonly Mutant[]) => [...list].sort((a, b) => b.breaks.length - a.breaks.length || a.id.localeCompare(b.id))[0];
   const picked = [widest(mutants.filter((m) => m.output)), widest(mutants)].filter((m): m is Mutant => m !== undefined).map((m) => m.id);
   const rest = mutants.filter((m) => !picked.includes(m.id));
-  for (let i = 0; picked.length < SAMPLE_SIZE && i < rest.length; i++) picked.push(rest[(slice * SAMPLE_SIZE + i * 37) % rest.length]!.id);
+  for (let i = 0; picked.length < size && i < rest.length; i++) picked.push(rest[(slice * size + i * 37) % rest.length]!.id);
+  // A sample of one turns with the slice too, so the quick form grades a different mutant alone each day.
+  if (size < 2 && mutants.length) return [[...new Set(picked)].concat(rest.map((m) => m.id))[slice % mutants.length]!];
   return [...new Set(picked)];
 }
 
@@ -103,12 +119,29 @@ function corpusTrees(defects: readonly DefectDeclaration[], o: PlanOptions, note
   const trees: PlannedTree[] = [{ name: 'corpus, no defect', kind: 'corpus', members: [] }];
   if (o.defects) return [...trees, ...o.defects.map((d) => ({ name: d, kind: 'corpus' as const, members: [d] }))];
   const { first, second } = twoGroupings(defects);
+  if (o.quick && !o.exhaustive.corpus) {
+    const all = [...first.map((g, i) => ({ name: `defects A${i + 1}`, g })), ...second.map((g, i) => ({ name: `defects B${i + 1}`, g }))];
+    const slices = Math.max(1, Math.ceil(all.length / QUICK.corpusGroups));
+    const slice = (o.slice ?? utcDay(o.now)) % slices;
+    const picked = all.filter((_, i) => i % slices === slice);
+    notes.push(`corpus: ${defects.length} defects in ${first.length} + ${second.length} groups; slice ${slice} of ${slices} (quick): ${picked.map((p) => p.name).join(', ')}`);
+    return [...trees, ...picked.map(({ name, g }) => ({ name, kind: 'corpus' as const, members: g.map((d) => d.id) }))];
+  }
   trees.push(...first.map((g, i) => ({ name: `defects A${i + 1}`, kind: 'corpus' as const, members: g.map((d) => d.id) })));
   trees.push(...second.map((g, i) => ({ name: `defects B${i + 1}`, kind: 'corpus' as const, members: g.map((d) => d.id) })));
   for (const seed of SUBSET_SEEDS) trees.push({ name: `random subset ${seed}`, kind: 'corpus', members: [...randomSubset(defects, seed).values()].sort() });
   if (o.exhaustive.corpus) trees.push(...defects.map((d) => ({ name: d.id, kind: 'corpus' as const, members: [d.id] })));
   notes.push(`corpus: ${defects.length} defects in ${first.length} + ${second.length} groups and ${SUBSET_SEEDS.length} random subsets${o.exhaustive.corpus ? ', and each alone' : ''}`);
   return trees;
+}
+
+const utcDay = (now: number | undefined) => Math.floor((now ?? Date.now()) / 86_400_000);
+
+/** Of the default family: silence with status 0, an error with status 1, and the commonest expected output with its status. */
+function quickConstants(family: PlannedTree[]): PlannedTree[] {
+  const kept = family.filter((t) => t.kind === 'constant' && ((t.exit === 0 && !t.stdout && !t.stderr) || (t.exit === 1 && !t.stdout)));
+  const commonest = family.find((t) => t.kind === 'constant' && t.stdout !== '');
+  return commonest ? [...kept, commonest] : kept;
 }
 
 /**

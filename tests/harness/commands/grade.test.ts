@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadSpecOracle, runCli } from '../../../harness/index.js';
 import { TREE_LIMITS, bufferIo } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
-import { DOCKER_TIMEOUT, REFERENCE, referenceWith, tree } from '../grading/hostile-trees.js';
+import { DOCKER_TIMEOUT, REFERENCE, referenceWith, tree, removeScratch } from '../grading/hostile-trees.js';
+
+afterAll(removeScratch);
 
 /** Every failure reason the runner may write: kinds of difference and numbers, nothing else. */
 const REASON =

@@ -2,12 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKSPACE_SCAFFOLDING } from '../../../engine/index.js';
 import { gradeTree, specDir } from '../../../harness/index.js';
 import { TREE_LIMITS, stageTree } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
-import { DOCKER_TIMEOUT, REFERENCE, SLACK, smallOracle, tree } from './hostile-trees.js';
+import { DOCKER_TIMEOUT, REFERENCE, SLACK, smallOracle, tree, removeScratch } from './hostile-trees.js';
+
+afterAll(removeScratch);
 
 /**
  * The graded tree is the deliverable (issue 20). A merge copies each child's whole tree,

@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { gradeTree, specDir } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
-import { DOCKER_TIMEOUT, SLACK, referenceWith, smallOracle } from './hostile-trees.js';
+import { DOCKER_TIMEOUT, SLACK, referenceWith, smallOracle, removeScratch } from './hostile-trees.js';
+
+afterAll(removeScratch);
 
 /**
  * The fast path forks each case from an interpreter that has already imported some stdlib

@@ -1,8 +1,7 @@
-import { cp, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   GradeResult,
   gradeTree,
@@ -14,7 +13,9 @@ import {
 } from '../../../harness/index.js';
 import { runGradingContainer, stageScratch } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
-import { ANSWER_FROM_LEAKED_BYTECODE, DOCKER_TIMEOUT, KILL_EVERY_OTHER_CASE, REFERENCE, SLACK, referenceWith, smallOracle, tree } from './hostile-trees.js';
+import { ANSWER_FROM_LEAKED_BYTECODE, DOCKER_TIMEOUT, KILL_EVERY_OTHER_CASE, REFERENCE, SLACK, referenceWith, smallOracle, tree, removeScratch, scratchDir } from './hostile-trees.js';
+
+afterAll(removeScratch);
 
 const FAKE_REPORT = `
 import json, os
@@ -36,6 +37,12 @@ const LEAK_LINKS: Array<[string, string]> = [
   ['sqlcsv/up', '../..'],
 ];
 
+/**
+ * One case of every fourth requirement (smallOracle): the reference alone is graded on every
+ * case (42/42, here and in the mutants' baselines); a property of the runner shows on a few.
+ */
+const few = async () => ({ oracleDir: await smallOracle(), specDir: specDir('sqlcsv') });
+
 describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh container', { timeout: DOCKER_TIMEOUT }, () => {
   it('scores the reference implementation 42/42', async () => {
     const result = await gradeTree({ spec: 'sqlcsv', tree: REFERENCE, ...SLACK });
@@ -44,14 +51,15 @@ describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh cont
     expect(result.casesPassed).toBe(result.casesTotal);
   });
 
-  it('scores an empty tree 0/42', async () => {
-    const result = await gradeTree({ spec: 'sqlcsv', tree: await tree({}) });
+  it('scores an empty tree 0', async () => {
+    const result = await gradeTree({ spec: 'sqlcsv', tree: await tree({}), ...(await few()) });
     expect([result.satisfied, result.casesPassed, result.testFiles]).toEqual([0, 0, 0]);
+    expect(result.total).toBeGreaterThan(5);
   });
 
   it('refuses the measurement when the expectations were not deleted before the program ran', async () => {
     // An oracle whose runner "forgets" to delete: the harness's own re-check must refuse it.
-    const leaky = await mkdtemp(path.join(tmpdir(), 'rdh-leaky-runner-'));
+    const leaky = await scratchDir('rdh-leaky-runner-');
     await cp(runnerDir(), leaky, { recursive: true });
     const runner = await readFile(path.join(leaky, 'runner.py'), 'utf8');
     await writeFile(
@@ -61,17 +69,17 @@ describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh cont
         .replace('"expectations_deleted": not os.path.exists(exp_path)', '"expectations_deleted": True')
         .replace('left = set(os.listdir(self.oracle_dir))', 'left = set(self.allowlist)'),
     );
-    await expect(gradeTree({ spec: 'sqlcsv', tree: REFERENCE, runnerDir: leaky, ...SLACK })).rejects.toThrowErrorMatchingInlineSnapshot(
+    await expect(gradeTree({ spec: 'sqlcsv', tree: REFERENCE, runnerDir: leaky, ...SLACK, ...(await few()) })).rejects.toThrowErrorMatchingInlineSnapshot(
       `[GradingRefusedError: oracle expectations were not deleted before grading: expectations.json, fork_server.py, judge.py, runner.py remain; measurement refused.]`,
     );
   });
 });
 
 describe.skipIf(!HAS_DOCKER)('the grading\'s integrity: a tree scores what it earned, never more and never a refusal', { timeout: DOCKER_TIMEOUT }, () => {
-  it('0a: links to the expectations (absolute, relative, a parent folder) earn 0/42, are left out and noted', async () => {
+  it('0a: links to the expectations (absolute, relative, a parent folder) earn 0, are left out and noted', async () => {
     const dir = await referenceWith({ 'sqlcsv/__main__.py': ANSWER_FROM_LEAKED_BYTECODE });
     for (const [link, target] of LEAK_LINKS) await symlink(target, path.join(dir, link));
-    const result = await gradeTree({ spec: 'sqlcsv', tree: dir });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: dir, ...(await few()) });
     expect([result.satisfied, result.casesPassed]).toEqual([0, 0]);
     expect(result.skipped.map((s) => `${s.path}: ${s.why}`).sort()).toEqual([
       'sqlcsv/leak_abs.py: link leaves the tree',
@@ -82,9 +90,9 @@ describe.skipIf(!HAS_DOCKER)('the grading\'s integrity: a tree scores what it ea
 
   it('0a: the runner holds on its own when the links reach it: nothing is compiled as root or before the expectations are gone', async () => {
     // Bypass the harness's staging: plant the links in the staged scratch itself.
-    const specOracle = await loadSpecOracle('sqlcsv');
+    const specOracle = await loadSpecOracle('sqlcsv', await few());
     const { oracle } = specOracle;
-    const scratch = await mkdtemp(path.join(tmpdir(), 'rdh-grade-bypass-'));
+    const scratch = await scratchDir('rdh-grade-bypass-');
     await stageScratch(scratch, await referenceWith({ 'sqlcsv/__main__.py': ANSWER_FROM_LEAKED_BYTECODE }), specOracle);
     for (const [link, target] of LEAK_LINKS) await symlink(target, path.join(scratch, 'tree', link));
     const report = await runGradingContainer(new Docker(), {
@@ -95,26 +103,27 @@ describe.skipIf(!HAS_DOCKER)('the grading\'s integrity: a tree scores what it ea
     expect((await readdir(path.join(scratch, 'oracle'))).sort()).toEqual(['fork_server.py', 'judge.py', 'runner.py']);
   });
 
-  it('0b: a file that exhausts the compiler\'s memory is the tree\'s own: the grading still reports, 42/42 for the rest', async () => {
+  it('0b: a file that exhausts the compiler\'s memory is the tree\'s own: the grading still reports, every requirement for the rest', async () => {
     const dir = await referenceWith({ 'sqlcsv/bomb.py': 'a = 1\n'.repeat(4_000_000) });
-    const result = await gradeTree({ spec: 'sqlcsv', tree: dir, ...SLACK });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: dir, ...SLACK, ...(await few()) });
     // Out of memory, or out of time first on a loaded machine: either way the step's failure, noted.
     expect(result.compile?.ok).toBe(false);
     expect(['some files did not compile', 'timed out']).toContain(result.compile?.note);
-    expect([result.satisfied, result.total]).toEqual([42, 42]);
+    expect(result.satisfied).toBe(result.total);
+    expect(result.total).toBeGreaterThan(5);
   });
 
   it('0e: one case cannot reach another: a program that SIGKILLs every process it may signal hurts only itself', async () => {
     const init = await readFile(path.join(REFERENCE, 'sqlcsv', '__init__.py'), 'utf8');
     const dir = await referenceWith({ 'sqlcsv/__init__.py': `${KILL_EVERY_OTHER_CASE}\n${init}` });
-    const result = await gradeTree({ spec: 'sqlcsv', tree: dir, ...SLACK });
+    const result = await gradeTree({ spec: 'sqlcsv', tree: dir, ...SLACK, ...(await few()) });
     expect(result.requirements.filter((r) => !r.pass).map((r) => `${r.id}: ${r.failures[0]?.reason}`)).toEqual([]);
   });
 });
 
 describe.skipIf(!HAS_DOCKER)('hostile trees are graded without credit for what they did not do, in bounded time', { timeout: DOCKER_TIMEOUT }, () => {
-  // A few cases are enough to show a hostile tree earns nothing; all 326 would cost minutes each.
-  const quick = async () => ({ caseTimeoutMs: 1000, oracleDir: await smallOracle(), specDir: specDir('sqlcsv') });
+  // A few cases are enough to show a hostile tree earns nothing; all of them would cost minutes each.
+  const quick = async () => ({ caseTimeoutMs: 1000, ...(await few()) });
 
   it.each([
     ['os._exit(0) in the package __init__', { 'sqlcsv/__init__.py': 'import os\nos._exit(0)\n', 'sqlcsv/__main__.py': 'print("never")\n' }],

@@ -7,6 +7,20 @@ import { loadSpecOracle, oracleDir } from '../../../harness/index.js';
 export const DOCKER_TIMEOUT = 900_000;
 
 let small: Promise<string> | undefined;
+const made: string[] = [];
+
+/** A temporary folder removed by {@link removeScratch} (each file's afterAll): tests clean up what they make. */
+export async function scratchDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every folder this module made in this file's worker (the small oracle's too). */
+export async function removeScratch(): Promise<void> {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  small = undefined;
+}
 
 /**
  * A copy of the oracle holding one case of every fourth requirement: enough to show that a
@@ -15,7 +29,7 @@ let small: Promise<string> | undefined;
 export function smallOracle(): Promise<string> {
   small ??= (async () => {
     const { oracle } = await loadSpecOracle('sqlcsv');
-    const dir = await mkdtemp(path.join(tmpdir(), 'rdh-small-oracle-'));
+    const dir = await scratchDir('rdh-small-oracle-');
     await cp(oracleDir('sqlcsv'), dir, { recursive: true, filter: (src) => !src.includes('__pycache__') });
     await rm(path.join(dir, 'cases'), { recursive: true });
     await mkdir(path.join(dir, 'cases'));
@@ -36,7 +50,7 @@ export const SLACK = { caseTimeoutMs: 20_000 } as const;
 
 /** A tree made of the given files (path -> content). */
 export async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'rdh-tree-'));
+  const dir = await scratchDir('rdh-tree-');
   for (const [rel, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
     await writeFile(path.join(dir, rel), content);
@@ -46,7 +60,7 @@ export async function tree(files: Record<string, string>): Promise<string> {
 
 /** A copy of the reference implementation with some files added or replaced. */
 export async function referenceWith(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'rdh-ref-'));
+  const dir = await scratchDir('rdh-ref-');
   await cp(REFERENCE, dir, { recursive: true, filter: (src) => !src.includes('__pycache__') });
   for (const [rel, content] of Object.entries(files)) await writeFile(path.join(dir, rel), content);
   return dir;

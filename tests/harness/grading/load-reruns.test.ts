@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { GradeResult, gradeTree, loadSpecOracle, specDir } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
-import { DOCKER_TIMEOUT, referenceWith, smallOracle } from './hostile-trees.js';
+import { DOCKER_TIMEOUT, referenceWith, smallOracle, removeScratch } from './hostile-trees.js';
+
+afterAll(removeScratch);
 
 /**
  * Load never fails a case: a case that runs out of wall-clock time among the others is run again

@@ -9,13 +9,15 @@ import { DOCKER_TIMEOUT } from './hostile-trees.js';
  * reference passes every case, the empty tree and programs that ignore their input earn 0)
  * and the mutants (each tree fails exactly what its mutants declare, no case leaks into an
  * undeclared requirement, the sentence's cases kill its mutant, fork and exec agree).
- * `npm test` grades one slice of the packed groups (it turns with the UTC day;
- * RDH_ORACLE_MUTANTS=slice:K repeats slice K) and a sample alone both ways;
+ * `npm test` grades the quick form: three constant programs, a slice of two packed groups and
+ * one mutant alone both ways (the slices turn with the UTC day; RDH_ORACLE_MUTANTS=slice:K
+ * repeats slice K); RDH_ORACLE_MUTANTS=default grades `harness task check`'s default form;
  * `npm run mutants:oracle` (RDH_ORACLE_MUTANTS=all) grades every mutant alone, both ways, and
  * the crossed constant family: the same as `harness task check <task> --exhaustive --only baselines,mutants`.
  */
 const ALL = process.env.RDH_ORACLE_MUTANTS === 'all';
 const SLICE = /^slice:(\d+)$/.exec(process.env.RDH_ORACLE_MUTANTS ?? '')?.[1];
+const QUICK = !ALL && process.env.RDH_ORACLE_MUTANTS !== 'default';
 const TASKS = await listTasks();
 
 describe('mutant declarations (pure)', () => {
@@ -37,6 +39,7 @@ describe.skipIf(!HAS_DOCKER)('the oracle discriminates per requirement (graded i
         parts: ['baselines', 'mutants'],
         exhaustive: { mutants: ALL, corpus: false },
         slice: SLICE === undefined ? undefined : Number(SLICE),
+        quick: QUICK,
         progress: (line) => console.log(line),
       });
       console.log(renderCheck(report));

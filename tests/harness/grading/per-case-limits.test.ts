@@ -1,12 +1,13 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Docker from 'dockerode';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadSpecOracle, sandboxImageTag, specDir } from '../../../harness/index.js';
 import { runGradingContainer, stageScratch } from '../../../harness/testing.js';
 import { HAS_DOCKER } from '../../support/docker.js';
-import { DOCKER_TIMEOUT, REFERENCE, smallOracle } from './hostile-trees.js';
+import { DOCKER_TIMEOUT, REFERENCE, smallOracle, removeScratch, scratchDir } from './hostile-trees.js';
+
+afterAll(removeScratch);
 
 /** Clock advance before every program start: far past any deadline a grading could have. */
 const DAY_S = 86_400;
@@ -50,7 +51,7 @@ describe.skipIf(!HAS_DOCKER)('item 4: per-case limits only, no whole-grading dea
   it('a grading whose clock reads days long still runs and credits every case, since each case kept within its own limit', async () => {
     const specOracle = await loadSpecOracle('sqlcsv', { oracleDir: await smallOracle(), specDir: specDir('sqlcsv') });
     const { oracle } = specOracle;
-    const scratch = await mkdtemp(path.join(tmpdir(), 'rdh-grade-clock-'));
+    const scratch = await scratchDir('rdh-grade-clock-');
     await stageScratch(scratch, REFERENCE, specOracle);
     // Beside the report, where nothing of the tree can reach and the oracle's allowlist is not checked.
     await writeFile(path.join(scratch, 'out', 'clock_warp.py'), CLOCK_WARP);
