@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, REPO_ROOT, Report, loadFaultPlan, readSweepJournal, runRecord, runReplay, type RecordResult, type ReplayResult, type SimServer, type SweepEvent } from '../../../harness/index.js';
+import { EXIT, REPO_ROOT, Report, gradeTree, loadFaultPlan, readSweepJournal, runRecord, runReplay, specDir, type RecordResult, type ReplayResult, type SimServer, type SweepEvent } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
+import { gradeMemo } from '../../support/grade-memo.js';
 import { providersFile, startServer } from './http-fixture.js';
 import { bufferIo } from './record-fixture.js';
 import { chromiumReady, launchChromium } from '../../../site/scripts/chromium.js';
@@ -21,7 +22,9 @@ import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
  * (10-50 ms latency, 20% 429s, one 5 s outage), beside the in-process smoke sweep with the same
  * planted population; then `harness replay` of the HTTP run. Both recordings run at once and
  * are shared by every check here. Real clocks: the clients wait through the outage within their
- * patience (the default 600 s), as a paid sweep would.
+ * patience (the default 600 s), as a paid sweep would. Each distinct tree is graded once in real
+ * Docker (grade-memo.ts): the twin and the replay build the same trees, and a tree that differs
+ * in one byte is graded again, so equal grades still mean equal trees.
  */
 
 const HEAVY = 2_400_000;
@@ -33,6 +36,7 @@ let server: SimServer;
 let http: { dir: string; result: RecordResult; events: readonly SweepEvent[] };
 let inProcess: { dir: string; result: RecordResult; events: readonly SweepEvent[] };
 let replay: { result: ReplayResult; requests: number };
+const memo = gradeMemo();
 
 const journalOf = async (dir: string) => (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
 /** Every finished session of a run, by its cells and id: its turns and tokens (the latest finish of each). */
@@ -55,12 +59,12 @@ beforeAll(async () => {
   const providers = await providersFile(path.join(tmp, 'p'), server.url);
   const record = async (manifest: string, name: string, extra: { providers?: string }) => {
     const dir = path.join(tmp, name);
-    const result = await runRecord(path.join(REPO_ROOT, 'manifests', manifest), { out: dir, depths: [1, 2], ...extra }, bufferIo());
+    const result = await runRecord(path.join(REPO_ROOT, 'manifests', manifest), { out: dir, depths: [1, 2], ...extra }, bufferIo(), { grade: (tree, _cell, base) => memo.grade(tree, base) });
     return { dir, result, events: await journalOf(dir) };
   };
   [http, inProcess] = await Promise.all([record('smoke-http.yaml', 'http', { providers }), record('smoke.yaml', 'in-process', {})]);
   const before = server.stats().received;
-  const result = await runReplay(http.dir, {}, bufferIo());
+  const result = await runReplay(http.dir, {}, bufferIo(), { grade: (tree) => memo.grade(tree, (t) => gradeTree({ tree: t, spec: 'sqlcsv', specDir: specDir('sqlcsv'), caseTimeoutMs: 10_000 })) });
   replay = { result, requests: server.stats().received - before };
 }, HEAVY);
 
@@ -154,6 +158,11 @@ describe.skipIf(!HAS_DOCKER)('the smoke sweep over HTTP, with faults, in real Do
       await site.close();
     }
   }, 600_000);
+
+  it('grades each distinct tree once: the twin and the replay reuse the recording\'s gradings', () => {
+    // The in-process twin builds the HTTP run's trees, and the replay builds them again.
+    expect(memo.stats().reused).toBeGreaterThan(memo.stats().graded);
+  });
 
   it('replays: every cell reproduces from the transcripts, with no request reaching the server', () => {
     expect(replay.result.exit).toBe(EXIT.ok);
