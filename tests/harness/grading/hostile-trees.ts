@@ -6,7 +6,7 @@ import { loadSpecOracle, oracleDir } from '../../../harness/index.js';
 /** Docker-backed gradings on a shared 2-core machine: generous, so noise never fails a test. */
 export const DOCKER_TIMEOUT = 900_000;
 
-let small: Promise<string> | undefined;
+const small = new Map<number, Promise<string>>();
 const made: string[] = [];
 
 /** A temporary folder removed by {@link removeScratch} (each file's afterAll): tests clean up what they make. */
@@ -19,25 +19,28 @@ export async function scratchDir(prefix: string): Promise<string> {
 /** Removes every folder this module made in this file's worker (the small oracle's too). */
 export async function removeScratch(): Promise<void> {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-  small = undefined;
+  small.clear();
 }
 
 /**
- * A copy of the oracle holding one case of every fourth requirement: enough to show that a
- * hostile tree earns nothing, at a fraction of a full grading's cost.
+ * A copy of the oracle holding one case of every `every`-th requirement (default 4: 11 cases):
+ * enough to show that a hostile tree earns nothing, at a fraction of a full grading's cost.
  */
-export function smallOracle(): Promise<string> {
-  small ??= (async () => {
+export function smallOracle(every = 4): Promise<string> {
+  const made = small.get(every);
+  if (made) return made;
+  const dir = (async () => {
     const { oracle } = await loadSpecOracle('sqlcsv');
     const dir = await scratchDir('rdh-small-oracle-');
     await cp(oracleDir('sqlcsv'), dir, { recursive: true, filter: (src) => !src.includes('__pycache__') });
     await rm(path.join(dir, 'cases'), { recursive: true });
     await mkdir(path.join(dir, 'cases'));
-    const picked = Object.values(oracle.requirementMap).filter((_, i) => i % 4 === 0).map((ids) => oracle.cases.find((c) => c.id === ids[0])!);
+    const picked = Object.values(oracle.requirementMap).filter((_, i) => i % every === 0).map((ids) => oracle.cases.find((c) => c.id === ids[0])!);
     await writeFile(path.join(dir, 'cases', 'small.yaml'), JSON.stringify(picked));
     return dir;
   })();
-  return small;
+  small.set(every, dir);
+  return dir;
 }
 
 export const REFERENCE = path.join(oracleDir('sqlcsv'), 'reference');
