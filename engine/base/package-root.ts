@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 /**
  * The package's root folder (the one holding package.json), found from a module's own URL by
  * walking up. The sources run from `engine/` and `harness/` under tsx, and compiled from
- * `dist/engine/` and `dist/harness/`; the non-TypeScript assets (prompts, schemas, oracle/,
- * spec/, the sim corpus, Python files) stay where they are in the package, so every module that
+ * `dist/engine/` and `dist/harness/`; the non-TypeScript assets (prompts, schemas, the task folders,
+ * the sim corpus, Python files) stay where they are in the package, so every module that
  * reads one resolves it against this root, never against its own folder.
  */
 export function packageRoot(moduleUrl: string): string {

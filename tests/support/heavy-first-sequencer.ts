@@ -7,16 +7,23 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * works through everything else beside them. An ordering hint only: a file missing here still runs.
  */
 const HEAVY = [
-  'tests/harness/sim/corpus-validity.test.ts',
-  'tests/harness/grading/oracle-mutants.test.ts',
+  // Longest first, as measured by .ci/run's slowest-files list (2026-12-06).
   'tests/harness/record/http-docker.test.ts',
+  'tests/harness/grading/oracle-mutants.test.ts',
   'tests/harness/record/record.test.ts',
-  'tests/harness/record/leftovers.test.ts',
   'tests/harness/record/http-record.test.ts',
-  'tests/site/site.browser.test.ts',
-  'tests/site/site-watch.test.ts',
-  'tests/harness/record/cache-layout.test.ts',
   'tests/harness/record/commonmark-smoke.test.ts',
+  'tests/harness/record/leftovers.test.ts',
+  'tests/harness/sim/corpus-validity.test.ts',
+  'tests/site/site.browser.test.ts',
+  'tests/harness/grading/grader.test.ts',
+  'tests/harness/record/cache-layout.test.ts',
+  'tests/harness/cell/sim-pair.test.ts',
+  'tests/harness/record/several-hosts.test.ts',
+  'tests/engine/adapters/docker-sandbox.test.ts',
+  'tests/engine/tree/solve-leaf.test.ts',
+  'tests/site/site-watch.test.ts',
+  'tests/site/make-site.test.ts',
 ];
 
 export default class HeavyFirstSequencer extends BaseSequencer {

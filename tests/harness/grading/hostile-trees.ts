@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { loadSpecOracle, oracleDir } from '../../../harness/index.js';
 
 /** Docker-backed gradings on a shared 2-core machine: generous, so noise never fails a test. */
@@ -18,7 +20,9 @@ export async function scratchDir(prefix: string): Promise<string> {
 
 /** Removes every folder this module made in this file's worker (the small oracle's too). */
 export async function removeScratch(): Promise<void> {
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  // A hostile tree nested past PATH_MAX defeats fs.rm (ENAMETOOLONG); GNU rm walks it by descriptor.
+  const remove = (dir: string) => rm(dir, { recursive: true, force: true }).catch(() => promisify(execFile)('rm', ['-rf', dir]));
+  await Promise.all(made.splice(0).map(remove));
   small.clear();
 }
 
