@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, REPO_ROOT, Report, gradeTree, loadFaultPlan, readSweepJournal, runRecord, runReplay, specDir, type RecordResult, type ReplayResult, type SimServer, type SweepEvent } from '../../../harness/index.js';
+import { EXIT, REPO_ROOT, Report, loadFaultPlan, readSweepJournal, runRecord, type RecordResult, type SimServer, type SweepEvent } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { gradeMemo } from '../../support/grade-memo.js';
 import { providersFile, startServer } from './http-fixture.js';
@@ -20,11 +20,13 @@ import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
  * The paid path end to end, once, in real Docker: `manifests/smoke-http.yaml` recorded through
  * `harness sim serve` (the openai SDK over a real local port) under a scaled-down fault plan
  * (10-50 ms latency, 20% 429s, one 5 s outage), beside the in-process smoke sweep with the same
- * planted population; then `harness replay` of the HTTP run. Both recordings run at once and
- * are shared by every check here. Real clocks: the clients wait through the outage within their
- * patience (the default 600 s), as a paid sweep would. Each distinct tree is graded once in real
- * Docker (grade-memo.ts): the twin and the replay build the same trees, and a tree that differs
- * in one byte is graded again, so equal grades still mean equal trees.
+ * planted population. Both recordings run at once and are shared by every check here. Real
+ * clocks: the clients wait through the outage within their patience (the default 600 s), as a
+ * paid sweep would. Each distinct tree is graded once in real Docker (grade-memo.ts): the twin
+ * builds the same trees, and a tree that differs in one byte is graded again, so equal grades
+ * still mean equal trees. Replay is shown elsewhere, on both halves of this path: of a Docker
+ * recording (commonmark-smoke.test.ts, through the CLI) and of an HTTP recording with its server
+ * stopped (http-paid-path.test.ts); replaying this run too cost a third of CI's longest file.
  */
 
 const HEAVY = 2_400_000;
@@ -35,7 +37,6 @@ let tmp: string;
 let server: SimServer;
 let http: { dir: string; result: RecordResult; events: readonly SweepEvent[] };
 let inProcess: { dir: string; result: RecordResult; events: readonly SweepEvent[] };
-let replay: { result: ReplayResult; requests: number };
 const memo = gradeMemo();
 
 const journalOf = async (dir: string) => (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
@@ -63,9 +64,6 @@ beforeAll(async () => {
     return { dir, result, events: await journalOf(dir) };
   };
   [http, inProcess] = await Promise.all([record('smoke-http.yaml', 'http', { providers }), record('smoke.yaml', 'in-process', {})]);
-  const before = server.stats().received;
-  const result = await runReplay(http.dir, {}, bufferIo(), { grade: (tree) => memo.grade(tree, (t) => gradeTree({ tree: t, spec: 'sqlcsv', specDir: specDir('sqlcsv'), caseTimeoutMs: 10_000 })) });
-  replay = { result, requests: server.stats().received - before };
 }, HEAVY);
 
 afterAll(async () => {
@@ -159,15 +157,9 @@ describe.skipIf(!HAS_DOCKER)('the smoke sweep over HTTP, with faults, in real Do
     }
   }, 600_000);
 
-  it('grades each distinct tree once: the twin and the replay reuse the recording\'s gradings', () => {
-    // The in-process twin builds the HTTP run's trees, and the replay builds them again.
-    expect(memo.stats().reused).toBeGreaterThan(memo.stats().graded);
-  });
-
-  it('replays: every cell reproduces from the transcripts, with no request reaching the server', () => {
-    expect(replay.result.exit).toBe(EXIT.ok);
-    expect(replay.result.cells.map((c) => c.status)).toEqual(['reproduced', 'reproduced', 'reproduced', 'reproduced']);
-    expect(replay.result.calls.live).toBe(0);
-    expect(replay.requests).toBe(0);
+  it('grades each distinct tree once: the in-process twin reuses the recording\'s gradings', () => {
+    // The twin builds the HTTP run's trees, byte for byte.
+    expect(memo.stats().reused).toBeGreaterThan(0);
+    expect(memo.stats().graded).toBeGreaterThan(0);
   });
 });
