@@ -10,16 +10,16 @@
  * | cells/CELL/result.json | `NodeResult` (the node tree) |
  * | cells/CELL/grade.json | `GradeResult` |
  * | report/report.json | `Report` |
- *
- * Not yet here: the transcript line (`TranscriptLine`), whose schema sits in
- * engine/adapters/transcript.ts beside the recorder that writes it; it comes through
- * run-files.ts until it moves to a schema file of its own.
+ * | cells/CELL/transcripts/SESSION.jsonl | `TranscriptLine`, one per line (and the message shapes it holds) |
  */
 
 // The engine's records, from the schema files themselves (zod only), not through engine/index.ts, which loads the engine.
 export { EngineEvent, EVENT_VERSION } from '../engine/ports/events.js';
 export { NodeResult } from '../engine/tree/node-result.js';
 export { Check, CheckResult } from '../engine/base/check.js';
+export { TRANSCRIPT_VERSION, TranscriptLine } from '../engine/adapters/transcript-line.js';
+export { ChatMessage, ToolCall } from '../engine/ports/model-client.js';
+export { Usage } from '../engine/base/usage.js';
 // The harness's records.
 export { GradeResult } from './grading/grading-report.js';
 export * from './report/schemas.js';

@@ -17,7 +17,7 @@ const RUN_FILE_SCHEMAS = path.join('harness', 'run-file-schemas.ts');
 const SITE_MAY_IMPORT_LIST = [RUN_FILE_SCHEMAS, path.join('harness', 'run-files.ts')];
 const SITE_MAY_IMPORT = SITE_MAY_IMPORT_LIST.join(' or ');
 /** The engine's schema files the data-only module takes its schemas from, past engine/index.ts (which loads the engine). */
-const ENGINE_SCHEMA_FILES = ['ports/events.ts', 'tree/node-result.ts', 'base/check.ts'].map((f) => path.join('engine', f));
+const ENGINE_SCHEMA_FILES = ['ports/events.ts', 'tree/node-result.ts', 'base/check.ts', 'adapters/transcript-line.ts', 'ports/model-client.ts', 'base/usage.ts'].map((f) => path.join('engine', f));
 /** The harness's two entries: the public one, and the test seams (fakes, internals tests reach) only tests/ may import. */
 const HARNESS_ENTRY = path.join('harness', 'index.ts');
 const HARNESS_TESTING = path.join('harness', 'testing.ts');

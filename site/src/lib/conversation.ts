@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall, TranscriptLine, Usage } from '../../../harness/run-files.js';
+import type { ChatMessage, ToolCall, TranscriptLine, Usage } from '../../../harness/run-file-schemas.js';
 import { formatArguments } from './tool-arguments.js';
 
 export { formatArguments };

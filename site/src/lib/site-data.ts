@@ -1,7 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { EngineEvent, GradeResult, NodeResult, Report } from '../../../harness/run-file-schemas.js';
-import { CellId, TranscriptLine, pairOfCell, parseCellId, runPaths, sessionFileName } from '../../../harness/run-files.js';
+import { TranscriptLine } from '../../../harness/run-file-schemas.js';
+import { CellId, pairOfCell, parseCellId, runPaths, sessionFileName } from '../../../harness/run-files.js';
 import { linkedCharts, type LinkedChart } from './linked-charts.js';
 import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
 import { getsPage, killedLeavesByPair } from './session-pages.js';
