@@ -9,7 +9,7 @@ import { HTTP_MANIFEST, providersFile, startServer } from './http-fixture.js';
 import { bufferIo, simSeams } from './record-fixture.js';
 
 /**
- * Prompt caching on purpose, measured: the record tests' smoke sweep (cap 1, both arms: every role)
+ * Prompt caching on purpose, measured: the record tests' smoke sweep (caps 1 and 2, both arms)
  * recorded over HTTP against `harness sim serve` with caching on (longest common prefix, a
  * 1,024-token minimum, 128-token blocks, `usage.prompt_tokens_details.cached_tokens`), host
  * sandboxes and the fake grade, three times, each on its own server (a cache of its own):
@@ -49,7 +49,7 @@ async function record(variant: Variant): Promise<void> {
   const seams = simSeams({});
   const layout: RequestLayout = variant === 'task-first' ? 'task-first' : 'shared-first';
   const sim = seams.modelsFor!;
-  const result = await runRecord(HTTP_MANIFEST, { out: dir, depths: [1], providers }, bufferIo(), {
+  const result = await runRecord(HTTP_MANIFEST, { out: dir, depths: [1, 2], providers }, bufferIo(), {
     ...seams,
     requestLayout: layout,
     modelsFor: async (cap, repetition, base) => {
