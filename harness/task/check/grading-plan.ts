@@ -90,9 +90,7 @@ function mutantTrees(input: PlanInput, o: PlanOptions, notes: string[]): Planned
     return input.mutants.flatMap((m) => [alone(m.id, 'fork'), alone(m.id, 'exec')]);
   }
   const packed = mutantGroups(input.mutants, input.referenceSources, MUTANT_GROUP_SIZE);
-  const slices = Math.max(1, Math.ceil(packed.length / (o.quick ? QUICK.sliceGroups : SLICE_GROUPS)));
-  const slice = (o.slice ?? utcDay(o.now)) % slices;
-  const groups = packed.filter((_, i) => i % slices === slice);
+  const { picked: groups, slice, slices } = daySlice(packed, o.quick ? QUICK.sliceGroups : SLICE_GROUPS, o);
   notes.push(`mutants: ${input.mutants.length} in ${packed.length} groups; slice ${slice} of ${slices} (--slice ${slice}): ${groups.length} groups${o.quick ? ' (quick)' : ''}`);
   const sample = mutantSample(input.mutants, slice, o.quick ? QUICK.sample : SAMPLE_SIZE);
   return [
@@ -121,9 +119,7 @@ function corpusTrees(defects: readonly DefectDeclaration[], o: PlanOptions, note
   const { first, second } = twoGroupings(defects);
   if (o.quick && !o.exhaustive.corpus) {
     const all = [...first.map((g, i) => ({ name: `defects A${i + 1}`, g })), ...second.map((g, i) => ({ name: `defects B${i + 1}`, g }))];
-    const slices = Math.max(1, Math.ceil(all.length / QUICK.corpusGroups));
-    const slice = (o.slice ?? utcDay(o.now)) % slices;
-    const picked = all.filter((_, i) => i % slices === slice);
+    const { picked, slice, slices } = daySlice(all, QUICK.corpusGroups, o);
     notes.push(`corpus: ${defects.length} defects in ${first.length} + ${second.length} groups; slice ${slice} of ${slices} (quick): ${picked.map((p) => p.name).join(', ')}`);
     return [...trees, ...picked.map(({ name, g }) => ({ name, kind: 'corpus' as const, members: g.map((d) => d.id) }))];
   }
@@ -135,7 +131,12 @@ function corpusTrees(defects: readonly DefectDeclaration[], o: PlanOptions, note
   return trees;
 }
 
-const utcDay = (now: number | undefined) => Math.floor((now ?? Date.now()) / 86_400_000);
+/** At most `perSlice` of `items`: slice k holds those whose index is k modulo the slices; k is `o.slice`, else the UTC day's. */
+function daySlice<T>(items: readonly T[], perSlice: number, o: Pick<PlanOptions, 'slice' | 'now'>): { picked: T[]; slice: number; slices: number } {
+  const slices = Math.max(1, Math.ceil(items.length / perSlice));
+  const slice = (o.slice ?? Math.floor((o.now ?? Date.now()) / 86_400_000)) % slices;
+  return { picked: items.filter((_, i) => i % slices === slice), slice, slices };
+}
 
 /** Of the default family: silence with status 0, an error with status 1, and the commonest expected output with its status. */
 function quickConstants(family: PlannedTree[]): PlannedTree[] {
