@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ARMS, type Arm } from '../manifest/manifest.js';
-import { COURT } from './plan-arithmetic.js';
+import { BOUNDED_PLANNER_SESSIONS, COURT } from './plan-arithmetic.js';
 import type { CellMeasurement, Spend } from '../journal/cell-measurement.js';
 
 /**
@@ -77,6 +77,12 @@ export interface LearnOptions {
   declaredBranching: number;
   /** The manifest's merge_attempts: a kind of node nobody recorded takes the court's declared sessions (plan-arithmetic's COURT, drift allowance included). */
   mergeAttempts: number;
+  /**
+   * The manifest's max_children, when it sets one: the engine cuts every plan to it, so no level
+   * is forecast wider (a run recorded under a wider bound, or none, says nothing past it), the
+   * declared shape is the bound's, and a planning node nobody recorded opens its plan and re-ask.
+   */
+  maxChildren?: number;
 }
 
 interface Totals {
@@ -143,7 +149,7 @@ function learnRoom(shapes: readonly CellMeasurement[]): CostModel['room'] {
   return { offset: -1, source: 'engine' };
 }
 
-function learnShape(shapes: readonly CellMeasurement[], declaredBranching: number): CostModel['shape'] {
+function learnShape(shapes: readonly CellMeasurement[], declaredBranching: number, maxChildren = Infinity): CostModel['shape'] {
   const levels = new Map<number, { withRoom: number; splits: number; children: number }>();
   const at = (level: number) => levels.get(level) ?? levels.set(level, { withRoom: 0, splits: 0, children: 0 }).get(level)!;
   for (const cell of shapes) {
@@ -158,8 +164,8 @@ function learnShape(shapes: readonly CellMeasurement[], declaredBranching: numbe
   const measured = [...levels.entries()]
     .filter(([, l]) => l.splits > 0)
     .sort(([a], [b]) => a - b)
-    .map(([level, l]) => ({ level, withRoom: l.withRoom, splits: l.splits, splitRate: l.splits / l.withRoom, meanChildren: l.children / l.splits }));
-  return measured.length > 0 ? { source: 'measured', levels: measured } : { source: 'declared', branching: declaredBranching };
+    .map(([level, l]) => ({ level, withRoom: l.withRoom, splits: l.splits, splitRate: l.splits / l.withRoom, meanChildren: Math.min(maxChildren, l.children / l.splits) }));
+  return measured.length > 0 ? { source: 'measured', levels: measured } : { source: 'declared', branching: Math.min(maxChildren, declaredBranching) };
 }
 
 /** Learns the cost model from recorded (measured) cells. */
@@ -185,9 +191,9 @@ export function learnCostModel(cells: readonly CellMeasurement[], options: Learn
     basis: { cells: cells.length, trees: shapes.length, caps: [...new Set(cells.map((c) => c.cap))].sort((a, b) => a - b) },
     pairing,
     room: learnRoom(shapes),
-    shape: learnShape(shapes, options.declaredBranching),
+    shape: learnShape(shapes, options.declaredBranching, options.maxChildren),
     leaf: nodeCost(leaves, { sessionsPerNode: COURT.leaf + COURT.driftPerLoop, spend: everything }),
-    planning: nodeCost(planning, { sessionsPerNode: COURT.planner, spend: everything }),
+    planning: nodeCost(planning, { sessionsPerNode: options.maxChildren === undefined ? COURT.planner : BOUNDED_PLANNER_SESSIONS, spend: everything }),
     merge: Object.fromEntries(ARMS.map((arm) => [arm, nodeCost(merges[arm], { sessionsPerNode: COURT.mergeChecker + COURT.mergeMetaVerifier + options.mergeAttempts * (COURT.perAttempt + COURT.driftPerLoop), spend: everything })])),
   });
 }

@@ -89,6 +89,19 @@ describe('what the forecast learns', () => {
     expect(expectedTree({ ...declared, room: { offset: -2, source: 'bounded' } }, 3)).toEqual({ leaves: 16, assembling: 5 });
   });
 
+  it("never forecasts a level wider than the manifest's max_children, measured or declared", () => {
+    // Cells recorded with no bound split 2 or 3 wide; a manifest that now bounds at 2 is held to it.
+    const free = learnCostModel(cells.filter((c) => c.cap <= 2), LEARN);
+    const bounded = learnCostModel(cells.filter((c) => c.cap <= 2), { ...LEARN, maxChildren: 2 });
+    const widths = (m: typeof free) => (m.shape.source === 'measured' ? m.shape.levels.map((l) => l.meanChildren) : []);
+    expect(Math.max(...widths(free))).toBeGreaterThan(2);
+    expect(widths(bounded).every((w) => w <= 2)).toBe(true);
+    expect(expectedTree(bounded, 3).leaves).toBeLessThanOrEqual(8);
+    // Nothing split: the declared shape is the bound's, and a planning node opens its plan and its re-ask.
+    const declared = learnCostModel(unsplit(6), { ...LEARN, maxChildren: 3 });
+    expect([declared.shape, declared.planning.sessionsPerNode]).toEqual([{ source: 'declared', branching: 3 }, 2]);
+  });
+
   it('pays a pair’s shared phase once, not at all when already recorded, and never reads an unknown price as $0', () => {
     const model = learnCostModel(cells.filter((c) => c.cap <= 2), LEARN);
     const gated = { cap: 3, arm: 'gated' as const, repetition: 1 };
