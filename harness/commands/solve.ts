@@ -80,6 +80,8 @@ interface Models {
   /** Per-node allocations: the manifest's `budget` with --sim, else the manifest schema's documented defaults. */
   allocation: { leafTokens: number; assemblyTokens: number };
   simulated: { planted: string; models: string[] } | null;
+  /** The manifest's max_children with --sim: the engine cuts every plan to it, and the sim plants the tree it keeps. */
+  maxChildren?: number;
   /** One per provider key when --concurrency gives bounds; none otherwise. */
   rateControls?: RateControl[];
 }
@@ -93,12 +95,14 @@ async function simulatedModels(flags: SolveFlags, objective: SpecObjective, spec
   const named = (pair: typeof m.executor, fallback: SimPairName) => (pair.provider === 'sim' ? { model: pair.model, family: pair.family ?? fallback.family } : fallback);
   const setup = await simSetup({
     params, maxDepth: flags.maxDepth, mergeAttempts: m.merge_attempts, requirements: objective.requirements, specDir,
+    ...(m.max_children !== undefined ? { maxChildren: m.max_children } : {}),
     pairs: { executor: named(m.executor, DEFAULT_SIM_PAIRS.executor), reviewer: named(m.reviewer, DEFAULT_SIM_PAIRS.reviewer) },
   });
   return {
     roster: setup.roster, clients: setup.clients, keys: [], mergeAttempts: m.merge_attempts,
     sessionCeilings: { tokens: m.unit.token_ceiling, costUsd: m.unit.cost_ceiling_usd }, maxTurns: m.unit.max_turns, allocation: allocationOf(m),
     simulated: { planted: plantedText(params), models: setup.roster.map((s) => `${s.model} [${s.family}] ${s.roles?.includes('merger') ? 'executor' : 'reviewer'}`) },
+    ...(m.max_children !== undefined ? { maxChildren: m.max_children } : {}),
   };
 }
 
@@ -169,7 +173,7 @@ export function solveCommand(io: CliIo): Command {
       try {
         const engine = {
           goal, budget: flags.budget ?? models.allocation, limiter: solveLimiter(flags.concurrency, models.rateControls ?? []),
-          mergeAttempts: models.mergeAttempts, roster: models.roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: models.keys,
+          mergeAttempts: models.mergeAttempts, ...(models.maxChildren !== undefined ? { maxChildren: models.maxChildren } : {}), roster: models.roster, clients, sandboxes, workRoot: path.join(out, 'work'), runId: path.basename(out), events, secrets: models.keys,
           ...(models.sessionCeilings ? { sessionCeilings: models.sessionCeilings } : {}), ...(models.maxTurns ? { maxTurns: models.maxTurns } : {}),
           ...(objective ? { objective: { context: objective.context, criteria: objective.criteria } } : {}),
         };
