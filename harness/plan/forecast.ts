@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ARMS, type Arm } from '../manifest/manifest.js';
+import { ARMS, type Arm, type Manifest } from '../manifest/manifest.js';
 import { BOUNDED_PLANNER_SESSIONS, COURT } from './plan-arithmetic.js';
 import type { CellMeasurement, Spend } from '../journal/cell-measurement.js';
 
@@ -83,6 +83,11 @@ export interface LearnOptions {
    * declared shape is the bound's, and a planning node nobody recorded opens its plan and re-ask.
    */
   maxChildren?: number;
+}
+
+/** What a manifest tells the forecast: its declared shape, its merge attempts and its bound. */
+export function learnOptionsOf(manifest: Manifest): LearnOptions {
+  return { declaredBranching: manifest.projected_branching, mergeAttempts: manifest.merge_attempts, ...(manifest.max_children !== undefined ? { maxChildren: manifest.max_children } : {}) };
 }
 
 interface Totals {

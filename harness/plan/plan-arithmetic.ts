@@ -205,6 +205,16 @@ export interface BillBasis {
   bounded?: boolean;
 }
 
+/**
+ * How `harness plan` bills a manifest's cells, for every figure that calls itself the plan's
+ * (a report's declared column, `plan --from`'s declared sessions): max_children's bound when
+ * the manifest sets one, else the projected_branching scenario.
+ */
+export function billBasisOf(manifest: Manifest): BillBasis {
+  const bound = manifest.max_children;
+  return { branching: bound ?? manifest.projected_branching, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing, bounded: bound !== undefined };
+}
+
 /** One cell's own share of a bill, by kind and in total. */
 export interface OwnSessions {
   /** True when this cell pays for a tree's planning and leaves. */

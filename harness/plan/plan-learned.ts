@@ -1,7 +1,7 @@
 import { repetitionsAt, type Manifest } from '../manifest/manifest.js';
 import type { CellMeasurement } from '../journal/cell-measurement.js';
-import { forecastCells, learnCostModel, type CostModel, type Forecast } from './forecast.js';
-import { cellOrder, cellSessions, treeShape } from './plan-arithmetic.js';
+import { forecastCells, learnCostModel, learnOptionsOf, type CostModel, type Forecast } from './forecast.js';
+import { billBasisOf, cellOrder, cellSessions, treeShape } from './plan-arithmetic.js';
 
 /**
  * `plan --from runs/NAME`: the cells of this plan that the run has not measured, forecast from
@@ -30,14 +30,14 @@ export interface LearnedForecast {
 }
 
 export function learnedForecast(manifest: Manifest, options: { caps: readonly number[]; run: string; sameManifest: boolean; cells: readonly CellMeasurement[] }): LearnedForecast {
-  const bound = manifest.max_children;
-  const model = learnCostModel(options.cells, { declaredBranching: manifest.projected_branching, mergeAttempts: manifest.merge_attempts, ...(bound !== undefined ? { maxChildren: bound } : {}) });
+  const model = learnCostModel(options.cells, learnOptionsOf(manifest));
   const measured = new Set(options.cells.map((c) => `cap${c.cap}-rep${c.repetition}-${c.arm}`));
   const planned = cellOrder(options.caps, manifest.arms, Object.fromEntries(options.caps.map((cap) => [cap, repetitionsAt(manifest, cap)])));
   const sharedPaid = options.cells.filter((c) => c.pairing === 'shared').map((c) => `${c.cap}/${c.repetition}`);
   const todo = planned.filter((cell) => !measured.has(cell.id));
   // The declared column is the plan's own figure: the bound's when max_children is set.
-  const perCell = (cap: number) => cellSessions(treeShape(bound ?? manifest.projected_branching, cap), manifest.merge_attempts, bound !== undefined).total;
+  const basis = billBasisOf(manifest);
+  const perCell = (cap: number) => cellSessions(treeShape(basis.branching, cap), basis.mergeAttempts, basis.bounded).total;
   const caps = options.caps.flatMap((cap): LearnedCap[] => {
     const cells = todo.filter((c) => c.cap === cap);
     return cells.length === 0 ? [] : [{ cap, cells: cells.length, declaredSessions: perCell(cap) * cells.length, forecast: forecastCells(model, cells, { sharedPaid }) }];

@@ -1,6 +1,6 @@
 import type { Manifest } from '../manifest/manifest.js';
-import { forecastCells, learnCostModel } from '../plan/forecast.js';
-import { ownSessions } from '../plan/plan-arithmetic.js';
+import { forecastCells, learnCostModel, learnOptionsOf } from '../plan/forecast.js';
+import { billBasisOf, ownSessions } from '../plan/plan-arithmetic.js';
 import { totalSpend, type CellMeasurement, type Spend } from '../journal/cell-measurement.js';
 import { NO_SPEND } from './journal-cells.js';
 import type { CostRow, Report } from './report-schema.js';
@@ -33,16 +33,17 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
 
 export function costSection(measured: readonly CellMeasurement[], unmeasuredByCap: ReadonlyMap<number, Spend>, manifest: Manifest): Report['cost'] {
   const caps = [...new Set([...measured.map((c) => c.cap), ...unmeasuredByCap.keys()])].sort((a, b) => a - b);
+  const basis = billBasisOf(manifest);
   const rows = caps.map((cap): CostRow => {
     const cells = measured.filter((c) => c.cap === cap);
     const actual = measuredSpend(cells);
-    // The plan's own bill for exactly these cells, so it counts what `measuredSpend` counts: under
-    // shared pairing a pair's planning and leaves once, then each arm's merges.
-    const declared = ownSessions(cells, { branching: manifest.projected_branching, mergeAttempts: manifest.merge_attempts, pairing: manifest.pairing }).reduce((sum, own) => sum + own.sessions.total, 0);
+    // The plan's own bill for exactly these cells (max_children's bound when set), so it counts what
+    // `measuredSpend` counts: under shared pairing a pair's planning and leaves once, then each arm's merges.
+    const declared = ownSessions(cells, basis).reduce((sum, own) => sum + own.sessions.total, 0);
     const below = measured.filter((c) => c.cap < cap);
     let forecast: CostRow['forecast'] = null;
     if (below.length > 0 && cells.length > 0) {
-      const model = learnCostModel(below, { declaredBranching: manifest.projected_branching, mergeAttempts: manifest.merge_attempts });
+      const model = learnCostModel(below, learnOptionsOf(manifest));
       const figures = forecastCells(model, cells);
       forecast = { fromCaps: model.basis.caps, model, figures, actualOverForecast: ratio(actual.sessions, figures.sessions) };
     }
@@ -61,7 +62,7 @@ export function costSection(measured: readonly CellMeasurement[], unmeasuredByCa
               costUsd: actual.costUsd === null ? null : actual.costUsd / n,
             },
       unmeasured: unmeasuredByCap.get(cap) ?? NO_SPEND,
-      declared: { branching: manifest.projected_branching, sessions: declared },
+      declared: { branching: basis.branching, sessions: declared, ...(basis.bounded ? { bound: true } : {}) },
       forecast,
       actualOverDeclared: ratio(actual.sessions, declared),
     };

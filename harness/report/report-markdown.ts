@@ -184,6 +184,12 @@ function cells(r: Report): string[] {
   ];
 }
 
+/** What the declared column is: the scenario at projected_branching, or the bound at max_children. */
+function declaredText(r: Report): string {
+  const bound = r.cost.caps.find((c) => c.declared.bound);
+  return bound ? `the plan's bound for the same cells, every tree full at max_children = ${bound.declared.branching}` : `the manifest's scenario for the same cells, every tree full at b = ${r.design.projectedBranching}`;
+}
+
 function cost(r: Report): string[] {
   const rows = r.cost.caps.map((c) => [
     String(c.cap),
@@ -199,7 +205,7 @@ function cost(r: Report): string[] {
   return [
     '## Cost',
     '',
-    `Measured cells (under shared pairing a pair's planning and leaves once). Declared: the manifest's scenario for the same cells, every tree full at b = ${r.design.projectedBranching}, counted as \`harness plan\` counts them (a shared pair's planning and leaves once too). Forecast: what \`harness plan --from\` learns from the caps recorded below (measured branching and per-session spend).`,
+    `Measured cells (under shared pairing a pair's planning and leaves once). Declared: ${declaredText(r)}, counted as \`harness plan\` counts them (a shared pair's planning and leaves once too). Forecast: what \`harness plan --from\` learns from the caps recorded below (measured branching and per-session spend).`,
     '',
     ...markdownTable(['cap', 'cells', 'sessions', 'per cell', 'tokens in / cached / out', 'dollars', 'declared', 'forecast', 'spent without a measurement'], rows, ['r', 'r', 'r', 'r']),
     '',

@@ -130,8 +130,12 @@ export const CostRow = z.object({
   perCell: PerCell.nullable(),
   /** Spend on this cap's cells that produced no measurement (unavailable, stopped, interrupted): paid, never dropped. */
   unmeasured: Spend,
-  /** The manifest's scenario for the measured cells: every tree uses its whole cap at projected_branching, billed as `harness plan` bills those cells (under shared pairing a pair's planning and leaves once, as `actual` counts them). */
-  declared: z.object({ branching: z.number().gt(1), sessions: z.number().nonnegative() }),
+  /**
+   * `harness plan`'s bill for the measured cells (under shared pairing a pair's planning and leaves
+   * once, as `actual` counts them): every tree uses its whole cap at projected_branching (a
+   * scenario), or, with `bound`, at the manifest's max_children (the bound the engine enforces).
+   */
+  declared: z.object({ branching: z.number().gt(1), sessions: z.number().nonnegative(), bound: z.literal(true).optional() }),
   /** The forecast `plan --from` would have made for the measured cells from the caps recorded below this one; null for the shallowest. */
   forecast: z.object({ fromCaps: z.array(Int), model: CostModel, figures: Forecast, actualOverForecast: z.number().nonnegative().nullable() }).nullable(),
   actualOverDeclared: z.number().nonnegative().nullable(),

@@ -11,7 +11,7 @@ import { bandX, frame, hitLayer, panelTitle, panelWidth, slotOffset } from './ch
  * legend names only the figures and token kinds drawn.
  */
 
-const SOURCES: Record<string, string> = { actual: '#444', 'forecast from caps below': '#2a9d8f', 'declared scenario': '#e9c46a' };
+const SOURCES: Record<string, string> = { actual: '#444', 'forecast from caps below': '#2a9d8f', 'declared scenario': '#e9c46a', 'declared bound (max_children)': '#e9c46a' };
 const KINDS: Record<string, string> = { 'input, not cached': '#577590', 'input, cached': '#90be6d', output: '#f3722c' };
 const HEIGHT = 200;
 
@@ -25,7 +25,7 @@ export function costSpec(report: Report): TopLevelSpec {
   const figures = rows.flatMap((c) => [
     { cap: c.cap, source: 'actual', sessions: c.actual.sessions, usd: c.actual.costUsd },
     ...(c.forecast ? [{ cap: c.cap, source: 'forecast from caps below', sessions: c.forecast.figures.sessions, usd: c.forecast.figures.costUsd }] : []),
-    { cap: c.cap, source: 'declared scenario', sessions: c.declared.sessions, usd: null },
+    { cap: c.cap, source: c.declared.bound ? 'declared bound (max_children)' : 'declared scenario', sessions: c.declared.sessions, usd: null },
   ]);
   const caps = rows.map((c) => c.cap);
   const x = bandX('cap', 'depth cap', caps);

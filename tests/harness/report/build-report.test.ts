@@ -120,6 +120,15 @@ describe('the cost panel', () => {
     expect(report.cost.caps[0]!.declared.sessions).toBe(6 * 31);
   });
 
+  it("declares, under max_children, the plan's bound for the same cells, and says so", () => {
+    // projected_branching 2 is the scenario; max_children 3 is the bound the plan prints instead.
+    const report = build(simCells(DESIGN), {}, DESIGN, { projected_branching: 2, max_children: 3 });
+    const plan = projectPlan(planInputFor(simManifest(DESIGN, { projected_branching: 2, max_children: 3 })));
+    expect(plan.maxChildren).toBe(3);
+    expect(report.cost.caps.map((c) => [c.cap, c.declared])).toEqual(plan.caps.map((c) => [c.cap, { branching: 3, sessions: c.sessions, bound: true }]));
+    expect(build(simCells(DESIGN)).cost.caps[0]!.declared).not.toHaveProperty('bound');
+  });
+
   it('reports sessions that served no measured cell as spent without a measurement', () => {
     const cells = simCells(DESIGN).filter((c) => !(c.cap === 2 && c.repetition === 3));
     const who = { cellIds: ['cap2-rep3-gated', 'cap2-rep3-ungated'], sessionId: 's1', role: 'worker' as const, nodePath: 'root.0', attempt: 1 };
