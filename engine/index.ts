@@ -85,6 +85,7 @@ export * from './runtime/replies.js';
 export { classify, falsify, runChecks, type Falsification } from './court/checks.js';
 export { gate, type GateInput, type GateOutcome, type Override, type VerifierOpinion } from './court/gate.js';
 export { Monitor, type MonitorOptions } from './court/monitor.js';
+export { DRIFT_ALLOWANCE } from './court/drift-judge.js';
 export { repairLoop, type RepairRound, type RepairStop, type RepairLoopOptions } from './court/repair-loop.js';
 export { openQuestions } from './court/questions.js';
 

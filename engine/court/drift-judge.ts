@@ -6,6 +6,13 @@ import { DriftReply } from '../runtime/replies.js';
 import { askStructured } from '../runtime/structured.js';
 import type { DriftOpinion } from '../runtime/tool-loop.js';
 
+/**
+ * Drift-judge sessions one worker or merger loop may open (the tool loop's `driftAllowance`):
+ * the court's stated allowance, which `harness plan` bills per loop. Uncapped, a simulated leaf
+ * was seen opening 7 and a bounded sweep passed its plan's session bound; capped, it cannot.
+ */
+export const DRIFT_ALLOWANCE = 4;
+
 /** The small drift judge a tool loop consults on a monitor trigger: is this work still about the goal? */
 export function driftJudgeFor(ctx: EngineContext, task: Task, session: (r: string) => string) {
   return async (recent: string[], trigger: string): Promise<DriftOpinion> => {

@@ -31,6 +31,12 @@ export interface ToolLoopOptions {
   monitor?: LoopWatcher;
   /** Asked only when the monitor names a trigger. Drift of 7 or more ends the attempt. */
   driftJudge?: (recent: string[], trigger: string) => Promise<DriftOpinion>;
+  /**
+   * The most drift-judge sessions this loop may open. Past it a trigger is no longer taken to
+   * the judge (the free heuristics, the turn limit and the phase caps still hold), so a loop's
+   * sessions are bounded and `harness plan` can bill them. Default: no limit.
+   */
+  driftAllowance?: number;
   excludeFamilies?: Iterable<string>;
   /** Only these families may answer (see RouteRequest.onlyFamilies). Default: any. */
   onlyFamilies?: Iterable<string>;
@@ -61,6 +67,7 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
   const recent: string[] = [];
   const flags: string[] = [];
   let steps = 0;
+  let driftAsked = 0;
   const done = (endedBy: ToolLoopResult['endedBy'], extra: Partial<ToolLoopResult> = {}): ToolLoopResult => ({
     endedBy, finish: null, finalContent: null, steps, flags, messages, ...extra,
   });
@@ -121,7 +128,8 @@ export async function runToolLoop(o: ToolLoopOptions): Promise<ToolLoopResult> {
         });
         for (const f of seen.flags) emitFlag(f.kind, f.detail);
         if (seen.flags.length) return done('monitor');
-        if (seen.consultDrift && o.driftJudge) {
+        if (seen.consultDrift && o.driftJudge && driftAsked < (o.driftAllowance ?? Infinity)) {
+          driftAsked++;
           let opinion: DriftOpinion | null = null;
           try {
             opinion = await o.driftJudge(recent.slice(-8), seen.consultDrift);

@@ -1,7 +1,7 @@
 import type { CheckResult } from '../base/check.js';
 import { establishChecks } from '../court/check-stage.js';
 import { runChecks } from '../court/checks.js';
-import { driftJudgeFor } from '../court/drift-judge.js';
+import { DRIFT_ALLOWANCE, driftJudgeFor } from '../court/drift-judge.js';
 import type { GateOutcome } from '../court/gate.js';
 import { findingsNote, judge, repairRounds, settledRound } from '../court/judgement.js';
 import { settleChecks } from '../court/meta-verify.js';
@@ -47,7 +47,7 @@ export async function runLeaf(ctx: EngineContext, task: Task, record: NodeRecord
       const work = await ctx.accounting.withPhaseCap('work', WORKER_CAP, () =>
         runToolLoop({
           router: ctx.router, role: 'worker', sessionId: session('worker'), nodeId: task.id, messages, tools: WORK_TOOLS,
-          ctx: { sandbox, runChecks: runOwnChecks }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns, monitor, driftJudge: driftJudgeFor(ctx, task, session),
+          ctx: { sandbox, runChecks: runOwnChecks }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns, monitor, driftJudge: driftJudgeFor(ctx, task, session), driftAllowance: DRIFT_ALLOWANCE,
         }),
       );
       record.monitorFlags.push(...work.flags);

@@ -4,7 +4,7 @@ import type { Arm } from '../base/arm.js';
 import type { CheckResult } from '../base/check.js';
 import { establishChecks } from '../court/check-stage.js';
 import { runChecks } from '../court/checks.js';
-import { driftJudgeFor } from '../court/drift-judge.js';
+import { DRIFT_ALLOWANCE, driftJudgeFor } from '../court/drift-judge.js';
 import { gate, type GateOutcome, type VerifierOpinion } from '../court/gate.js';
 import { findingsNote } from '../court/judgement.js';
 import { settleChecks } from '../court/meta-verify.js';
@@ -89,7 +89,7 @@ export async function runMerge(
               runToolLoop({
                 router: ctx.router, role: 'merger', sessionId: mergerSession, nodeId: task.id, messages, tools: WORK_TOOLS,
                 ctx: { sandbox, runChecks: () => runChecks(sandbox, record.checks) }, events: ctx.events, clock: ctx.clock, maxTurns: ctx.maxTurns,
-                monitor, driftJudge: driftJudgeFor(ctx, task, session),
+                monitor, driftJudge: driftJudgeFor(ctx, task, session), driftAllowance: DRIFT_ALLOWANCE,
               }),
             mergeBasis,
           );

@@ -60,8 +60,11 @@ export function treeShape(branching: number, cap: number): TreeShape {
  *   when gated, the merger's self-review when ungated). The gated arm stops at an approval, so
  *   its attempts are a bound; the ungated arm spends them all.
  * Optional sessions are a stated ALLOWANCE, not a count: the drift judge a worker or merger
- * loop consults on a trigger (every 6 steps, or a write no check mentions), budgeted at
- * {@link COURT}.driftPerLoop per loop. A red verdict's repair round or a check rewrite is
+ * loop consults on a trigger (every 6 steps, or a write no check mentions), at most
+ * {@link COURT}.driftPerLoop per loop (the engine's DRIFT_ALLOWANCE: it stops asking past it; a
+ * literal here because the run-file schemas import this module and must not load the engine,
+ * and tests/harness/plan/plan-arithmetic.test.ts holds the two equal).
+ * A red verdict's repair round, a check rewrite or a falsification re-ask is
  * outside the allowance; the ceiling stops a sweep that needs them beyond it.
  */
 export const COURT = { leaf: 4, planner: 1, mergeChecker: 1, mergeMetaVerifier: 1, perAttempt: 2, driftPerLoop: 4 } as const;

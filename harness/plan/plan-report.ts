@@ -229,8 +229,8 @@ function shapeLines(projection: PlanProjection, b: string): string[] {
     `  Every figure is a BOUND from max_children = ${b}: at cap d a tree holds at most ${b}^d leaves, and a plan`,
     '  that splits wider is asked again once (a planner session, counted below) and then cut to the bound',
     '  (docs/branching.md). A tree that stops shallow or splits narrower costs less. Per node the court',
-    '  opens the sessions below, the drift allowance included; a repair round, or drift judges beyond the',
-    '  allowance, are outside the bound, and max_sessions stops the sweep there.',
+    '  opens the sessions below, the drift allowance included (the engine asks the judge no more); a repair',
+    '  round, a check rewrite or a falsification re-ask is outside the bound, and max_sessions stops the sweep there.',
   ];
 }
 
@@ -250,7 +250,7 @@ function pairingLines(report: PlanReport): string[] {
           `                  once per pair (pairing: shared), + ${arms === 1 ? 'for its one arm' : `for each of the ${arms} arms`}: ${merges}.`,
         ]
       : [`  sessions/pair = for each of the ${arms} arm(s) (pairing: independent): leaves x [4 + ${d} drift] + planning nodes x [${planner}] + ${merges}.`];
-  lines.push(`  allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.`);
+  lines.push(`  allowance     = "drift" is the most drift-judge sessions a worker or merger loop opens (consulted on a trigger, never past it); the court opens the rest always.`);
   if (arms < 2) return [...lines, '  pairing       = one arm is recorded, so shared and independent cost the same.'];
   if (!otherPairing.countable) return [...lines, `  pairing       = ${otherPairing.pairing} would be more sessions than can be counted exactly.`];
   const diff = otherPairing.sessions - projection.total.sessions;

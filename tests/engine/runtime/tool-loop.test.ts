@@ -19,7 +19,7 @@ import { ScriptedModel, call, type Handler } from '../../support/scripted-model.
 
 const clock: Clock = { now: () => new Date(0), sleep: async () => undefined };
 
-async function loop(worker: Handler, options: { commands?: ConstructorParameters<typeof FakeSandboxProvider>[0]; monitor?: Monitor; maxTurns?: number; driftJudge?: (recent: string[], trigger: string) => Promise<{ drift: number; impossible: boolean; reason: string }>; runChecks?: () => Promise<CheckResult[]> } = {}) {
+async function loop(worker: Handler, options: { commands?: ConstructorParameters<typeof FakeSandboxProvider>[0]; monitor?: Monitor; maxTurns?: number; driftJudge?: (recent: string[], trigger: string) => Promise<{ drift: number; impossible: boolean; reason: string }>; runChecks?: () => Promise<CheckResult[]>; driftAllowance?: number } = {}) {
   const model = new ScriptedModel({ worker, drift_judge: () => ({ content: '{"drift": 0}' }) });
   const accounting = new Accounting();
   const events = new MemoryEventSink();
@@ -28,7 +28,7 @@ async function loop(worker: Handler, options: { commands?: ConstructorParameters
   const result = await accounting.run(new NodeAccount('n', 1_000_000), () =>
     runToolLoop({
       router, role: 'worker', sessionId: 'n/worker/1', nodeId: 'n', messages: [{ role: 'user', content: 'go' }], tools: WORK_TOOLS,
-      ctx: { sandbox, runChecks: options.runChecks ?? (async () => []) }, events, clock, maxTurns: options.maxTurns ?? 6, monitor: options.monitor, driftJudge: options.driftJudge,
+      ctx: { sandbox, runChecks: options.runChecks ?? (async () => []) }, events, clock, maxTurns: options.maxTurns ?? 6, monitor: options.monitor, driftJudge: options.driftJudge, ...(options.driftAllowance !== undefined ? { driftAllowance: options.driftAllowance } : {}),
     }),
   );
   return { result, model, events, sandbox };
@@ -74,6 +74,16 @@ describe('the tool loop', () => {
     expect(result.endedBy).toBe('max_turns');
     expect(result.steps).toBe(4);
     expect(triggers).toEqual(Array(4).fill('wrote out.txt, which no check mentions'));
+  });
+
+  it('opens no more drift-judge sessions than its allowance: past it a trigger is not taken to the judge, and the loop goes on', async () => {
+    let n = 0;
+    const commands = { 'python3 gen.py': async (ws: { write(f: string, c: string): Promise<void> }) => (await ws.write('out.txt', `run ${++n}`), { exitCode: 0 }) };
+    const triggers: string[] = [];
+    const driftJudge = async (_recent: string[], trigger: string) => (triggers.push(trigger), { drift: 0, impossible: false, reason: 'fine' });
+    const { result } = await loop(() => ({ toolCalls: [call('run_command', { command: 'python3 gen.py' })] }), { commands, monitor: new Monitor('test -f app.py', { driftEvery: 100 }), maxTurns: 7, driftJudge, driftAllowance: 4 });
+    // Seven triggers (a write no check names, every step); four judged; the loop ran its seven turns.
+    expect([triggers.length, result.steps, result.endedBy]).toEqual([4, 7, 'max_turns']);
   });
 
   it('does not flag re-running the checks when the pass count moved, though nothing in the workspace changed', async () => {

@@ -55,7 +55,7 @@ describe('harness plan: the shipped manifests', () => {
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
-        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        allowance     = "drift" is the most drift-judge sessions a worker or merger loop opens (consulted on a trigger, never past it); the court opens the rest always.
         pairing       = independent would be 216 sessions (+52 against shared).
         token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
@@ -135,7 +135,7 @@ describe('harness plan: the shipped manifests', () => {
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
-        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        allowance     = "drift" is the most drift-judge sessions a worker or merger loop opens (consulted on a trigger, never past it); the court opens the rest always.
         pairing       = independent would be 62 sessions (+17 against shared).
         token bound   = sessions x unit.token_ceiling (200,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($1.00); a flat-rate provider reports $0,
@@ -211,7 +211,7 @@ describe('harness plan: the shipped manifests', () => {
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
-        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        allowance     = "drift" is the most drift-judge sessions a worker or merger loop opens (consulted on a trigger, never past it); the court opens the rest always.
         pairing       = independent would be 34,200 sessions (+10,996 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
@@ -301,7 +301,7 @@ describe('harness plan: the shipped manifests', () => {
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
-        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        allowance     = "drift" is the most drift-judge sessions a worker or merger loop opens (consulted on a trigger, never past it); the court opens the rest always.
         pairing       = independent would be 1,000 sessions (+332 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
@@ -385,7 +385,7 @@ describe('harness plan: the shipped manifests', () => {
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for each of the 2 arms: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
-        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        allowance     = "drift" is the most drift-judge sessions a worker or merger loop opens (consulted on a trigger, never past it); the court opens the rest always.
         pairing       = independent would be 34,200 sessions, $111,175 priced (+10,996 against shared).
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,
@@ -903,7 +903,7 @@ describe('harness plan: other manifests', () => {
         less; one that branches wider costs more.
         sessions/pair = leaves x [checker + worker + meta-verifier + verifier + 4 drift] + planning nodes x [planner],
                         once per pair (pairing: shared), + for its one arm: planning nodes x [checker + meta-verifier + 2 x (merger + review + 4 drift)].
-        allowance     = "drift" is the stated allowance of drift-judge sessions per worker or merger loop (optional, consulted on a trigger); the court opens the rest always.
+        allowance     = "drift" is the most drift-judge sessions a worker or merger loop opens (consulted on a trigger, never past it); the court opens the rest always.
         pairing       = one arm is recorded, so shared and independent cost the same.
         token bound   = sessions x unit.token_ceiling (1,000,000); it holds on every provider.
         cost bound    = sessions x unit.cost_ceiling_usd ($5.00); a flat-rate provider reports $0,

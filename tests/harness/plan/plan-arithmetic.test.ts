@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyCeiling, cellOrder, cellSessions, COURT, GRADING_SECONDS, Manifest, mergeGradings, ownSessions, pairOfRole, planInputFor, projectPlan, roleOfSession, sessionPriceUsd, sessionsByPair, SessionKind, treeShape, type PlanInput } from '../../../harness/index.js';
+import { DRIFT_ALLOWANCE } from '../../../engine/index.js';
 import { VALID_MANIFEST } from '../manifest/manifest-fixtures.js';
 
 describe('tree shape', () => {
@@ -33,6 +34,10 @@ describe('sessions per cell', () => {
     expect(cellSessions({ leaves: 64, planningNodes: 21 }, 2)).toEqual({ build: 256, planning: 21, merge: 84, review: 42, required: 403, allowance: 424, total: 827 });
     expect(cellSessions({ leaves: 4, planningNodes: 1 }, 3)).toEqual({ build: 16, planning: 1, merge: 5, review: 3, required: 25, allowance: 28, total: 53 });
     expect(COURT).toEqual({ leaf: 4, planner: 1, mergeChecker: 1, mergeMetaVerifier: 1, perAttempt: 2, driftPerLoop: 4 });
+  });
+
+  it("bills the drift judge at the allowance the engine enforces per loop", () => {
+    expect(COURT.driftPerLoop).toBe(DRIFT_ALLOWANCE);
   });
 });
 
