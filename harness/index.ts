@@ -72,7 +72,7 @@ export { ratioEstimate, pairedDifference, clusterStandardError, type Cluster, ty
 export { Interval, CALIBRATED_FROM_PAIRS, covers, uncalibratedLabel, assumedSpreadOf, boundedInterval, type Quantity as IntervalQuantity } from './stats/interval.js';
 export { PowerQuery, MinimumDetectable, minimumDetectableDifference, pairedTestPower, pairDifferenceSd, fixedDesignPairs } from './stats/power.js';
 export { Spending, spentAlpha, efficacyBoundaries, tBoundary, futilityBoundaries, sequentialOperatingCharacteristics, sequentialDrift, inflationFactor, equalFractions, crossingProbability, type EfficacyBoundaries, type OperatingCharacteristics } from './stats/group-sequential.js';
-export { sequentialDesignPairs, repeatedInterval, type SequentialDesignPairs } from './stats/sequential-design.js';
+export { sequentialDesignPairs, sequentialPower, tCorrectedDrift, repeatedInterval, type SequentialDesignPairs } from './stats/sequential-design.js';
 export { stratify, type StratumEstimate, type Stratified } from './stats/stratified.js';
 export { LevelTally, CellTally, SurvivalData, SurvivalDataInvalidError, SurvivalOptions, SurvivalStats, survivalStats, type ArmEstimate, type DifferenceEstimate, type CapStats, type PooledEstimate } from './stats/survival-stats.js';
 export { tQuantile, normalQuantile, normalCdf, noncentralTCdf } from './stats/t-distribution.js';

@@ -2,6 +2,7 @@ import { comparisonDepth, comparisonName, type Hypothesis } from '../manifest/hy
 import { repetitionsAt, type Manifest } from '../manifest/manifest.js';
 import { minimumDetectableDifference, pairedTestPower } from '../stats/power.js';
 import { inflationFactor, sequentialOperatingCharacteristics } from '../stats/group-sequential.js';
+import { sequentialPower, tCorrectedDrift } from '../stats/sequential-design.js';
 import type { ModelPairName } from '../providers/role-pairs.js';
 import { projectPlan, type PlanInput, type PlanProjection } from './plan-arithmetic.js';
 import { pairsNeeded } from './plan-hypothesis.js';
@@ -117,8 +118,7 @@ function powerFn(h: Hypothesis, sd: number): (pairs: number) => number | undefin
   return (pairs) => {
     if (pairs < 2) return undefined;
     if (!seq || seq.looks === 1) return pairedTestPower({ pairs, sd, difference: h.smallest_difference, alpha: h.alpha });
-    const fractions = Array.from({ length: seq.looks }, (_, i) => (i + 1) / seq.looks);
-    return sequentialOperatingCharacteristics({ spending: seq.spending, alpha: h.alpha, beta: 1 - h.power, fractions, drift: (h.smallest_difference * Math.sqrt(pairs)) / sd, futility: seq.futility === true, designDrift: (h.smallest_difference * Math.sqrt(pairs)) / sd }).power;
+    return sequentialPower({ spending: seq.spending, alpha: h.alpha, power: h.power, looks: seq.looks, futility: seq.futility === true, pairs, sd, difference: h.smallest_difference });
   };
 }
 
@@ -211,7 +211,9 @@ function sequentialPlan(search: DesignSearchInput, h: Hypothesis, seq: NonNullab
   const perPairUsd = one.pricedUsd !== undefined && design.pricedUsd !== undefined ? one.pricedUsd - design.pricedUsd : undefined;
   const at0 = (pairs: number) => ({ sessions: design.sessions - (design.primaryPairs - pairs) * perPairSessions, ...(perPairUsd !== undefined ? { pricedUsd: design.pricedUsd! - (design.primaryPairs - pairs) * perPairUsd } : {}) });
   const expected = [0, h.smallest_difference].map((difference) => {
-    const oc = sequentialOperatingCharacteristics({ spending: seq.spending, alpha: h.alpha, beta: 1 - h.power, fractions, drift: (difference * Math.sqrt(design.primaryPairs)) / search.sd, futility: seq.futility === true, designDrift: (h.smallest_difference * Math.sqrt(design.primaryPairs)) / search.sd });
+    // At the t-corrected drift, as the design table's power: the t statistic's looks, not the normal theory's.
+    const drift = tCorrectedDrift({ pairs: design.primaryPairs, sd: search.sd, difference, alpha: h.alpha });
+    const oc = sequentialOperatingCharacteristics({ spending: seq.spending, alpha: h.alpha, beta: 1 - h.power, fractions, drift, futility: seq.futility === true, designDrift: (h.smallest_difference * Math.sqrt(design.primaryPairs)) / search.sd });
     const pairs = oc.expectedFraction * design.primaryPairs;
     return { difference, pairs, ...at0(pairs), power: oc.power };
   });

@@ -85,5 +85,5 @@ export {
   type EfficacyBoundaries,
   type OperatingCharacteristics,
 } from './group-sequential.js';
-export { sequentialDesignPairs, repeatedInterval, type SequentialDesignPairs } from './sequential-design.js';
+export { sequentialDesignPairs, sequentialPower, tCorrectedDrift, repeatedInterval, type SequentialDesignPairs } from './sequential-design.js';
 export { tQuantile, normalQuantile, normalCdf, noncentralTCdf } from './t-distribution.js';

@@ -64,8 +64,8 @@ describe('harness plan --from', () => {
         inflation factor); widths searched: 4 (projected_branching: a scenario).
 
         design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  99.9%    NO
-        largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  86.4%   yes
+        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  98.9%    NO
+        largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  39.7%   yes
 
         NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
         fits detects a difference of 0.185 or more at that power; raise the ceilings, ask a larger

@@ -251,8 +251,8 @@ describe('harness plan: the shipped manifests', () => {
         inflation factor); widths searched: 4 (projected_branching: a scenario).
 
         design             width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
-        largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  10.6%   yes
+        manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  16.5%    NO
+        largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown   7.2%   yes
 
         NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1. The largest that
         fits detects a difference of 0.816 or more at that power; raise the ceilings, ask a larger
@@ -339,7 +339,7 @@ describe('harness plan: the shipped manifests', () => {
         inflation factor); widths searched: 4 (projected_branching: a scenario).
 
         design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound  wall time  power  fits
-        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO
+        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  16.5%    NO
 
         NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
         ceilings.
@@ -431,7 +431,7 @@ describe('harness plan: the shipped manifests', () => {
         inflation factor); widths searched: 4 (projected_branching: a scenario).
 
         design      width  pairs per cap (cap:pairs)  primary pairs  sessions  token bound  cost bound   priced  wall time  power  fits
-        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020  $76,991    unknown  20.4%    NO
+        manifest's  b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020  $76,991    unknown  16.5%    NO
 
         NO design within max_sessions and max_cost_usd records even the curve's minimum; raise the
         ceilings.

@@ -38,8 +38,8 @@ describe('harness plan: the design search', () => {
     const section = out.slice(out.indexOf('Design search:'));
     const lines = section.split('\n').map((l) => l.trim());
     expect(lines.filter((l) => /^(manifest's|largest that fits) /.test(l))).toEqual([
-      "manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  20.4%    NO",
-      'largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown  10.6%   yes',
+      "manifest's         b = 4  1:2 2:2 3:4 4:4                        8    23,204        23.2B    $116,020    unknown  16.5%    NO",
+      'largest that fits  b = 4  1:1 2:1 3:2 4:1                        3     7,089        7.09B     $35,445    unknown   7.2%   yes',
     ]);
     expect(section).toContain('NO design within max_sessions and max_cost_usd reaches 80% power for δ = 0.1.');
     expect(section.replace(/\s+/g, ' ')).toContain('The largest that fits detects a difference of 0.816 or more at that power');
@@ -93,7 +93,7 @@ describe('harness plan: the design search', () => {
       [
         "  Sequential (2 looks, obrien_fleming; inflation factor 1.004), expected at most 53 primary pairs:",
         "    planted difference 0: 52.9 pairs, 15,444 sessions expected (stops early only by futility or a false positive)",
-        "    planted difference δ = 0.1: 48.1 pairs, 14,136 sessions expected, power 82.8%",
+        "    planted difference δ = 0.1: 48.4 pairs, 14,209 sessions expected, power 81.4%",
         "    the fixed design: 52.0 pairs, 15,192 sessions, always",
       ]
     `);
