@@ -88,7 +88,8 @@ export function achievedDepthSpec(report: Report): TopLevelSpec {
   const specs = caps.map((cap, i) => {
     const mine = values.filter((v) => v.cap === cap);
     const levels = [...new Set(mine.map((v) => v.level))].sort((a, b) => a - b);
-    const x = bandX('level', i === 0 ? 'deepest leaf level (root = 0)' : 'deepest level', levels);
+    // Titled on the first panel only, as the y axis: the panels beside it share it (a second wording read as a second measure).
+    const x = bandX('level', i === 0 ? 'deepest leaf level (root = 0)' : null, levels);
     const y = { type: 'quantitative' as const, scale: { domain: [0, top] }, title: i === 0 ? 'cells' : null, axis: { format: 'd', tickMinStep: 1 } };
     return {
       title: panelTitle(`cap ${cap}`),

@@ -77,7 +77,7 @@ export function frame(report: Report, title: string, lines: readonly string[], p
 export const panelTitle = (text: string) => ({ text, fontSize: FONT.title, fontWeight: 'normal' as const, anchor: 'middle' as const, offset: 6 });
 
 /** An ordinal x of `field`, its categories in `domain` order, each a band of `step` px. */
-export function bandX(field: string, title: string, domain: ReadonlyArray<string | number>) {
+export function bandX(field: string, title: string | null, domain: ReadonlyArray<string | number>) {
   return { field, type: 'ordinal' as const, title, sort: [...domain], scale: { domain: [...domain], paddingInner: 0.15, paddingOuter: 0.1 }, axis: { labelAngle: 0, labelFontSize: FONT.label } };
 }
 

@@ -60,7 +60,7 @@ export function costSpec(report: Report): TopLevelSpec {
       {
         data: { values: tokenRows.filter((t) => kinds.includes(t.kind)) },
         mark: { type: 'bar' as const, aria: false },
-        encoding: { x, y: { field: 'tokens', type: 'quantitative' as const, title: 'tokens (actual)', stack: 'zero' as const, axis: { format: '~s' } }, color: { field: 'kind', type: 'nominal' as const, title: 'tokens', scale: scaleOf(KINDS, kinds), legend: { orient: 'bottom' as const, direction: 'vertical' as const } }, order: { field: 'kind' } },
+        encoding: { x, y: { field: 'tokens', type: 'quantitative' as const, title: 'tokens (actual)', stack: 'zero' as const, axis: { format: '~s', labelExpr: "datum.value === 0 ? '0' : datum.label" } }, color: { field: 'kind', type: 'nominal' as const, title: 'tokens', scale: scaleOf(KINDS, kinds), legend: { orient: 'bottom' as const, direction: 'vertical' as const } }, order: { field: 'kind' } },
       },
       {
         data: { values: rows.map((c) => ({ cap: c.cap, tip: `cap ${c.cap}, tokens: ${tokenText(c.actual.tokens.input)} in (${tokenText(c.actual.tokens.cached)} cached), ${tokenText(c.actual.tokens.output)} out`, table: 'cost', row: `${c.cap}` })) },

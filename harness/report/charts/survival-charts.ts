@@ -65,9 +65,8 @@ function differenceDomain(values: ReadonlyArray<{ estimate: number; low: number 
 }
 
 interface Layout {
+  /** The x title, on the first panel only: the panels beside it share it (a second wording read as a second measure). */
   xTitle: string;
-  /** The x title of every panel after the first, which sits beside it: shorter, so it does not widen a narrow panel. */
-  xShort: string;
   yTitle: string;
   y: [number, number];
   /** Arms in slots within a band (coloured), or one series per band. */
@@ -79,7 +78,7 @@ interface Layout {
 function panel(values: readonly Row[], title: string | null, layout: Layout, dash: ReturnType<typeof calibrationDash>, colours: ReturnType<typeof armColours>, first: boolean) {
   const ticks = [...new Set(values.map((v) => v.at))].sort((a, b) => a - b);
   const slots = layout.arms ? colours.domain : [];
-  const x = bandX('at', first ? layout.xTitle : layout.xShort, ticks);
+  const x = bandX('at', first ? layout.xTitle : null, ticks);
   const offset = layout.arms ? slotOffset('series', slots) : null;
   const place = { x, ...(offset ? { xOffset: offset } : {}) };
   const y = (field: string) => ({ field, type: 'quantitative' as const, scale: { domain: layout.y, nice: false }, title: first ? layout.yTitle : null });
@@ -136,7 +135,7 @@ export function survivalByLevelSpec(report: Report): TopLevelSpec {
     ...report.survival.pooled.flatMap((r) => ARMS.flatMap((arm) => (r[arm] ? [row(POOLED, `level ${r.level}, all caps pooled`, r.level, arm, r[arm]!, poolPairs(r[arm]!), { table: 'pooled', row: `${r.level}` })] : []))),
     ...report.survival.byCap.flatMap((r) => ARMS.flatMap((arm) => (r[arm] ? [row(`cap ${r.cap}`, `level ${r.level}, cap ${r.cap}`, r.level, arm, r[arm]!, r[arm]!.pairs, { table: 'by-cap', row: `${r.cap}-${r.level}` })] : []))),
   ];
-  const { specs, width } = panels(values, panelOrder(report), { xTitle: 'achieved level (root = 0)', xShort: 'level', yTitle: 'survival', y: yDomain(values, 1, 0), arms: true, zeroRule: false });
+  const { specs, width } = panels(values, panelOrder(report), { xTitle: 'achieved level (root = 0)', yTitle: 'survival', y: yDomain(values, 1, 0), arms: true, zeroRule: false });
   return {
     ...frame(report, 'survival by achieved level, per arm', [
       'Share of requirements claimed by delivered leaves that pass in the merged tree, by the level each leaf sat at (root = 0). Units are cells/pairs, never leaves.',
@@ -150,7 +149,7 @@ export function survivalByLevelSpec(report: Report): TopLevelSpec {
 /** The cap curve: every level of a cell pooled, per cap and arm. */
 export function capCurveSpec(report: Report): TopLevelSpec {
   const values = report.survival.capCurve.flatMap((r) => ARMS.flatMap((arm) => (r[arm] ? [row('caps', `cap ${r.cap}, all levels pooled`, r.cap, arm, r[arm]!, r[arm]!.pairs, { table: 'cap-curve', row: `${r.cap}` })] : [])));
-  const { specs, width } = panels(values, ['caps'], { xTitle: 'depth cap', xShort: 'cap', yTitle: 'survival (all levels)', y: yDomain(values, 1, 0), arms: true, zeroRule: false });
+  const { specs, width } = panels(values, ['caps'], { xTitle: 'depth cap', yTitle: 'survival (all levels)', y: yDomain(values, 1, 0), arms: true, zeroRule: false });
   return {
     ...frame(report, 'survival by depth cap (all levels of a cell pooled), per arm', [
       'Beside the primary curve: a cap is what a tree was allowed, not what it used (see the achieved-depth chart).',
@@ -167,7 +166,7 @@ export function pairedDifferenceSpec(report: Report): TopLevelSpec {
     ...report.survival.pooled.flatMap((r) => (r.difference ? [row(POOLED, `level ${r.level}, all caps pooled`, r.level, DIFFERENCE, r.difference, poolPairs(r.difference), { table: 'pooled', row: `${r.level}` })] : [])),
     ...report.survival.byCap.flatMap((r) => (r.difference ? [row(`cap ${r.cap}`, `level ${r.level}, cap ${r.cap}`, r.level, DIFFERENCE, r.difference, r.difference.pairs, { table: 'by-cap', row: `${r.cap}-${r.level}` })] : [])),
   ];
-  const { specs, width } = panels(values, panelOrder(report), { xTitle: 'achieved level (root = 0)', xShort: 'level', yTitle: 'gated − ungated survival', y: differenceDomain(values), arms: false, zeroRule: true });
+  const { specs, width } = panels(values, panelOrder(report), { xTitle: 'achieved level (root = 0)', yTitle: 'gated − ungated survival', y: differenceDomain(values), arms: false, zeroRule: true });
   return {
     ...frame(report, 'paired difference gated − ungated, by achieved level', [
       `Pairs are (cap, repetition)${report.design.pairing === 'shared' ? ', both arms grading one planned tree with the same leaves' : ''}; above 0 the independent gate kept more work alive.`,

@@ -99,6 +99,25 @@ describe.each(Object.entries(REPORTS))('the charts of the %s report', (_name, re
     }
   });
 
+  it('titles the shared x axis of side-by-side panels one way (or once), and labels no zero tick with a unit ("0M")', async () => {
+    for (const { name, spec } of specs) {
+      const titles = new Map<string, Set<string>>();
+      for (const u of units(spec as unknown as Json).filter((x) => !isHit(x))) {
+        // x is the axis side-by-side panels share; y may measure a different figure per panel (the cost chart's sessions and dollars).
+        for (const channel of ['x']) {
+          const e = u.encoding[channel] as Json | undefined;
+          if (typeof e?.field !== 'string' || typeof e.title !== 'string') continue;
+          titles.set(e.field, (titles.get(e.field) ?? new Set()).add(e.title));
+        }
+      }
+      for (const [field, set] of titles) expect([...set], `${name}: the titles of ${field}`).toHaveLength(1);
+      const { svg } = await renderSvg(spec);
+      const ticks = [...svg.matchAll(/role-axis-label[\s\S]*?<\/g>/g)].flatMap((m) => [...m[0].matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((t) => t[1]!));
+      expect(ticks.length, name).toBeGreaterThan(0);
+      expect(ticks.filter((t) => /^0(\.0+)?\s*[kMGB%]$/.test(t)), name).toEqual([]);
+    }
+  });
+
   it('names in a legend only the styles a drawn mark has', async () => {
     for (const { name, spec } of specs) {
       const drawn = new Map<string, Set<string>>();
