@@ -25,6 +25,7 @@ type HarnessErrorCode =
   | 'spec_invalid'
   | 'task_invalid'
   | 'sandbox_build_failed'
+  | 'peer_package_missing'
   | 'grading_refused'
   | 'replay_diverged'
   | 'look_refused';
@@ -76,6 +77,8 @@ export const EXIT_BY_CODE: Record<EngineErrorCode | HarnessErrorCode, ExitCode> 
   spec_invalid: EXIT.usage,
   task_invalid: EXIT.usage,
   sandbox_build_failed: EXIT.environment,
+  // A peer of `harness task check` is built from a Debian package that is not installed: the machine lacks it.
+  peer_package_missing: EXIT.environment,
   grading_refused: EXIT.gradingRefused,
   replay_diverged: EXIT.replayDiverged,
   // `report --look` refused a look (past K, after a stop, no new pairs): bad input, nothing written.

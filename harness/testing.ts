@@ -80,3 +80,5 @@ export { sentenceMapHoles, specSentences } from './task/check/sentence-map.js';
 export { parseCsv } from './task/check/csv-records.js';
 export { simChecks, testCommand } from './sim/population/sim-checks.js';
 export { gatherCommand } from './sim/population/merger.js';
+export { buildPeerTree, loadPeers, moduleSources, packageFiles, PeerPackageMissingError, type Peer, type PeerRecipe } from './task/check/peers.js';
+export { peersHold } from './task/check/peer-checks.js';

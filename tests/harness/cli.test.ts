@@ -191,6 +191,7 @@ describe('exit codes (item 15)', () => {
         "no_eligible_model": 6,
         "no_sandbox_host": 3,
         "oracle_invalid": 4,
+        "peer_package_missing": 3,
         "provider_config_invalid": 2,
         "replay_diverged": 7,
         "sandbox_build_failed": 3,

@@ -15,6 +15,7 @@ const HEAVY = [
   'tests/harness/record/commonmark-smoke.test.ts',
   'tests/harness/record/leftovers.test.ts',
   'tests/harness/record/http-staged-looks.test.ts',
+  'tests/harness/task/task-check-peers.test.ts',
   'tests/harness/sim/corpus-validity.test.ts',
   'tests/site/site.browser.test.ts',
   'tests/harness/grading/grader.test.ts',

@@ -10,6 +10,7 @@ import { corpusDir, readCorpus, type SimCorpus } from '../../sim/corpus-files.js
 import { SentenceMap } from './sentence-map.js';
 import { exampleMapOf, type ExampleMapCheck } from './example-map.js';
 import { loadTaskDefinition, type TaskDefinition } from '../task-definition.js';
+import { loadPeers, type Peer } from './peers.js';
 
 /**
  * The IO edge of `harness task check`: everything the battery reads of a task, loaded once
@@ -43,6 +44,8 @@ export interface TaskMaterial {
   sentenceMap: { ok: true; map: SentenceMap } | { ok: false; problem: string };
   /** For a task graded by a package's examples: its recipe's check of the map from examples to requirements (null: the task has a sentence map). */
   exampleMap: ExampleMapCheck | null;
+  /** Real implementations graded beside the reference, each with the requirements it is expected to fail (oracle peers/; none when absent). */
+  peers: Peer[];
   /** The SIMULATED corpus, or why there is none. */
   corpus: { ok: true; corpus: SimCorpus } | { ok: false; problem: string };
 }
@@ -76,6 +79,7 @@ export async function loadTaskMaterial(task: string, folders: TaskFolders = {}):
     spec: await readFile(path.join(dirs.specDir, 'SPEC.md'), 'utf8'),
     sentenceMap: exampleMap ? { ok: false, problem: 'coverage.yaml maps examples, not sentences (the recipe checks it: example-map)' } : await readSentenceMap(path.join(dirs.oracleDir, 'coverage.yaml')),
     exampleMap,
+    peers: await loadPeers(dirs.oracleDir, requirements.map((r) => r.id)),
     corpus: await readCorpus(definition, dirs.corpusDir).then(
       (corpus) => ({ ok: true as const, corpus }),
       (error: Error) => ({ ok: false as const, problem: `no SIMULATED corpus at ${dirs.corpusDir}: ${error.message}` }),

@@ -7,13 +7,13 @@ import { z } from 'zod';
 
 const RequirementId = z.string().regex(/^R\d{2}$/);
 
-export const TreeKind = z.enum(['reference', 'empty', 'constant', 'mutants', 'corpus']);
+export const TreeKind = z.enum(['reference', 'empty', 'constant', 'mutants', 'corpus', 'peer']);
 export type TreeKind = z.infer<typeof TreeKind>;
 
 export const GradedTree = z.strictObject({
   name: z.string().min(1).describe('Unique within a check: what the progress lines and failures call the tree.'),
   kind: TreeKind,
-  members: z.array(z.string()).describe('The mutants or planted defects the tree carries, in the order applied; empty otherwise.'),
+  members: z.array(z.string()).describe('The mutants or planted defects the tree carries, in the order applied; a peer tree: the peer; empty otherwise.'),
   mode: z.enum(['fork', 'exec']).describe('How the grader started each case.'),
   satisfied: z.number().int().min(0),
   total: z.number().int().min(0),

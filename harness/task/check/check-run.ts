@@ -9,6 +9,7 @@ import { evaluateCheck } from './evaluate.js';
 import { gradingPlan, PARTS, type Part, type PlannedTree } from './grading-plan.js';
 import { loadTaskMaterial, type TaskFolders, type TaskMaterial } from './check-material.js';
 import { gradedTree, materialise } from './check-trees.js';
+import { packageFiles } from './peers.js';
 
 /** Options of {@link runTaskCheck}. */
 export interface TaskCheckOptions extends TaskFolders {
@@ -44,7 +45,8 @@ export async function runTaskCheck(o: TaskCheckOptions): Promise<CheckReport> {
   const exhaustive = o.exhaustive ?? { mutants: false, corpus: false };
   refuseUnknown(m, o);
   const defects = m.corpus.ok ? m.corpus.corpus.defects : null;
-  const plan = gradingPlan({ cases: m.oracle.cases, mutants: m.mutants, referenceSources: m.referenceSources, defects }, { parts, exhaustive, slice: o.slice, mutants: o.mutants, defects: o.defects, quick: o.quick });
+  if (parts.includes('peers')) await checkPeerPackages(m);
+  const plan = gradingPlan({ cases: m.oracle.cases, mutants: m.mutants, referenceSources: m.referenceSources, defects, peers: m.peers.map((p) => p.name) }, { parts, exhaustive, slice: o.slice, mutants: o.mutants, defects: o.defects, quick: o.quick });
   for (const note of plan.notes) o.progress?.(`${o.task}: ${note}`);
   const trees = await gradeAll(m, plan.trees, o);
   const properties = evaluateCheck({
@@ -58,6 +60,7 @@ export async function runTaskCheck(o: TaskCheckOptions): Promise<CheckReport> {
     sentenceMap: m.sentenceMap,
     exampleMap: m.exampleMap,
     corpus: m.corpus.ok ? { ok: true, defects: m.corpus.corpus.defects } : m.corpus,
+    peers: m.peers,
     parts,
     trees,
   });
@@ -70,6 +73,11 @@ export async function runTaskCheck(o: TaskCheckOptions): Promise<CheckReport> {
     elapsedMs: Math.round(performance.now() - started),
     properties,
   };
+}
+
+/** Every peer's packages are installed, before any grading starts: a missing one stops the check, naming the apt command. */
+async function checkPeerPackages(m: TaskMaterial): Promise<void> {
+  for (const peer of m.peers) for (const pkg of peer.recipe.packages) await packageFiles(pkg.name, peer.name);
 }
 
 function refuseUnknown(m: TaskMaterial, o: TaskCheckOptions): void {

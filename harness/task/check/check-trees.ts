@@ -6,6 +6,7 @@ import { applyDefects, defectById } from '../../sim/defect-table.js';
 import type { GradedTree } from './check-result.js';
 import type { PlannedTree } from './grading-plan.js';
 import type { TaskMaterial } from './check-material.js';
+import { buildPeerTree } from './peers.js';
 
 /**
  * Writes a planned tree to disk (under `root`, in a folder of its own) and reduces a grading
@@ -46,6 +47,8 @@ export async function materialise(m: TaskMaterial, planned: PlannedTree, root: s
       await applyMutants(m.reference, planned.members.map((id) => byId.get(id)!), at);
       return at;
     }
+    case 'peer':
+      return buildPeerTree(m.peers.find((p) => p.name === planned.members[0])!, at);
     case 'corpus': {
       if (!m.corpus.ok) throw new Error(m.corpus.problem);
       const corpus = m.corpus.corpus;

@@ -8,6 +8,8 @@ import { isolation } from './isolation.js';
 import { modesAgree, mutantPerRequirement, mutantsExact, outputMutants, sentenceKills, type MutantDeclaration } from './mutant-checks.js';
 import { sentenceCases, sentenceMapHoles, type SentenceMap } from './sentence-map.js';
 import type { ExampleMapCheck } from './example-map.js';
+import { peersHold } from './peer-checks.js';
+import type { Peer } from './peers.js';
 
 /** What the properties are computed from: the task's declarations and the gradings. */
 export interface CheckFacts {
@@ -22,6 +24,8 @@ export interface CheckFacts {
   /** A task graded by a package's examples maps examples, not sentences, to requirements: its recipe's check (null for a sentence map). */
   exampleMap?: ExampleMapCheck | null;
   corpus: { ok: true; defects: readonly DefectDeclaration[] } | { ok: false; problem: string };
+  /** The task's peers; default none. */
+  peers?: readonly Pick<Peer, 'name' | 'recipe'>[];
   parts: readonly Part[];
   trees: readonly GradedTree[];
 }
@@ -51,6 +55,7 @@ export function evaluateCheck(f: CheckFacts): PropertyResult[] {
   if (!ran('corpus')) rows.push(...off(['corpus-clean', 'corpus-defects'], 'corpus'));
   else if (f.corpus.ok) rows.push(corpusClean(f.trees), corpusDefects(f.corpus.defects, f.requirements, f.trees));
   else rows.push(...['corpus-clean', 'corpus-defects'].map((p) => unreadable(p, (f.corpus as { problem: string }).problem)));
+  rows.push(ran('peers') ? peersHold(f.peers ?? [], f.trees) : skipped('peers-hold', 'the peers part was left out'));
   return rows;
 }
 

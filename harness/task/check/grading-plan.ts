@@ -28,15 +28,16 @@ export const SAMPLE_SIZE = 4;
  */
 export const QUICK = { sliceGroups: 2, sample: 1, corpusGroups: 2 } as const;
 
-/** The parts of a check: static (no grading), baselines, mutants, corpus. */
-export const PARTS = ['static', 'baselines', 'mutants', 'corpus'] as const;
+/** The parts of a check: static (no grading), baselines, mutants, corpus, peers. */
+export const PARTS = ['static', 'baselines', 'mutants', 'corpus', 'peers'] as const;
 export type Part = (typeof PARTS)[number];
 
 export type PlannedTree =
   | { name: string; kind: 'reference' | 'empty'; members: [] }
   | { name: string; kind: 'constant'; members: []; exit: number; stdout: string; stderr: string }
   | { name: string; kind: 'mutants'; members: string[]; mode: 'fork' | 'exec' }
-  | { name: string; kind: 'corpus'; members: string[] };
+  | { name: string; kind: 'corpus'; members: string[] }
+  | { name: string; kind: 'peer'; members: [string] };
 
 export interface PlanOptions {
   parts: readonly Part[];
@@ -60,6 +61,8 @@ export interface PlanInput {
   /** The reference's files that mutants patch (relative path -> text), to pack them. */
   referenceSources: Readonly<Record<string, string>>;
   defects: readonly DefectDeclaration[] | null;
+  /** The task's peers (oracle peers/*.yaml), by name. Default none. */
+  peers?: readonly string[];
 }
 
 export interface GradingPlan {
@@ -79,6 +82,7 @@ export function gradingPlan(input: PlanInput, o: PlanOptions): GradingPlan {
   }
   if (o.parts.includes('mutants')) trees.push(...mutantTrees(input, o, notes));
   if (o.parts.includes('corpus') && input.defects) trees.push(...corpusTrees(input.defects, o, notes));
+  if (o.parts.includes('peers')) trees.push(...(input.peers ?? []).map((p): PlannedTree => ({ name: `peer ${p}`, kind: 'peer', members: [p] })));
   return { trees, notes };
 }
 

@@ -163,7 +163,7 @@ describe('evaluateCheck', () => {
   it('a part left out gives skipped rows, never a pass', () => {
     const rows = evaluateCheck({ ...base, parts: ['static'] });
     expect(rows.filter((r) => r.status === 'skip').map((r) => r.property)).toEqual([
-      'reference-passes', 'empty-tree-zero', 'constant-programs-zero', 'output-mutants', 'mutants-exact', 'isolation', 'sentence-kills', 'modes-agree', 'corpus-clean', 'corpus-defects',
+      'reference-passes', 'empty-tree-zero', 'constant-programs-zero', 'output-mutants', 'mutants-exact', 'isolation', 'sentence-kills', 'modes-agree', 'corpus-clean', 'corpus-defects', 'peers-hold',
     ]);
   });
 
