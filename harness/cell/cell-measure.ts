@@ -19,6 +19,8 @@ export interface SessionSpend {
   nodeId: string;
   /** The arm whose merge phase this session served; absent for the build (planning and leaves). */
   mergeArm?: Arm;
+  /** The arm whose own build this session served (independent pairing); absent for a build both arms share, and for merges. */
+  buildArm?: Arm;
   tokens: SessionTokens;
   /** Null when a model that answered in it has no known price. */
   costUsd: number | null;

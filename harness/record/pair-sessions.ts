@@ -34,6 +34,11 @@ export function cellsOfSession(request: Pick<ModelRequest, 'sessionId' | 'arm'>,
   return { ids: arms.map((a) => cells[a]!) };
 }
 
+/** The arm whose cell folder holds a session's transcript: its merge arm, the arm its own build served (independent pairing), else the first arm (a shared build). */
+export function transcriptArmOf(request: Pick<ModelRequest, 'sessionId' | 'arm'>, arms: readonly Arm[]): Arm {
+  return arms.find((a) => request.sessionId.startsWith(`${a}/`)) ?? (request.arm as Arm | undefined) ?? arms[0]!;
+}
+
 /**
  * A session's identity across the whole sweep: the cells it serves and its engine id. Engine ids
  * repeat from pair to pair (every tree has a `root/planner/1`), so the id alone would make a later
@@ -45,7 +50,10 @@ export function sessionKey(cellIds: readonly string[], sessionId: string): strin
 
 /** The sessions of a cell: those of its own arm's merges, and the shared work (no other arm's merges). */
 export function spentOf(spent: readonly SessionSpend[], arm: Arm, arms: readonly Arm[]): SessionSpend[] {
-  return spent.filter((s) => !s.mergeArm || s.mergeArm === arm).filter((s) => s.mergeArm || !arms.some((a) => a !== arm && s.sessionId.startsWith(`${a}/`)));
+  return spent
+    .filter((s) => !s.mergeArm || s.mergeArm === arm)
+    .filter((s) => !s.buildArm || s.buildArm === arm)
+    .filter((s) => s.mergeArm || !arms.some((a) => a !== arm && s.sessionId.startsWith(`${a}/`)));
 }
 
 interface OpenSession {
@@ -64,8 +72,12 @@ export interface PairSessionsOptions {
   cells: Record<Arm, CellId>;
   /** Each arm's cell transcript folder. */
   transcriptDirs: Record<Arm, string>;
-  /** The calls transcribed by earlier runs of this pair, by session. */
-  recorded: Map<string, RecordedCall[]>;
+  /**
+   * The calls transcribed by earlier runs of this pair, per arm's cell folder, by session. Per
+   * arm because under independent pairing both arms' trees use the same engine session ids: a
+   * session is answered only from the folder its own transcript is written to.
+   */
+  recorded: Record<Arm, Map<string, RecordedCall[]>>;
   secrets: readonly string[];
   roster: BuildOptions['roster'];
   gate: SessionGate;
@@ -116,22 +128,31 @@ export class PairSessions {
         }
       },
     };
-    const replay = new RecordedCallClient(recording, o.recorded, {
-      onSwitch: async (sessionId, call, reason) => {
-        const s = this.open.get(sessionId);
-        // The live calls continue the session's file from the call that went live; the recorded
-        // lines from there on are superseded (see sessionRequests).
-        if (s) this.recorders[s.transcriptArm].resume(sessionId, call, o.recorded.get(sessionId)?.[call - 1]?.messages ?? []);
-        await o.append({ type: 'replay_switch', cellIds: (s?.ids ?? o.arms.map((a) => o.cells[a])) as [CellId, ...CellId[]], sessionId, call, reason });
-      },
-    });
+    const replays = Object.fromEntries(
+      o.arms.map((arm) => [
+        arm,
+        new RecordedCallClient(recording, o.recorded[arm], {
+          onSwitch: async (sessionId, call, reason) => {
+            const s = this.open.get(sessionId);
+            // The live calls continue the session's file from the call that went live; the recorded
+            // lines from there on are superseded (see sessionRequests).
+            if (s) this.recorders[s.transcriptArm].resume(sessionId, call, o.recorded[arm].get(sessionId)?.[call - 1]?.messages ?? []);
+            await o.append({ type: 'replay_switch', cellIds: (s?.ids ?? o.arms.map((a) => o.cells[a])) as [CellId, ...CellId[]], sessionId, call, reason });
+          },
+        }),
+      ]),
+    ) as Record<Arm, RecordedCallClient>;
     return {
       complete: async (asked: ModelRequest): Promise<ModelResponse> => {
         // The cell the call serves travels with it (a provider entry that opts in sends it as x-rdh-call).
         const request: ModelRequest = { ...asked, cellId: cellsOfSession(asked, o.cells, o.arms).ids[0]! };
         let s = this.open.get(request.sessionId);
+        // The arm whose folder holds this session's transcript, and so its record.
+        const { ids: served, mergeArm } = cellsOfSession(request, o.cells, o.arms);
+        const transcriptArm = transcriptArmOf(request, o.arms);
+        if (s && s.transcriptArm !== transcriptArm) throw new Error(`session ${request.sessionId} is open for ${s.ids.join('+')} and asked for ${served.join('+')}: two trees share an engine id while both are open`);
+        const replay = replays[transcriptArm];
         if (!s) {
-          const { ids: served, mergeArm } = cellsOfSession(request, o.cells, o.arms);
           const key = sessionKey(served, request.sessionId);
           const reopened = o.startedBefore.has(key) || replay.has(request.sessionId);
           // A session with no record makes its first call live: its worst case must fit under max_cost_usd before the session counts.
@@ -139,12 +160,12 @@ export class PairSessions {
           const firstWorst = replay.has(request.sessionId) ? undefined : spec ? priceOf(spec, worstCaseUsage(request, null).usage) : 0;
           o.gate.admit(request.model, served, reopened, firstWorst);
           s = {
-            spend: { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 },
+            spend: { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : request.arm ? { buildArm: request.arm as Arm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 },
             role: request.role,
             attempt: request.attempt,
             ids: served,
             calls: 0,
-            transcriptArm: mergeArm ?? (request.arm as Arm | undefined) ?? o.arms[0]!,
+            transcriptArm,
           };
           this.open.set(request.sessionId, s);
           // A re-run of this pair after a lost host re-opens it, as a resume would.

@@ -210,7 +210,8 @@ class SweepRecorder {
     if (o.gate.closed) return;
     for (const id of ids) if (!this.done.has(id)) await this.append({ type: 'cell_started', cellId: id });
     const cellPaths = Object.fromEntries(pair.arms.map((arm) => [arm, this.paths.cell(cells[arm])])) as Record<Arm, ReturnType<RunPaths['cell']>>;
-    const recorded = await readTranscripts(pair.arms.map((a) => cellPaths[a].transcripts));
+    // Each arm's folder on its own: under independent pairing both trees use the same engine session ids.
+    const recorded = Object.fromEntries(await Promise.all(pair.arms.map(async (a) => [a, await readTranscripts([cellPaths[a].transcripts])] as const))) as Record<Arm, Awaited<ReturnType<typeof readTranscripts>>>;
     const models = await o.modelsFor(pair.cap, pair.repetition);
     const sessions = new PairSessions({
       arms: pair.arms, cells, transcriptDirs: Object.fromEntries(pair.arms.map((a) => [a, cellPaths[a].transcripts])) as Record<Arm, string>,
@@ -265,8 +266,9 @@ class SweepRecorder {
     const workspaces = new Map<Arm, string>();
     return {
       built: async (built, served) => {
-        // The shared build's sessions end here, so each is journalled finished before any merge.
-        if (o.manifest.pairing === 'shared') await sessions.finishAll('completed');
+        // A build's sessions end here, so each is journalled finished before any merge; under
+        // independent pairing also before the next arm's build, whose sessions reuse the same engine ids.
+        await sessions.finishAll('completed');
         await journalBuild(this.append, served.map((a) => cells[a]), built);
       },
       assembled: async (arm, run) => {

@@ -14,7 +14,7 @@ import type { Manifest } from '../manifest/manifest.js';
 import { addResponse, type SessionSpend } from '../cell/cell-measure.js';
 import { runPair } from '../cell/pair-run.js';
 import { RecordedCallClient, ReplayDivergenceError } from '../record/recorded-client.js';
-import { cellsOfSession, spentOf } from '../record/pair-sessions.js';
+import { cellsOfSession, spentOf, transcriptArmOf } from '../record/pair-sessions.js';
 import { cellId, type CellId } from '../journal/run-folder.js';
 import type { RecordedCall } from '../journal/transcripts.js';
 import { messageDifference } from './replay-compare.js';
@@ -65,8 +65,12 @@ export interface ReplayPairOptions {
   repetition: number;
   /** The arms to assemble and grade (both, or the one `--cell` names). */
   arms: readonly Arm[];
-  /** Every session of the pair on record, by id (both arms' transcript folders). */
-  recorded: ReadonlyMap<string, readonly RecordedCall[]>;
+  /**
+   * Every session of the pair on record, per arm's transcript folder, by id. Per arm because
+   * under independent pairing both arms' trees use the same engine session ids: a session is
+   * answered only from the folder its transcript was written to (transcriptArmOf).
+   */
+  recorded: Readonly<Record<Arm, ReadonlyMap<string, readonly RecordedCall[]>>>;
   roster: BuildOptions['roster'];
   /** The endpoint names the roster uses: each gets the strict recorded client, and nothing else. */
   endpoints: readonly string[];
@@ -94,23 +98,26 @@ const NO_LIVE_CALLS: ModelClient = {
 export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
   const recordedArms = o.manifest.arms;
   const cells = Object.fromEntries(recordedArms.map((arm) => [arm, cellId({ cap: o.cap, arm, repetition: o.repetition })])) as Record<Arm, CellId>;
+  // Asked calls and spends by arm folder and session id (sessionKeyOf): the ids repeat across an independent pair's arms.
   const asked = new Map<string, number>();
   const spends = new Map<string, SessionSpend>();
   let divergence: CallDivergence | undefined;
   // Requests are compared as sent: the transcripts hold them exactly (docs/redaction.md).
-  const strict = new RecordedCallClient(NO_LIVE_CALLS, o.recorded, { mode: 'strict' });
+  const stricts = Object.fromEntries(recordedArms.map((arm) => [arm, new RecordedCallClient(NO_LIVE_CALLS, o.recorded[arm] ?? new Map(), { mode: 'strict' })])) as Record<Arm, RecordedCallClient>;
+  const at = (arm: Arm, sessionId: string) => `${arm} ${sessionId}`;
 
   const client: ModelClient = {
     async complete(request: ModelRequest): Promise<ModelResponse> {
-      const k = asked.get(request.sessionId) ?? 0;
-      asked.set(request.sessionId, k + 1);
+      const arm = transcriptArmOf(request, recordedArms);
+      const k = asked.get(at(arm, request.sessionId)) ?? 0;
+      asked.set(at(arm, request.sessionId), k + 1);
       if (divergence) throw new ReplayDivergenceError(request.sessionId, k, 'refused: the replay already diverged');
       let response: ModelResponse;
       try {
-        response = await strict.complete(request);
+        response = await stricts[arm].complete(request);
       } catch (error) {
         if (error instanceof ReplayDivergenceError) {
-          const message = messageDifference(request, o.recorded.get(request.sessionId)?.[k]);
+          const message = messageDifference(request, o.recorded[arm]?.get(request.sessionId)?.[k]);
           divergence = {
             cells: cellsOfSession(request, cells, recordedArms).ids, node: request.nodeId, sessionId: request.sessionId,
             role: request.role, attempt: request.attempt, call: k, reason: error.reason, ...(message ? { message } : {}),
@@ -119,11 +126,11 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
         throw error;
       }
       // Spend as record counts it: per session, the usage each recorded answer carried.
-      let spend = spends.get(request.sessionId);
+      let spend = spends.get(at(arm, request.sessionId));
       if (!spend) {
         const { mergeArm } = cellsOfSession(request, cells, recordedArms);
-        spend = { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 };
-        spends.set(request.sessionId, spend);
+        spend = { sessionId: request.sessionId, nodeId: request.nodeId, ...(mergeArm ? { mergeArm } : request.arm ? { buildArm: request.arm as Arm } : {}), tokens: { input: 0, cached: 0, output: 0 }, costUsd: 0 };
+        spends.set(at(arm, request.sessionId), spend);
       }
       addResponse(spend, o.roster, request.model, response);
       return response;
@@ -158,13 +165,14 @@ export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
   }
 
   // Calls the record holds that the replay never asked for: the replayed engine stopped sooner.
+  // A folder of an arm not replayed is left out; under shared pairing the build is in the first arm's.
   const otherArms = recordedArms.filter((a) => !o.arms.includes(a));
-  // (An independent pair's build sessions carry no arm in their ids, so one arm alone cannot be told apart.)
-  const checkable = otherArms.length === 0 || o.manifest.pairing === 'shared';
-  const unasked = [...o.recorded.entries()]
-    .filter(() => checkable)
-    .filter(([sessionId]) => !otherArms.some((a) => sessionId.startsWith(`${a}/`)))
-    .filter(([sessionId, calls]) => (asked.get(sessionId) ?? 0) < calls.length)
-    .map(([sessionId, calls]) => ({ sessionId, recorded: calls.length, asked: asked.get(sessionId) ?? 0 }));
-  return { ...(divergence ? { divergence } : {}), unasked, arms, calls: { served: strict.counts.replayed, live: strict.counts.live }, ...(error ? { error } : {}) };
+  const unasked = recordedArms
+    .filter((arm) => o.arms.includes(arm) || (o.manifest.pairing === 'shared' && arm === recordedArms[0]))
+    .flatMap((arm) => [...(o.recorded[arm] ?? new Map()).entries()].map(([sessionId, calls]) => ({ arm, sessionId, calls })))
+    .filter(({ sessionId }) => !otherArms.some((a) => sessionId.startsWith(`${a}/`)))
+    .filter(({ arm, sessionId, calls }) => (asked.get(at(arm, sessionId)) ?? 0) < calls.length)
+    .map(({ arm, sessionId, calls }) => ({ sessionId, recorded: calls.length, asked: asked.get(at(arm, sessionId)) ?? 0 }));
+  const counts = Object.values(stricts).reduce((sum, c) => ({ served: sum.served + c.counts.replayed, live: sum.live + c.counts.live }), { served: 0, live: 0 });
+  return { ...(divergence ? { divergence } : {}), unasked, arms, calls: counts, ...(error ? { error } : {}) };
 }

@@ -16,6 +16,7 @@ const HEAVY = [
   'tests/harness/record/leftovers.test.ts',
   'tests/harness/record/http-staged-looks.test.ts',
   'tests/harness/task/task-check-peers.test.ts',
+  'tests/harness/record/independent-pairing.test.ts',
   'tests/harness/sim/corpus-validity.test.ts',
   'tests/site/site.browser.test.ts',
   'tests/harness/grading/grader.test.ts',
