@@ -95,16 +95,18 @@ const NO_LIVE_CALLS: ModelClient = {
   complete: () => Promise.reject(new Error('harness replay makes no model calls (the strict recorded client should have refused first)')),
 };
 
+/** A session by the arm folder its record is in and its engine id: the ids repeat across an independent pair's arms. */
+const at = (arm: Arm, sessionId: string) => `${arm} ${sessionId}`;
+
 export async function replayPair(o: ReplayPairOptions): Promise<PairReplay> {
   const recordedArms = o.manifest.arms;
   const cells = Object.fromEntries(recordedArms.map((arm) => [arm, cellId({ cap: o.cap, arm, repetition: o.repetition })])) as Record<Arm, CellId>;
-  // Asked calls and spends by arm folder and session id (sessionKeyOf): the ids repeat across an independent pair's arms.
+  // Asked calls and spends by arm folder and session id (`at`).
   const asked = new Map<string, number>();
   const spends = new Map<string, SessionSpend>();
   let divergence: CallDivergence | undefined;
   // Requests are compared as sent: the transcripts hold them exactly (docs/redaction.md).
   const stricts = Object.fromEntries(recordedArms.map((arm) => [arm, new RecordedCallClient(NO_LIVE_CALLS, o.recorded[arm] ?? new Map(), { mode: 'strict' })])) as Record<Arm, RecordedCallClient>;
-  const at = (arm: Arm, sessionId: string) => `${arm} ${sessionId}`;
 
   const client: ModelClient = {
     async complete(request: ModelRequest): Promise<ModelResponse> {
