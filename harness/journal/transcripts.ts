@@ -66,6 +66,15 @@ export function completedCalls(lines: readonly TranscriptLine[]): RecordedCall[]
   return calls;
 }
 
+/**
+ * Each arm's transcripts read from its own cell folder, by session: record (a resume) and replay
+ * both answer a session only from the folder it was written to, because under independent
+ * pairing both arms' trees use the same engine session ids.
+ */
+export async function readTranscriptsByArm<A extends string>(arms: readonly A[], folderOf: (arm: A) => string): Promise<Record<A, Map<string, RecordedCall[]>>> {
+  return Object.fromEntries(await Promise.all(arms.map(async (arm) => [arm, await readTranscripts([folderOf(arm)])] as const))) as Record<A, Map<string, RecordedCall[]>>;
+}
+
 /** Every session's completed calls (see completedCalls) from transcript folders, by session id. */
 export async function readTranscripts(dirs: readonly string[]): Promise<Map<string, RecordedCall[]>> {
   const sessions = new Map<string, RecordedCall[]>();

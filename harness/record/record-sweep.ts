@@ -27,7 +27,7 @@ import { PairSessions, sessionKey, spentOf } from './pair-sessions.js';
 import { cellId, pairId, runPaths, type CellId, type RunPaths } from '../journal/run-folder.js';
 import { SessionGate, SessionRefusedError } from './session-gate.js';
 import type { CellOutcome, StopReason, SweepEvent, SweepEventInput } from '../journal/sweep-events.js';
-import { readTranscripts } from '../journal/transcripts.js';
+import { readTranscriptsByArm } from '../journal/transcripts.js';
 
 /**
  * The cell runner of `harness record`: every (cap, repetition) pair of the invocation in plan
@@ -210,8 +210,7 @@ class SweepRecorder {
     if (o.gate.closed) return;
     for (const id of ids) if (!this.done.has(id)) await this.append({ type: 'cell_started', cellId: id });
     const cellPaths = Object.fromEntries(pair.arms.map((arm) => [arm, this.paths.cell(cells[arm])])) as Record<Arm, ReturnType<RunPaths['cell']>>;
-    // Each arm's folder on its own: under independent pairing both trees use the same engine session ids.
-    const recorded = Object.fromEntries(await Promise.all(pair.arms.map(async (a) => [a, await readTranscripts([cellPaths[a].transcripts])] as const))) as Record<Arm, Awaited<ReturnType<typeof readTranscripts>>>;
+    const recorded = await readTranscriptsByArm(pair.arms, (a) => cellPaths[a].transcripts);
     const models = await o.modelsFor(pair.cap, pair.repetition);
     const sessions = new PairSessions({
       arms: pair.arms, cells, transcriptDirs: Object.fromEntries(pair.arms.map((a) => [a, cellPaths[a].transcripts])) as Record<Arm, string>,

@@ -28,7 +28,7 @@ import { comparePins, readHarnessVersion, type JournalPins } from '../journal/jo
 import { SWEEP_GRADING } from '../record/record.js';
 import { cellId, parseCellId, runPaths, type CellId } from '../journal/run-folder.js';
 import type { CellOutcome } from '../journal/sweep-events.js';
-import { readTranscripts, type RecordedCall } from '../journal/transcripts.js';
+import { readTranscriptsByArm } from '../journal/transcripts.js';
 import { fixedSessions } from '../manifest/concurrency.js';
 import { canonicalForm, shown, treeDifference } from './replay-compare.js';
 import { recordedLayout } from './replay-layout.js';
@@ -217,10 +217,9 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
       const arms = manifest.arms.filter((a) => pair.arms.includes(a));
       const ids = manifest.arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition }));
       if (!flags.json) io.err(`replaying ${arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition })).join(', ')}…\n`);
-      // Each arm's folder on its own: under independent pairing both trees use the same engine session ids.
-      const recorded = Object.fromEntries(await Promise.all(manifest.arms.map(async (arm) => [arm, await readTranscripts([paths.cell(cellId({ cap: pair.cap, arm, repetition: pair.repetition })).transcripts])] as const))) as Record<Arm, Map<string, RecordedCall[]>>;
-      // The layout the pair was recorded in (its transcripts' format version), so the engine asks what the record holds.
-      const requestLayout = recordedLayout(await readTranscripts(ids.map((id) => paths.cell(id).transcripts)), run.shownAs);
+      const recorded = await readTranscriptsByArm(manifest.arms, (arm) => paths.cell(cellId({ cap: pair.cap, arm, repetition: pair.repetition })).transcripts);
+      // The layout the pair was recorded in (every arm's transcripts' format version), so the engine asks what the record holds.
+      const requestLayout = recordedLayout(new Map(Object.entries(recorded).flatMap(([arm, sessions]) => [...sessions].map(([id, calls]) => [`${arm} ${id}`, calls] as const))), run.shownAs);
       const workRoot = path.join(scratch, 'cells', ids[0]!, 'work');
       await mkdir(workRoot, { recursive: true });
       const replayed = await replayPair({
