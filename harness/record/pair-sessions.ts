@@ -145,10 +145,10 @@ export class PairSessions {
     return {
       complete: async (asked: ModelRequest): Promise<ModelResponse> => {
         // The cell the call serves travels with it (a provider entry that opts in sends it as x-rdh-call).
-        const request: ModelRequest = { ...asked, cellId: cellsOfSession(asked, o.cells, o.arms).ids[0]! };
+        const { ids: served, mergeArm } = cellsOfSession(asked, o.cells, o.arms);
+        const request: ModelRequest = { ...asked, cellId: served[0]! };
         let s = this.open.get(request.sessionId);
         // The arm whose folder holds this session's transcript, and so its record.
-        const { ids: served, mergeArm } = cellsOfSession(request, o.cells, o.arms);
         const transcriptArm = transcriptArmOf(request, o.arms);
         if (s && s.transcriptArm !== transcriptArm) throw new Error(`session ${request.sessionId} is open for ${s.ids.join('+')} and asked for ${served.join('+')}: two trees share an engine id while both are open`);
         const replay = replays[transcriptArm];
