@@ -88,7 +88,9 @@ def gen_data(rng, plain):
     moves = []
     for _ in range(14):
         delta = rng.choice([1, 1, 2, 10] if plain else [-3, 1, 1, 2, 10])
-        moves.append([maybe(str(rng.randint(1, 20)), 0.1), str(delta), maybe(rng.choice(words), 0.2), str(rng.randint(1, 5))])
+        item = rng.randint(1, 20)
+        item = 21 if item == 15 else item  # 15 is one of SPEC.md's example values
+        moves.append([maybe(str(item), 0.1), str(delta), maybe(rng.choice(words), 0.2), str(rng.randint(1, 5))])
     return {"items": items, "cats": cats, "moves": moves}
 
 
