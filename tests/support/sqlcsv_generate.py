@@ -19,6 +19,11 @@ Why each choice keeps a case inside the part of the language where the spec and 
   different set of rows in the two runs is dropped (ties cut by LIMIT are unspecified in SQLite);
 - groups and natural order (SQLite returns groups in key order) are compared in any order.
 Any other difference between the reference and SQLite fails the generator: it is a finding.
+
+Then the drawn cases are selected (`select`): only isolated ones (no hand-written mutant or planted
+corpus defect fails them outside the requirements it records), and of those the fewest that kill
+the automatic mutants (sqlcsv_mutants.py) the hand-written cases let live, plus one per
+requirement. docs/oracle-by-method.md gives the figures.
 """
 
 import io
