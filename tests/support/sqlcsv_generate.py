@@ -20,7 +20,7 @@ Why each choice keeps a case inside the part of the language where the spec and 
 - groups and natural order (SQLite returns groups in key order) are compared in any order.
 Any other difference between the reference and SQLite fails the generator: it is a finding.
 
-Then the drawn cases are selected (`select`): only isolated ones (no hand-written mutant or planted
+Then the drawn cases are selected (sqlcsv_select.py): only isolated ones (no hand-written mutant or planted
 corpus defect fails them outside the requirements it records), and of those the fewest that kill
 the automatic mutants (sqlcsv_mutants.py) the hand-written cases let live, plus one per
 requirement. docs/oracle-by-method.md gives the figures.
@@ -557,10 +557,7 @@ def render(cases, counts):
     return "\n".join(out)
 
 
-# ---- selection ----------------------------------------------------------------------------
-CORPUS = os.path.join(ROOT, "harness", "sim", "corpus", "sqlcsv")
-
-
+# ---- ids ---------------------------------------------------------------------------------
 def case_ids(case):
     """The ids a drawn case is written under: one, or an error case and its twin."""
     q, how, _, n = case
@@ -571,85 +568,6 @@ def case_ids(case):
     return ["%s-generated-%02d" % (q.req, n)]
 
 
-def select(cases, counts, progress):
-    """The drawn cases worth grading: isolated ones that kill mutants the other cases let live.
-
-    1. Isolation, on the evidence at hand. A case decides one requirement, so a bug of another
-       requirement must not fail it. Every hand-written mutant of mutants.yaml and every planted
-       defect of the SIMULATED corpus (harness/sim/corpus/sqlcsv/defects.yaml) records the
-       requirements it breaks; a drawn case that one of them fails outside those is dropped (the
-       drawn data mix negatives, NULLs and non-ASCII text, which a case may lean on without its
-       requirement owning them). So is a case the corpus without a defect fails.
-    2. Selection by kills. The automatic mutants of the reference (sqlcsv_mutants.py) that every
-       other case lets live are graded on the isolated drawn cases, and the fewest cases that kill
-       all of them are kept, greedily (most new kills first, ties in drawing order). A drawn case
-       that kills nothing new adds grading time and no power.
-    """
-    import yaml
-
-    import sqlcsv_mutants as M
-
-    ids = [case_ids(c) for c in cases]
-    rendered = yaml.safe_load(render(cases, counts))
-    by_id = {c["id"]: c for c in rendered}
-    req_of = {c["id"]: c["req"] for c in rendered}
-    pool = [by_id[i] for unit in ids for i in unit]
-    M.set_cases(pool)
-    dropped = set()
-    corpus_pkg = os.path.join(CORPUS, "sqlcsv")
-    progress("isolation: the corpus without a defect")
-    for failing in M.grade_batch([("corpus", {})], lambda *a: None, every=True, package=corpus_pkg).values():
-        dropped.update(filter(None, failing.split(",")))
-    counts["corpus-fails"] = len(dropped)
-    hand = yaml.safe_load(open(os.path.join(ROOT, "oracle", "sqlcsv", "mutants.yaml"), encoding="utf-8"))
-    defects = yaml.safe_load(open(os.path.join(CORPUS, "defects.yaml"), encoding="utf-8"))
-    breaks = {m["id"]: set(m["breaks"]) for m in hand + defects}
-    witnesses = {}
-    progress("isolation: %d hand-written mutants" % len(hand))
-    found = M.grade_batch(M.hand_batch(hand), lambda *a: None, every=True)
-    progress("isolation: %d planted corpus defects" % len(defects))
-    found.update(M.grade_batch([(d["id"], M.patched(corpus_pkg, [d])) for d in defects], lambda *a: None, every=True, package=corpus_pkg))
-    for who, failing in found.items():
-        for cid in filter(None, failing.split(",")):
-            if req_of[cid] not in breaks[who]:
-                witnesses.setdefault(cid, who)
-    counts["not-isolated"] = len({i for i in witnesses if i not in dropped})
-    dropped.update(witnesses)
-    units = [u for u in ids if not any(i in dropped for i in u)]
-    counts["isolated"] = len(units)
-
-    M.set_cases(M.read_cases(without={"generated.yaml"}))
-    mutants = M.enumerate_mutants()
-    progress("selection: %d automatic mutants on the hand-written cases" % len(mutants))
-    first = M.grade_batch(mutants, lambda *a: None)
-    alive = [m for m in mutants if not first.get(m[0])]
-    M.set_cases([by_id[i] for u in units for i in u])
-    progress("selection: %d surviving mutants on %d isolated drawn cases" % (len(alive), len(units)))
-    killed_by = M.grade_batch(alive, lambda *a: None, every=True)
-    kills = {u[0]: set() for u in units}
-    unit_of = {i: u[0] for u in units for i in u}
-    for mutant, failing in killed_by.items():
-        for cid in filter(None, failing.split(",")):
-            kills[unit_of[cid]].add(mutant)
-    chosen, covered = [], set()
-    while True:
-        best = max(units, key=lambda u: (len(kills[u[0]] - covered), -units.index(u)))
-        gain = kills[best[0]] - covered
-        if not gain:
-            break
-        chosen.append(best[0])
-        covered |= gain
-    counts.update({"alive-before": len(alive), "killed-by-drawn": len(covered), "selected-by-kills": len(chosen)})
-    # And the first isolated case of every requirement drawn, so each profile's queries stay
-    # cross-checked against SQLite on every `npm test` (tests/harness/grading/oracle-sqlite.test.ts).
-    firsts = {}
-    for u in units:
-        firsts.setdefault(req_of[u[0]], u[0])
-    keep = set(chosen) | set(firsts.values())
-    counts["selected"] = len(keep)
-    return [c for c, u in zip(cases, ids) if u[0] in keep]
-
-
 def main():
     check = "--check" in sys.argv[1:]
     try:
@@ -658,7 +576,13 @@ def main():
         print("generated sqlcsv data sets are stale: run `npm run cases:sqlcsv`", file=sys.stderr)
         return 1
     sys.path.insert(0, os.path.dirname(__file__))
-    cases = select(cases, counts, lambda line: print(line, file=sys.stderr, flush=True))
+    import yaml
+
+    from sqlcsv_select import select
+
+    units = [case_ids(c) for c in cases]
+    keep = select(yaml.safe_load(render(cases, counts)), units, counts, lambda line: print(line, file=sys.stderr, flush=True))
+    cases = [c for c, u in zip(cases, units) if u[0] in keep]
     text = render(cases, counts)
     if check:
         committed = open(CASES, encoding="utf-8").read() if os.path.exists(CASES) else ""
