@@ -490,7 +490,9 @@ def main():
     survived = [m[0] for m in mutants if not firsts.get(m[0])]
     equivalent = [m for m in survived if survivors_file.get(m, {}).get("reason") == "equivalent"]
     unexplained = [m for m in survived if m not in survivors_file]
-    stale = [m for m in survivors_file if m not in {x[0] for x in mutants}] if "--sample" not in argv and "--only" not in argv else []
+    whole = "--sample" not in argv and "--only" not in argv and "--shard" not in argv and "--skip-file" not in argv
+    # A listed survivor that is no longer a mutant, or that a case now kills: its entry is stale.
+    stale = [m for m in survivors_file if m not in {x[0] for x in mutants} or firsts.get(m)] if whole else []
     non_equivalent = len(mutants) - len(equivalent)
     score = len(killed) / non_equivalent if non_equivalent else 1.0
     report = {
@@ -506,7 +508,7 @@ def main():
         for m in unexplained:
             print("  survivor without a reason in %s: %s" % (os.path.relpath(SURVIVORS, ROOT), m))
         for m in stale:
-            print("  listed survivor that is no longer a mutant: %s" % m)
+            print("  listed survivor that is no longer a mutant, or is now killed: %s" % m)
     return 1 if unexplained or stale else 0
 
 
