@@ -219,7 +219,7 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
       if (!flags.json) io.err(`replaying ${arms.map((arm) => cellId({ cap: pair.cap, arm, repetition: pair.repetition })).join(', ')}…\n`);
       const recorded = await readTranscriptsByArm(manifest.arms, (arm) => paths.cell(cellId({ cap: pair.cap, arm, repetition: pair.repetition })).transcripts);
       // The layout the pair was recorded in (every arm's transcripts' format version), so the engine asks what the record holds.
-      const requestLayout = recordedLayout(new Map(Object.entries(recorded).flatMap(([arm, sessions]) => [...sessions].map(([id, calls]) => [`${arm} ${id}`, calls] as const))), run.shownAs);
+      const requestLayout = recordedLayout(Object.values(recorded), run.shownAs);
       const workRoot = path.join(scratch, 'cells', ids[0]!, 'work');
       await mkdir(workRoot, { recursive: true });
       const replayed = await replayPair({

@@ -14,12 +14,12 @@ const call = (version: 3 | 4): RecordedCall => ({
 
 describe('the layout a replay rebuilds requests in', () => {
   it('is the one the transcripts were recorded in: format 3 task-first, 4 shared-first; none recorded, none chosen', () => {
-    expect(recordedLayout(new Map([['a', [call(3)]], ['b', [call(3)]]]), 'runs/x')).toBe('task-first');
-    expect(recordedLayout(new Map([['a', [call(4)]]]), 'runs/x')).toBe('shared-first');
-    expect(recordedLayout(new Map(), 'runs/x')).toBeNull();
+    expect(recordedLayout([new Map([['a', [call(3)]], ['b', [call(3)]]])], 'runs/x')).toBe('task-first');
+    expect(recordedLayout([new Map([['a', [call(4)]]])], 'runs/x')).toBe('shared-first');
+    expect(recordedLayout([new Map()], 'runs/x')).toBeNull();
   });
 
   it('refuses a pair whose transcripts mix formats', () => {
-    expect(() => recordedLayout(new Map([['a', [call(3)]], ['b', [call(4)]]]), 'runs/x')).toThrowError(/runs\/x: one pair's transcripts mix format versions 3 and 4/);
+    expect(() => recordedLayout([new Map([['a', [call(3)]], ['b', [call(4)]]])], 'runs/x')).toThrowError(/runs\/x: one pair's transcripts mix format versions 3 and 4/);
   });
 });
