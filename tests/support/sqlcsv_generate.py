@@ -363,10 +363,6 @@ def same_rows(a, b):
     return len(a) == len(b) and all(len(x) == len(y) and all(same_value(p, q) for p, q in zip(x, y)) for x, y in zip(a, b))
 
 
-def canon(rows):
-    return sorted(json.dumps(r) for r in rows)
-
-
 def classify(ref_rows, fwd, rev, q):
     """'ordered', 'unordered', 'dropped' (LIMIT cut through ties), or raise on a disagreement."""
     if same_rows(ref_rows, fwd) and same_rows(ref_rows, rev):

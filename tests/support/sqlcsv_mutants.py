@@ -227,7 +227,7 @@ def _alarm(signum, frame):
     raise CaseTimeout()
 
 
-def run_case(case, main):
+def run_case(case):
     """Runs one case in this interpreter, as `python3 -m sqlcsv` would; returns the judge's `run`.
 
     In-process (about a millisecond a case) rather than a process per case: the reference keeps no
@@ -272,38 +272,6 @@ def run_case(case, main):
     return run
 
 
-def worker(tree, stop_at_first, first_ids):
-    """Grades the package under `tree` against every case: prints the failing case ids (JSON).
-
-    `first_ids` are tried first (the cases that killed the latest mutants): a mutant is usually
-    killed by a case that killed its neighbour, so the pass stops early more often.
-    """
-    sys.path.insert(0, os.path.join(ORACLE))
-    sys.path.insert(0, tree)
-    import judge as oracle_judge  # oracle/sqlcsv/judge.py
-
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-    failing = []
-    try:
-        import sqlcsv.cli
-        import sqlcsv.executor  # noqa: F401
-        import sqlcsv.output  # noqa: F401
-        import sqlcsv.parser  # noqa: F401
-        main = sqlcsv.cli.main
-    except BaseException:
-        print(json.dumps(["<import>"]))
-        return
-    rank = {cid: i for i, cid in enumerate(first_ids)}
-    for case in sorted(load_cases(), key=lambda c: rank.get(c["id"], len(rank))):
-        run = run_case(case, main)
-        verdict = "timed out" if run["timed_out"] else oracle_judge.judge(case, run)
-        if verdict is not None:
-            failing.append(case["id"])
-            if stop_at_first:
-                break
-    print(json.dumps(failing))
-
-
 def batch_worker(folder, every=False):
     """Grades many mutants in one interpreter: for each line of `folder`/batch.json's list, the
     package is imported afresh from `folder` with that mutant's file in place, and the first
@@ -337,14 +305,13 @@ def batch_worker(folder, every=False):
                         importlib.import_module("sqlcsv" if module == "__init__.py" else "sqlcsv." + module[:-3])
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-            main = None
         except BaseException:
             first = "<import>"
         if not first:
             rank = {cid: i for i, cid in enumerate(killers)}
             failing = []
             for case in sorted(load_cases(), key=lambda c: rank.get(c["id"], len(rank))):
-                run = run_case(case, main)
+                run = run_case(case)
                 if run["timed_out"] or oracle_judge.judge(case, run) is not None:
                     failing.append(case["id"])
                     if not every:
@@ -390,26 +357,6 @@ def grade_batch(mutants, progress, every=False, package=None):
     return result
 
 
-def grade(files, stop_at_first=True, first_ids=()):
-    """Failing case ids of the reference with `files` (name -> source) replaced."""
-    with tempfile.TemporaryDirectory(prefix="sqlcsv-mutant-") as tmp:
-        shutil.copytree(os.path.join(REFERENCE, "sqlcsv"), os.path.join(tmp, "sqlcsv"), ignore=shutil.ignore_patterns("__pycache__"))
-        for name, text in files.items():
-            with open(os.path.join(tmp, "sqlcsv", name), "w", encoding="utf-8") as f:
-                f.write(text)
-        with open(os.path.join(tmp, "first.json"), "w") as f:
-            json.dump(list(first_ids), f)
-        args = [sys.executable, "-I", "-B", __file__, "--worker", tmp] + (["--first"] if stop_at_first else [])
-        cases_json = os.path.join(tmp, "cases.json")
-        with open(cases_json, "w", encoding="utf-8") as f:
-            json.dump(load_cases(), f)
-        env = dict(os.environ, SQLCSV_CASES_JSON=cases_json)
-        proc = subprocess.run(args, capture_output=True, text=True, timeout=1800, check=False, env=env)
-        if proc.returncode != 0:
-            return ["<worker: %s>" % proc.stderr.strip().splitlines()[-1:]]
-        return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
 def load_survivors():
     import yaml
 
@@ -453,9 +400,6 @@ def main():
     if argv and argv[0] == "--batch":
         batch_worker(argv[1], "--every" in argv)
         return 0
-    if argv and argv[0] == "--worker":
-        worker(argv[1], "--first" in argv, json.load(open(os.path.join(argv[1], "first.json"))))
-        return 0
     if "--hand" in argv:
         result = hand_mutants()
         differ = {k: v for k, v in result.items() if v["recorded"] != v["found"]}
@@ -463,7 +407,8 @@ def main():
         print("%d hand mutants, %d with a different set of failing requirements" % (len(result), len(differ)), file=sys.stderr)
         return 0
     started = time.time()
-    baseline = grade({}, stop_at_first=False)
+    # The unmutated reference, through the very worker every mutant goes through.
+    baseline = grade_batch([("reference", {})], lambda *a: None, every=True)["reference"]
     if baseline:
         print("the reference fails cases in this harness: %s" % baseline, file=sys.stderr)
         return 1
