@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { MIN_KNOWN_LENGTH, SecretCatalogue, type SecretKind } from '../../harness/run-files.js';
 import { scanViews, type ScanFormat } from './scan-views.js';
+import { LONG_LITERAL, cutLongLiterals } from './long-literals.js';
 
 /**
  * The publish-time secret scan: the engine's one catalogue of secret shapes, plus the values
@@ -38,8 +40,41 @@ export class SecretScanner {
     this.perKey = keys.map((k) => ({ name: k.name, catalogue: new SecretCatalogue([k.value]) }));
   }
 
-  /** Every secret in `text`, read as `format` and in each of its decoded views, one finding per line and kind, in line order. */
+  /** What each distinct long JSON literal holds (by its SHA-256), found once for the whole build. */
+  private readonly literals = new Map<string, Array<Omit<SecretFinding, 'line'>>>();
+
+  /**
+   * Every secret in `text`, read as `format` and in each of its decoded views, one finding per
+   * line and kind, in line order. A JSON text's long string literals are scanned on their own,
+   * each distinct one once per scanner (long-literals.ts says why that finds what
+   * {@link scanWhole} finds); a finding in one is reported on every line that holds it.
+   */
   scan(text: string, format: ScanFormat): SecretFinding[] {
+    if (format !== 'json' || text.length < LONG_LITERAL) return this.scanWhole(text, format);
+    const { rest, literals } = cutLongLiterals(text);
+    if (literals.length === 0) return this.scanWhole(text, format);
+    const found = new Map<string, SecretFinding>();
+    const add = (f: SecretFinding) => {
+      const key = `${f.line}:${f.kind}:${f.variable ?? ''}`;
+      if (!found.has(key)) found.set(key, f);
+    };
+    for (const f of this.scanWhole(rest, format)) add(f);
+    for (const literal of literals) for (const f of this.literalFindings(literal.text)) add({ ...f, line: literal.line });
+    return [...found.values()].sort((a, b) => a.line - b.line);
+  }
+
+  private literalFindings(literal: string): Array<Omit<SecretFinding, 'line'>> {
+    const key = createHash('sha256').update(literal).digest('base64');
+    let findings = this.literals.get(key);
+    if (!findings) {
+      findings = this.scanWhole(literal, 'json').map(({ line: _line, ...rest }) => rest);
+      this.literals.set(key, findings);
+    }
+    return findings;
+  }
+
+  /** The reference reading: every shape in every decoded view of the whole text. {@link scan} finds at least what this finds. */
+  scanWhole(text: string, format: ScanFormat): SecretFinding[] {
     const found = new Map<string, SecretFinding>();
     const views = scanViews(text, format);
     for (const [pass, view] of views.entries()) {

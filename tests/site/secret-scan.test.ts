@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DECODE_PASSES, formatOf, scanViews } from '../../site/scripts/scan-views.js';
-import { SecretScanner, distinctFromText, knownKeys } from '../../site/scripts/secret-scan.js';
+import { SecretScanner, distinctFromText, knownKeys, type SecretFinding } from '../../site/scripts/secret-scan.js';
+import { KEEP } from '../../site/scripts/long-literals.js';
 import { writeRunFixture } from '../support/run-fixture.js';
 import { PLACEMENTS, PUBLISHED, lineOf, payloadFor } from './secret-plants.js';
 import { SAMPLES, pieces } from './secret-samples.js';
@@ -97,6 +98,91 @@ describe('the decoded views', () => {
     const keyed = new SecretScanner([{ name: 'GATEWAY_API_KEY', value: key }]);
     // JSON-encoded once: `\\b` in the file; decoded once it is the key; decoded twice `\b` is gone.
     expect(keyed.scan(JSON.stringify({ m: key }), 'json')).toEqual([{ line: 1, kind: 'known_value', variable: 'GATEWAY_API_KEY', decoded: true }]);
+  });
+});
+
+describe('long JSON literals, scanned once each (long-literals.ts)', () => {
+  // Prose around a planted payload makes a literal long enough to be cut out and scanned on its own.
+  const WORDS = 'the parser reads one row at a time and keeps the header apart from the data rows while it counts columns'.split(' ');
+  const prose = (n: number, seed: number) => {
+    let out = '';
+    for (let i = 0; out.length < n; i++) out += `${WORDS[(i * 7 + seed) % WORDS.length]} `;
+    return out.slice(0, n);
+  };
+  const sameOrMore = (cut: SecretFinding[], whole: SecretFinding[]) => {
+    const seen = new Set(cut.map((f) => `${f.line}:${f.kind}:${f.variable ?? ''}`));
+    return whole.filter((f) => !seen.has(`${f.line}:${f.kind}:${f.variable ?? ''}`));
+  };
+
+  it('find every class at the start, the middle and the end of a long literal, and across each kept edge, on its line', () => {
+    const jsonKinds = PUBLISHED.filter((p) => !p.xml);
+    // Offsets from the literal's start: 0, across the kept head's end, the middle, across the kept tail's start, the end.
+    const before = [0, KEEP - 8, 1500, 3000 - KEEP - 4, 3000];
+    for (const published of jsonKinds) {
+      for (const sample of SAMPLES) {
+        for (const placement of PLACEMENTS) {
+          for (const at of before) {
+            const payload = `${prose(at, at)} ${placement.json(sample)} ${prose(3000 - at, at + 1)}`;
+            const text = published.plant(originals.get(published.kind)!, payload);
+            const found = scanner.scan(text, 'json');
+            const where = `${published.kind}, ${sample.name}, ${placement.name}, at ${at}`;
+            expect(found, where).toContainEqual(expect.objectContaining({ kind: sample.kind, line: lineOf(text, sample.secret) }));
+            expect(sameOrMore(found, scanner.scanWhole(text, 'json')), where).toEqual([]);
+          }
+        }
+      }
+    }
+  });
+
+  it('report a literal met again (the same text, scanned once) on every line that holds it', () => {
+    const sample = SAMPLES[1]!;
+    const literal = JSON.stringify({ content: `${prose(2000, 1)} ${sample.text} ${prose(2000, 2)}` });
+    const text = [literal, '{"other":"line"}', literal].join('\n');
+    expect(scanner.scan(text, 'json').map((f) => [f.line, f.kind])).toEqual([[1, sample.kind], [3, sample.kind]]);
+    // A fresh scanner met it already in another file: the line is still this file's.
+    const again = new SecretScanner([]);
+    again.scan(literal, 'json');
+    expect(again.scan(`{"a":1}\n{"b":2}\n${literal}`, 'json').map((f) => f.line)).toEqual([3]);
+  });
+
+  it('see a JSON key with the start of its long value, and a configured value inside one', () => {
+    const value = `${'Q7vR2mXk9LpT4wZs8NcB'}${prose(3000, 3)}`;
+    expect(scanner.scan(`{"n":1}\n{"api_token": "${value}"}`, 'json')).toEqual([{ line: 2, kind: 'generic_secret', variable: null, decoded: false }]);
+    const key = 'gw-\\b-' + 'k3yV4lue9Q';
+    const keyed = new SecretScanner([{ name: 'GATEWAY_API_KEY', value: key }]);
+    expect(keyed.scan(JSON.stringify({ m: `${prose(2000, 4)}${key}${prose(2000, 5)}` }), 'json')).toEqual([{ line: 1, kind: 'known_value', variable: 'GATEWAY_API_KEY', decoded: true }]);
+  });
+
+  it('join nothing across the part left out: a name where the kept head ends and a value where the kept tail starts are no assignment', () => {
+    const name = 'db_password';
+    const value = '= Q7vR2mXk9LpT4wZs8NcB';
+    // The literal as written: `"` + head + middle + tail + `"`, cut so the kept head ends with the name and the kept tail starts with the value.
+    const head = `${prose(KEEP - 1 - name.length, 6)}${name}`;
+    const tail = `${value}${prose(KEEP - 1 - value.length, 7)}`;
+    const text = JSON.stringify({ m: `${head} ${prose(3000, 8)} ${tail}` });
+    expect(scanner.scanWhole(text, 'json')).toEqual([]);
+    expect(scanner.scan(text, 'json')).toEqual([]);
+  });
+
+  it('find what the whole text shows on generated transcripts: every sample, escaped at random, at a random place among long literals (seeded)', () => {
+    let x = 20261206;
+    const next = (n: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    for (let trial = 0; trial < 120; trial++) {
+      const sample = SAMPLES[next(SAMPLES.length)]!;
+      const placement = PLACEMENTS[next(PLACEMENTS.length)]!;
+      const lines = Array.from({ length: 2 + next(4) }, (_, i) => JSON.stringify({ type: 'request', added: [{ role: 'user', content: prose(200 + next(3000), i) }, { role: 'tool', content: prose(next(2500), i + 9) }] }));
+      const at = next(lines.length);
+      const record = JSON.parse(lines[at]!);
+      const content: string = record.added[0].content;
+      const cut = next(content.length);
+      record.added[0].content = `${content.slice(0, cut)} ${placement.json(sample)} ${content.slice(cut)}`;
+      lines[at] = JSON.stringify(record);
+      const text = lines.join('\n');
+      const found = scanner.scan(text, 'json');
+      const where = `trial ${trial}: ${sample.name}, ${placement.name}, line ${at + 1}, at ${cut}`;
+      expect(found, where).toContainEqual(expect.objectContaining({ kind: sample.kind, line: at + 1 }));
+      expect(sameOrMore(found, scanner.scanWhole(text, 'json')), where).toEqual([]);
+    }
   });
 });
 
