@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { NodeResult, TranscriptLine } from '../../../engine/index.js';
 import { runCli } from '../../../harness/index.js';
 import { bufferIo } from '../../../harness/testing.js';
@@ -67,7 +67,7 @@ describe.skipIf(!HAS_DOCKER)('harness solve, end to end against a local chat-com
         '',
       ].join('\n'),
     );
-    process.env.RDH_TEST_KEY = 'anything';
+    vi.stubEnv('RDH_TEST_KEY', 'anything');
     const out = path.join(dir, 'trace');
     const io = bufferIo();
     const code = await runCli(['solve', GOAL, '--providers', providers, '--out', out, '--max-depth', '2'], io);
@@ -115,10 +115,8 @@ describe.skipIf(!HAS_DOCKER)('harness solve, end to end against a local chat-com
 
   it('refuses to run without a provider configuration, naming the fix', async () => {
     const io = bufferIo();
-    const saved = process.env.RDH_PROVIDERS;
-    delete process.env.RDH_PROVIDERS;
+    vi.stubEnv('RDH_PROVIDERS', undefined);
     expect(await runCli(['solve', GOAL], io)).toBe(2);
-    if (saved !== undefined) process.env.RDH_PROVIDERS = saved;
     expect(io.stderr()).toMatchInlineSnapshot(`
       "harness: --providers: solve calls real models and needs a provider configuration; pass --providers FILE or set RDH_PROVIDERS (copy manifests/providers.example.yaml to start), or run the built-in simulated population with --sim.
       "
