@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 import HeavyFirstSequencer from './tests/support/heavy-first-sequencer.js';
@@ -21,20 +20,6 @@ function interpreterFirst(): void {
   }
 }
 interpreterFirst();
-
-/**
- * Hundreds of tests make scratch folders in the temporary folder, and not every one removes
- * what it made (a failed assertion skips its cleanup). So this run's workers, and every process
- * they start, get a temporary folder of the run's own (TMPDIR, read by os.tmpdir() and Python's
- * tempfile alike), which tests/support/global-setup.ts removes whole when the run ends.
- */
-function runTemporaryFolder(): void {
-  if (process.env.RDH_TEST_TMP) return;
-  const dir = mkdtempSync(path.join(tmpdir(), 'rdh-tests-'));
-  process.env.RDH_TEST_TMP = dir;
-  process.env.TMPDIR = dir;
-}
-runTemporaryFolder();
 
 /**
  * Files that replace a module for their own sake (vi.mock): they need a module registry of
