@@ -31,6 +31,16 @@ export interface SecretFinding {
   decoded: boolean;
 }
 
+/** The first finding of each line, kind and variable, in line order (the order met breaks ties). */
+function onePerLineAndKind(findings: readonly SecretFinding[]): SecretFinding[] {
+  const found = new Map<string, SecretFinding>();
+  for (const f of findings) {
+    const key = `${f.line}:${f.kind}:${f.variable ?? ''}`;
+    if (!found.has(key)) found.set(key, f);
+  }
+  return [...found.values()].sort((a, b) => a.line - b.line);
+}
+
 export class SecretScanner {
   private readonly catalogue: SecretCatalogue;
   private readonly perKey: Array<{ name: string; catalogue: SecretCatalogue }>;
@@ -53,14 +63,8 @@ export class SecretScanner {
     if (format !== 'json' || text.length < LONG_LITERAL) return this.scanWhole(text, format);
     const { rest, literals } = cutLongLiterals(text);
     if (literals.length === 0) return this.scanWhole(text, format);
-    const found = new Map<string, SecretFinding>();
-    const add = (f: SecretFinding) => {
-      const key = `${f.line}:${f.kind}:${f.variable ?? ''}`;
-      if (!found.has(key)) found.set(key, f);
-    };
-    for (const f of this.scanWhole(rest, format)) add(f);
-    for (const literal of literals) for (const f of this.literalFindings(literal.text)) add({ ...f, line: literal.line });
-    return [...found.values()].sort((a, b) => a.line - b.line);
+    const inLiterals = literals.flatMap((literal) => this.literalFindings(literal.text).map((f) => ({ ...f, line: literal.line })));
+    return onePerLineAndKind([...this.scanWhole(rest, format), ...inLiterals]);
   }
 
   private literalFindings(literal: string): Array<Omit<SecretFinding, 'line'>> {
@@ -75,7 +79,7 @@ export class SecretScanner {
 
   /** The reference reading: every shape in every decoded view of the whole text. {@link scan} finds at least what this finds. */
   scanWhole(text: string, format: ScanFormat): SecretFinding[] {
-    const found = new Map<string, SecretFinding>();
+    const found: SecretFinding[] = [];
     const views = scanViews(text, format);
     for (const [pass, view] of views.entries()) {
       // Every shape on the text as written and fully decoded: an escape never stands inside a
@@ -88,11 +92,10 @@ export class SecretScanner {
           const lineText = view.split('\n')[hit.line - 1] ?? '';
           variable = this.perKey.find((k) => k.catalogue.find(lineText).length > 0)?.name ?? null;
         }
-        const key = `${hit.line}:${hit.kind}:${variable ?? ''}`;
-        if (!found.has(key)) found.set(key, { line: hit.line, kind: hit.kind, variable, decoded: pass > 0 });
+        found.push({ line: hit.line, kind: hit.kind, variable, decoded: pass > 0 });
       }
     }
-    return [...found.values()].sort((a, b) => a.line - b.line);
+    return onePerLineAndKind(found);
   }
 
   /** The kinds of secret a file's path holds (a run or session named after a key would publish it in a URL), decoded as a URL would be. */
