@@ -11,6 +11,7 @@ import { type GradeResult, loadRequirements, type CliIo, REPO_ROOT, runRecord, t
 import { type RecordSeams } from '../../../harness/testing.js';
 import { FakeSandboxProvider, type FakeCommand, type FakeWorkspace } from '../../support/fake-sandbox.js';
 import type { SessionGauge } from '../../support/session-gauge.js';
+import { memoisedCommand, type CommandAnswer } from '../../support/command-memo.js';
 
 /**
  * `harness record` on the simulated population WITHOUT Docker, for the sweep's logic tests
@@ -32,18 +33,25 @@ const run = promisify(execFile);
  */
 export const HOST_COMMAND_LIMIT_MS = 15 * 60_000;
 
-export function hostSandboxes(): FakeSandboxProvider {
+/**
+ * Each command runs with sh on the host, in the workspace folder, once per workspace content
+ * (command-memo.ts; `memo: false` runs every one). pytest starts without the plugins the host's
+ * python may carry (PYTEST_DISABLE_PLUGIN_AUTOLOAD), as in the sandbox image, which has none:
+ * pytest-benchmark, for one, makes a `.benchmarks` folder in every workspace it runs in.
+ */
+export function hostSandboxes(o: { memo?: boolean } = {}): FakeSandboxProvider {
+  const execute = async (ws: FakeWorkspace, command: string): Promise<CommandAnswer> => {
+    try {
+      const r = await run('sh', ['-c', command], { cwd: ws.dir, timeout: HOST_COMMAND_LIMIT_MS, maxBuffer: 1 << 26, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } });
+      return { exitCode: 0, stdout: r.stdout, stderr: r.stderr };
+    } catch (error) {
+      const e = error as { code?: number | string; killed?: boolean; stdout?: string; stderr?: string };
+      if (e.killed) return { exitCode: 124, timedOut: true, stdout: e.stdout ?? '', stderr: `${e.stderr ?? ''}\n[host sandbox: killed after ${HOST_COMMAND_LIMIT_MS / 1000} s]` };
+      return { exitCode: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+    }
+  };
   const table = new Proxy({} as Record<string, FakeCommand>, {
-    get: (_t, command: string) => async (ws: FakeWorkspace) => {
-      try {
-        const r = await run('sh', ['-c', command], { cwd: ws.dir, timeout: HOST_COMMAND_LIMIT_MS, maxBuffer: 1 << 26, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
-        return { exitCode: 0, stdout: r.stdout, stderr: r.stderr };
-      } catch (error) {
-        const e = error as { code?: number | string; killed?: boolean; stdout?: string; stderr?: string };
-        if (e.killed) return { exitCode: 124, timedOut: true, stdout: e.stdout ?? '', stderr: `${e.stderr ?? ''}\n[host sandbox: killed after ${HOST_COMMAND_LIMIT_MS / 1000} s]` };
-        return { exitCode: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-      }
-    },
+    get: (_t, command: string) => (ws: FakeWorkspace) => (o.memo === false ? execute(ws, command) : memoisedCommand(ws.dir, command, () => execute(ws, command))),
   });
   return new FakeSandboxProvider(table);
 }
