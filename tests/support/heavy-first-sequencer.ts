@@ -16,8 +16,6 @@ const HEAVY = [
   'tests/harness/cell/sim-recovery.test.ts',
   'tests/harness/replay/replay.test.ts',
   'tests/harness/record/http-record.test.ts',
-  'tests/harness/record/cache-layout.test.ts',
-  'tests/harness/record/record.test.ts',
   'tests/harness/record/leftovers.test.ts',
   'tests/harness/sim/corpus-validity.test.ts',
   'tests/harness/task/task-check-peers.test.ts',
@@ -34,6 +32,9 @@ const HEAVY = [
   'tests/engine/tree/solve-leaf.test.ts',
   'tests/site/site-watch.test.ts',
   'tests/site/make-site.test.ts',
+  // About a minute since the host sandbox answers each command once per workspace content (command-memo.ts).
+  'tests/harness/record/record.test.ts',
+  'tests/harness/record/cache-layout.test.ts',
 ];
 
 export default class HeavyFirstSequencer extends BaseSequencer {
