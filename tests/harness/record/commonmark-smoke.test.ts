@@ -43,10 +43,15 @@ describe('a SIMULATED commonmark smoke sweep at cap 1', () => {
     expect(beyond.rows.map((r) => [r.cap, r.graded === r.leaves && r.leaves > 0, r.share, r.truth])).toEqual([[1, true, 1, 1]]);
     expect(md).toContain('## Work beyond the claims');
 
-    // The same machinery reads it back: replay re-executes both cells from their transcripts and reproduces them, and plan learns from it.
+    // The same machinery reads it back: replay re-executes the gated cell (`--cell`: the pair's shared
+    // build and that arm's merges) from its transcripts and reproduces it, and plan learns from the run.
+    // Both arms of a Docker recording replay in replay.test.ts; here the second task's oracle and
+    // corpus are what is new, and one cell holds both.
     const replayIo = bufferIo();
-    expect(await runCli(['replay', out], replayIo), replayIo.stderr()).toBe(0);
-    expect(replayIo.stdout().match(/reproduced/g)?.length, replayIo.stdout()).toBe(2);
+    expect(await runCli(['replay', out, '--cell', 'cap1-rep1-gated'], replayIo), replayIo.stderr()).toBe(0);
+    expect(replayIo.stdout().match(/reproduced/g)?.length, replayIo.stdout()).toBe(1);
+    expect(replayIo.stdout()).toMatch(/cap1-rep1-gated\b.*reproduced/);
+    expect(replayIo.stdout()).not.toContain('cap1-rep1-ungated');
     const planIo = bufferIo();
     expect(await runCli(['plan', path.join(REPO_ROOT, 'manifests', 'commonmark-smoke.yaml'), '--from', out], planIo), planIo.stderr()).toBe(0);
     expect(planIo.stdout()).toMatch(/learned from 2 measured cells|2 measured cells/);
