@@ -105,7 +105,6 @@ function expectRefused(result: { code: number; io: ReturnType<typeof capture> },
   for (const piece of pieces(sample.secret)) expect(out, `output holds part of the secret: ${piece.length} characters`).not.toContain(piece);
 }
 
-
 /**
  * Build folders (`site/.build-<pid>`) left behind: this process's own, or one whose process is
  * gone. Another test file may be building at the same moment, in its own folder: not a leak.
@@ -121,6 +120,7 @@ async function leftBuilds(): Promise<string[]> {
   }
   return left;
 }
+
 describe('make_site staging', () => {
   it('copies exactly the allowlisted files, and reports the others (a .env, a stray key file, the journal) as not published', async () => {
     await writeFile(path.join(run, '.env'), 'HARMLESS=1\n');

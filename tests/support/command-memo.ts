@@ -30,7 +30,6 @@ export interface CommandAnswer {
 const PLACEHOLDER = '\u0000workspace\u0000';
 /** By workspace digest and command: the answer, or null once the command proved to write (then each caller runs it). */
 const answers = new Map<string, Promise<CommandAnswer | null>>();
-const stats = { ran: 0, reused: 0 };
 
 /**
  * Every path under `root` with its type, mode and bytes (a link by its target), in a fixed order.
@@ -69,11 +68,7 @@ export async function memoisedCommand(dir: string, command: string, run: () => P
   const key = `${before} ${command}`;
   const pending = answers.get(key);
   const earlier = pending ? await pending : await fromDisk(key);
-  if (earlier) {
-    stats.reused++;
-    return handed(earlier, dir);
-  }
-  stats.ran++;
+  if (earlier) return handed(earlier, dir);
   let settle: ((answer: CommandAnswer | null) => void) | undefined;
   if (!pending) answers.set(key, new Promise((resolve) => (settle = resolve)));
   let answer: CommandAnswer;
@@ -87,9 +82,9 @@ export async function memoisedCommand(dir: string, command: string, run: () => P
     throw error;
   }
   if (settle) {
-    const pure = !answer.timedOut && (await workspaceDigest(dir)) === before;
-    settle(pure ? kept(answer, dir) : null);
-    if (pure) await toDisk(key, kept(answer, dir));
+    const keep = !answer.timedOut && (await workspaceDigest(dir)) === before ? kept(answer, dir) : null;
+    settle(keep);
+    if (keep) await toDisk(key, keep);
     else answers.delete(key);
   }
   return answer;
@@ -117,11 +112,6 @@ async function toDisk(key: string, answer: CommandAnswer): Promise<void> {
   const aside = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   await writeFile(aside, JSON.stringify({ key, ...answer }));
   await rename(aside, file);
-}
-
-/** How many commands ran and how many answers were reused in this process so far. */
-export function commandMemoStats(): { ran: number; reused: number } {
-  return { ...stats };
 }
 
 /** Forgets this process's answers (the folder's stay): as a fresh process would start. For the memo's own tests. */
