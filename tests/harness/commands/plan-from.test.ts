@@ -20,7 +20,8 @@ const DESIGN: SimDesign = { params: { seed: 9 }, caps: [1, 2], repetitions: 3, m
 
 describe('harness plan --from', () => {
   it('forecasts the cells still to record from the run, beside the declared scenario, and sizes power with the run’s spread', async () => {
-    const { dir } = await simRun(DESIGN, simCells(DESIGN));
+    // The report wraps its lines around the run's path: a path of fixed length keeps the snapshot's breaks.
+    const { dir } = await simRun(DESIGN, simCells(DESIGN), { pathLength: 100 });
     const { code, stdout, stderr } = await run('plan', path.join(REPO_ROOT, 'manifests/recursion-depth.yaml'), '--from', dir);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const tail = stdout.slice(stdout.indexOf('Forecast learned from')).replaceAll(dir, '<run>');
@@ -40,13 +41,15 @@ describe('harness plan --from', () => {
         declared = the manifest's scenario; forecast = learned from the run (expected shape x measured sessions per node x
         measured spend per session; a pair's planning and leaves once under shared pairing). Both are estimates.
 
-      Wall time of the cells left, from <run>: cannot
-        forecast, the run records no finished session, so nothing was measured.
+      Wall time of the cells left, from
+        <run>:
+        cannot forecast, the run records no finished session, so nothing was measured.
 
       Power: the smallest gated - ungated survival difference each cap can detect (paired t test,
         alpha 0.05, 80% power, exact noncentral t).
-        SD of pair differences 0.057: measured in <run> (cap
-        1: 3 pairs, SD 0.075; cap 2: 3 pairs, SD 0.027).
+        SD of pair differences 0.057: measured in
+        <run>
+        (cap 1: 3 pairs, SD 0.075; cap 2: 3 pairs, SD 0.027).
         cap 1  2 pairs  minimum detectable difference 0.65 (the normal approximation would say 0.11)
         cap 2  2 pairs  minimum detectable difference 0.65 (the normal approximation would say 0.11)
         cap 3  4 pairs  minimum detectable difference 0.12 (the normal approximation would say 0.08)

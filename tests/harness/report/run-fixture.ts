@@ -35,15 +35,28 @@ export async function writeRun(dir: string, yaml: string, events: readonly Sweep
   return dir;
 }
 
-/** A run folder holding a synthetic simulated sweep of `cells`, under a fresh temporary folder. */
+/**
+ * A run folder holding a synthetic simulated sweep of `cells`, under a fresh temporary folder.
+ * With `pathLength`, a padding folder between the two makes the run folder's path exactly that
+ * long, so a snapshot of text wrapped around the path breaks its lines in the same places
+ * whatever the temporary folder is (npm test's own, or /tmp).
+ */
 export async function simRun(
   design: SimDesign,
   cells: readonly CellMeasurement[],
-  options: Parameters<typeof simJournal>[2] & { name?: string; manifestOver?: Record<string, unknown>; manifestYaml?: string } = {},
+  options: Parameters<typeof simJournal>[2] & { name?: string; manifestOver?: Record<string, unknown>; manifestYaml?: string; pathLength?: number } = {},
 ): Promise<{ dir: string; events: SweepEvent[] }> {
   const { yaml, pins } = await runFiles(design, options.manifestOver, options.manifestYaml);
   const events = simJournal(design, cells, { ...options, pins: options.pins ?? pins });
   const root = await mkdtemp(path.join(tmpdir(), 'rdh-report-'));
-  const dir = await writeRun(path.join(root, options.name ?? 'sim-sweep-20260102T030000Z'), yaml, events);
+  const name = options.name ?? 'sim-sweep-20260102T030000Z';
+  const dir = await writeRun(path.join(root, padding(root, name, options.pathLength), name), yaml, events);
   return { dir, events };
+}
+
+function padding(root: string, name: string, pathLength: number | undefined): string {
+  if (pathLength === undefined) return '';
+  const width = pathLength - path.join(root, 'x', name).length + 1;
+  if (width < 1) throw new Error(`simRun: the temporary folder ${root} is too long for a run path of ${pathLength} characters; raise pathLength`);
+  return 'p'.repeat(width);
 }
