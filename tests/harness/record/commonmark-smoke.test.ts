@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, Report, runCli } from '../../../harness/index.js';
+import { REPO_ROOT, Report, readSweepJournal, runCli } from '../../../harness/index.js';
 import { bufferIo } from '../../../harness/testing.js';
 import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
 
@@ -42,6 +42,11 @@ describe('a SIMULATED commonmark smoke sweep at cap 1', () => {
     expect(beyond.specTotal).toBe(33);
     expect(beyond.rows.map((r) => [r.cap, r.graded === r.leaves && r.leaves > 0, r.share, r.truth])).toEqual([[1, true, 1, 1]]);
     expect(md).toContain('## Work beyond the claims');
+    // The journal keeps the facts: each leaf below the root carries its grade, the same in both arms (shared pairing).
+    const journal = (await readSweepJournal(path.join(out, 'journal.jsonl'))).events;
+    const leaves = journal.flatMap((e) => (e.type === 'cell_finished' && e.outcome.status === 'measured' ? e.outcome.result.leaves.filter((l) => l.level > 0).map((l) => `${e.cellId} ${l.path} ${l.grade?.status}`) : []));
+    expect(leaves.length).toBe(2 * beyond.rows[0]!.leaves);
+    expect(leaves.every((l) => l.endsWith(' graded'))).toBe(true);
 
     // The same machinery reads it back: replay re-executes the gated cell (`--cell`: the pair's shared
     // build and that arm's merges) from its transcripts and reproduces it, and plan learns from the run.
