@@ -23,7 +23,7 @@ export function baselineProperties(trees: readonly GradedTree[]): PropertyResult
       ? propertyOf('empty-tree-zero', empty.filter((t) => t.satisfied > 0).map((t) => `${t.name} earns ${earned(t)}`), `0/${empty[0]!.total}`)
       : skipped('empty-tree-zero', 'baselines not graded'),
     constants.length
-      ? propertyOf('constant-programs-zero', constants.filter((t) => t.satisfied > 0).map((t) => `${t.name} earns ${earned(t)}`), `${constants.length} programs that ignore their input, each 0/${constants[0]!.total}`)
+      ? propertyOf('constant-programs-zero', constants.filter((t) => t.satisfied > 0).map((t) => `${t.name} earns ${earned(t)}`), constants.length === 1 ? `1 program that ignores its input (${constants[0]!.name}), 0/${constants[0]!.total}` : `${constants.length} programs that ignore their input, each 0/${constants[0]!.total}`)
       : skipped('constant-programs-zero', 'baselines not graded'),
   ];
 }

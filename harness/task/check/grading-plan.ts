@@ -20,13 +20,16 @@ export const SAMPLE_SIZE = 4;
 
 /**
  * The quick form (`--quick`, what `npm test` runs): every kind of tree is still graded through
- * the real grader, but fewer of each: three constant programs, a slice of at most two mutant
- * groups and one mutant alone both ways, the clean corpus and two defect groups. The slices turn
- * with the UTC day like the default's, so a week of CI runs visits every group; the default and
+ * the real grader, but fewer of each: one constant program (of three: silence, an error, the
+ * commonest expected output), a slice of at most two mutant groups and one mutant alone both
+ * ways, the clean corpus and two defect groups. The static `distinct-outputs` property already
+ * proves no constant can earn a requirement; the graded one confirms it through the runner. The
+ * constant and the slices turn with the UTC day like the default's, so a week of CI runs visits
+ * every constant and every group; the default and
  * the exhaustive form (commands of their own) grade everything at once. A grading costs
  * 10-40 s of a 2-core machine, and the default form's 40-odd per task do not fit CI's budget.
  */
-export const QUICK = { sliceGroups: 2, sample: 1, corpusGroups: 2 } as const;
+export const QUICK = { sliceGroups: 2, sample: 1, corpusGroups: 2, constants: 1 } as const;
 
 /** The parts of a check: static (no grading), baselines, mutants, corpus, peers. */
 export const PARTS = ['static', 'baselines', 'mutants', 'corpus', 'peers'] as const;
@@ -77,8 +80,8 @@ export function gradingPlan(input: PlanInput, o: PlanOptions): GradingPlan {
   if (o.parts.includes('baselines')) {
     trees.push({ name: 'reference', kind: 'reference', members: [] }, { name: 'empty tree', kind: 'empty', members: [] });
     const family = constantFamily(input.cases, o.exhaustive.mutants);
-    // Quick: silence with status 0, an error with status 1, and the commonest expected output.
-    trees.push(...(o.quick && !o.exhaustive.mutants ? quickConstants(family) : family));
+    // Quick: one a day of silence with status 0, an error with status 1, and the commonest expected output.
+    trees.push(...(o.quick && !o.exhaustive.mutants ? daySlice(quickConstants(family), QUICK.constants, o).picked : family));
   }
   if (o.parts.includes('mutants')) trees.push(...mutantTrees(input, o, notes));
   if (o.parts.includes('corpus') && input.defects) trees.push(...corpusTrees(input.defects, o, notes));

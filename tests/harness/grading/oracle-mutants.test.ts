@@ -9,7 +9,7 @@ import { DOCKER_TIMEOUT } from './hostile-trees.js';
  * reference passes every case, the empty tree and programs that ignore their input earn 0)
  * and the mutants (each tree fails exactly what its mutants declare, no case leaks into an
  * undeclared requirement, the sentence's cases kill its mutant, fork and exec agree).
- * `npm test` grades the quick form: three constant programs, a slice of two packed groups and
+ * `npm test` grades the quick form: one constant program, a slice of two packed groups and
  * one mutant alone both ways (the slices turn with the UTC day; RDH_ORACLE_MUTANTS=slice:K
  * repeats slice K); RDH_ORACLE_MUTANTS=default grades `harness task check`'s default form;
  * `npm run mutants:oracle` (RDH_ORACLE_MUTANTS=all) grades every mutant alone, both ways, and

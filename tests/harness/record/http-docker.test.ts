@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, REPO_ROOT, Report, loadFaultPlan, readSweepJournal, runRecord, type RecordResult, type SimServer, type SweepEvent } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { gradeMemo } from '../../support/grade-memo.js';
+import { manifestVariant } from '../../support/manifest-variant.js';
 import { providersFile, startServer } from './http-fixture.js';
 import { bufferIo } from './record-fixture.js';
 import { chromiumReady, launchChromium } from '../../../site/scripts/chromium.js';
@@ -20,7 +21,7 @@ import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
  * The paid path end to end, once, in real Docker: `manifests/smoke-http.yaml` recorded through
  * `harness sim serve` (the openai SDK over a real local port) under a scaled-down fault plan
  * (10-50 ms latency, 20% 429s, one 5 s outage), beside the in-process smoke sweep with the same
- * planted population, every merge graded, leaves not (withoutLeafGrades). Both recordings run at once and are shared by every check here. Real
+ * planted population, every merge graded, leaves not (grade_leaves: false). Both recordings run at once and are shared by every check here. Real
  * clocks: the clients wait through the outage within their patience (the default 600 s), as a
  * paid sweep would. Each distinct tree is graded once in real Docker (grade-memo.ts): the twin
  * builds the same trees, and a tree that differs in one byte is graded again, so equal grades
@@ -53,20 +54,6 @@ const measured = (events: readonly SweepEvent[]) =>
     }),
   );
 
-/**
- * The shipped manifest with `grade_leaves: false`: leaf gradings are 11 of the smoke's 21, and
- * grading a leaf's tree is the same container whichever path built it. Leaves graded in real
- * Docker are shown by `harness record` in commonmark-smoke.test.ts (the report's work beyond the
- * claims and every leaf's grade in the journal) and, exactly against the pure model, in
- * sim-recovery.test.ts; the journal and report of both arms here still hold every merge's grade.
- */
-async function withoutLeafGrades(manifest: string): Promise<string> {
-  const text = await readFile(path.join(REPO_ROOT, 'manifests', manifest), 'utf8');
-  const file = path.join(tmp, manifest);
-  await writeFile(file, `${text.replace(/^spec: \.\.\/spec\/sqlcsv\b/m, `spec: ${path.join(REPO_ROOT, 'spec', 'sqlcsv')}`)}\ngrade_leaves: false\n`);
-  return file;
-}
-
 beforeAll(async () => {
   if (!HAS_DOCKER) return;
   tmp = await mkdtemp(path.join(tmpdir(), 'rdh-http-docker-'));
@@ -74,7 +61,11 @@ beforeAll(async () => {
   const providers = await providersFile(path.join(tmp, 'p'), server.url);
   const record = async (manifest: string, name: string, extra: { providers?: string }) => {
     const dir = path.join(tmp, name);
-    const result = await runRecord(await withoutLeafGrades(manifest), { out: dir, depths: [1, 2], ...extra }, bufferIo(), { grade: (tree, _cell, base) => memo.grade(tree, base) });
+    // grade_leaves off: leaf gradings are 11 of the smoke's 21, and a leaf's grading is the same container whichever
+    // path built it. Leaves graded in real Docker are shown by `harness record` in commonmark-smoke.test.ts (work
+    // beyond the claims, every leaf's grade in the journal) and, exactly against the pure model, in sim-recovery.test.ts.
+    const variant = await manifestVariant(path.join(REPO_ROOT, 'manifests', manifest), tmp, { grade_leaves: false });
+    const result = await runRecord(variant, { out: dir, depths: [1, 2], ...extra }, bufferIo(), { grade: (tree, _cell, base) => memo.grade(tree, base) });
     return { dir, result, events: await journalOf(dir) };
   };
   [http, inProcess] = await Promise.all([record('smoke-http.yaml', 'http', { providers }), record('smoke.yaml', 'in-process', {})]);
@@ -127,7 +118,7 @@ describe.skipIf(!HAS_DOCKER)('the smoke sweep over HTTP, with faults, in real Do
     }
     const md = await readFile(path.join(http.dir, 'report', 'report.md'), 'utf8');
     expect(md).toContain('## Decay merge by merge');
-    // Leaves are not graded here (withoutLeafGrades): the report says nothing of work beyond the claims.
+    // Leaves are not graded here (grade_leaves: false): the report says nothing of work beyond the claims.
     expect(report.beyondClaims ?? null).toBeNull();
     expect(md).not.toContain('## Work beyond the claims');
   });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OpenAIModelClient } from '../../../engine/index.js';
 import { SimPopulation, runCli, runRecord, type ReplayResult } from '../../../harness/index.js';
 import { RECORD_MANIFEST, bufferIo } from '../record/record-fixture.js';
+import { manifestVariant } from '../../support/manifest-variant.js';
 
 /**
  * `harness replay` end to end, in real Docker: one SIMULATED pair (cap 1, both arms, one
@@ -67,7 +68,10 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'rdh-replay-test-'));
   const answers = vi.spyOn(SimPopulation.prototype, 'complete');
   const dir = path.join(tmp, 'run');
-  const record = await runRecord(RECORD_MANIFEST, { out: dir, depths: [1] }, bufferIo(), { skipWarmup: true, runsDir: tmp });
+  // Leaves not graded (2 of the pair's 4 gradings, each repeated by the replay): replaying leaf grades is shown
+  // by commonmark-smoke.test.ts, whose --cell replay regrades the shared build's leaves as recorded.
+  const manifest = await manifestVariant(RECORD_MANIFEST, tmp, { grade_leaves: false });
+  const record = await runRecord(manifest, { out: dir, depths: [1] }, bufferIo(), { skipWarmup: true, runsDir: tmp });
   recorded = { dir, exit: record.exit, simAnswers: answers.mock.calls.length };
 
   answers.mockClear();

@@ -36,16 +36,20 @@ describe('the grading plan', () => {
     expect(trees.filter((t) => t.kind === 'mutants' && t.mode === 'exec').map((t) => t.members[0]).sort()).toEqual(mutantSample(mutants, 0).sort());
   });
 
-  it('quick (what npm test runs): three constants, two groups and one mutant alone both ways, two defect groups; over the days every group and defect is visited', () => {
+  it('quick (what npm test runs): one constant of three a day, two groups and one mutant alone both ways, two defect groups; over the days every group and defect is visited', () => {
     const cases = [0, 0, 1].map((exit, i) => ({ id: `c${i}`, req: 'R01', args: [], expect: { exit, stdout: exit ? '' : 'a\n' } })) as unknown as OracleCase[];
     const defects = Array.from({ length: 18 }, (_, i) => ({ id: `d${i}`, requirement: REQ(i % 9), breaks: [REQ(i % 9)] }));
     const plan = (slice: number) => gradingPlan({ ...input, cases, defects }, { parts: ['baselines', 'mutants', 'corpus'], exhaustive: { mutants: false, corpus: false }, quick: true, slice }).trees;
     const kinds = (t: ReturnType<typeof plan>) => t.map((x) => (x.kind === 'mutants' ? `${x.kind}:${x.mode}:${x.members.length > 1 ? 'group' : 'alone'}` : x.kind));
-    expect(kinds(plan(0))).toEqual(['reference', 'empty', 'constant', 'constant', 'constant', 'mutants:fork:group', 'mutants:fork:group', 'mutants:fork:alone', 'mutants:exec:alone', 'corpus', 'corpus', 'corpus']);
+    expect(kinds(plan(0))).toEqual(['reference', 'empty', 'constant', 'mutants:fork:group', 'mutants:fork:group', 'mutants:fork:alone', 'mutants:exec:alone', 'corpus', 'corpus', 'corpus']);
     const days = Array.from({ length: 40 }, (_, d) => plan(d));
     const members = (kind: string, pick: (t: ReturnType<typeof plan>[number]) => boolean) => new Set(days.flatMap((t) => t.filter((x) => x.kind === kind && pick(x)).flatMap((x) => x.members)));
     expect(members('mutants', (x) => x.members.length > 1).size).toBe(300);
     expect(members('corpus', () => true).size).toBe(18);
+    // The constant turns with the day: silence with status 0, an error with status 1, the commonest expected output.
+    const constants = (t: ReturnType<typeof plan>) => t.filter((x) => x.kind === 'constant').map((x) => x.name);
+    expect(days.slice(0, 3).map(constants)).toEqual([[expect.any(String)], [expect.any(String)], [expect.any(String)]]);
+    expect(new Set(days.slice(0, 3).flatMap(constants)).size).toBe(3);
     // The mutant graded alone turns with the slice: 38 groups, two a day, 19 slices, 19 mutants.
     expect(new Set(days.map((t) => t.find((x) => x.kind === 'mutants' && x.mode === 'exec')!.members[0])).size).toBe(19);
   });

@@ -63,6 +63,13 @@ describe('baselines', () => {
   });
 });
 
+describe('baselines, the quick form', () => {
+  it('name the one constant graded (a different one each day) when it earns nothing', () => {
+    const rows = baselineProperties([graded('constant: exit 1, stdout "", stderr "error\\n"', 'constant', [], REQS.map((r) => [`${r}-a`, r]))]);
+    expect(rows.find((r) => r.property === 'constant-programs-zero')).toMatchObject({ status: 'pass', detail: '1 program that ignores its input (constant: exit 1, stdout "", stderr "error\\n"), 0/3' });
+  });
+});
+
 describe('mutants', () => {
   it('a mutant that breaks an undeclared requirement, or spares a declared one, is named', () => {
     const row = mutantsExact(facts([graded('m-one', 'mutants', ['m-one'], [['R01-a', 'R01'], ['R02-b', 'R02']]), graded('m-cascade', 'mutants', ['m-cascade'], [['R01-a', 'R01']]), graded('m-two', 'mutants', ['m-two'], [['R02-a', 'R02']])]));
