@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { REPO_ROOT, hypothesisPin, loadManifest } from '../../../harness/index.js';
 import { bufferIo, openRunFolder, sweepModels } from '../../../harness/testing.js';
+import { manifestVariant } from '../../support/manifest-variant.js';
 import { SQLCSV_CORPUS_DIR } from '../../support/sim-corpus.js';
 
 /** `harness record` pins the manifest's hypothesis in the journal header it writes, before any cell: what makes a ruling pre-registered. */
@@ -16,9 +16,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 async function opened(hypothesis: unknown) {
-  const smoke = (await import('yaml')).parse(await readFile(path.join(REPO_ROOT, 'manifests', 'smoke.yaml'), 'utf8')) as Record<string, unknown>;
-  const file = path.join(dir, `m-${Math.random().toString(36).slice(2)}.yaml`);
-  await writeFile(file, stringify({ ...smoke, spec: path.join(REPO_ROOT, 'spec', 'sqlcsv'), ...(hypothesis ? { hypothesis } : {}) }));
+  const file = await manifestVariant(path.join(REPO_ROOT, 'manifests', 'smoke.yaml'), dir, hypothesis ? { hypothesis } : {}, `m-${Math.random().toString(36).slice(2)}.yaml`);
   const loaded = await loadManifest(file);
   const models = sweepModels({ manifest: loaded.manifest, specDir: loaded.specDir, requirements: [] });
   return openRunFolder({ loaded, models, flags: { out: path.join(dir, `run-${Math.random().toString(36).slice(2)}`) }, io: bufferIo(), simCorpusDir: SQLCSV_CORPUS_DIR, runsDir: dir });

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { runRecord } from '../../../harness/index.js';
 import { ChatServer, completion, type Responder } from '../../support/chat-server.js';
+import { manifestVariant } from '../../support/manifest-variant.js';
 import { bufferIo, hostSandboxes, RECORD_MANIFEST } from './record-fixture.js';
 
 /**
@@ -25,13 +25,16 @@ async function setUp(responder: Responder): Promise<{ manifest: string; provider
   server = new ChatServer(responder);
   const url = await server.start();
   const dir = await mkdtemp(path.join(tmpdir(), 'rdh-preflight-'));
-  const m = parse(await readFile(RECORD_MANIFEST, 'utf8')) as Record<string, unknown>;
-  delete m.simulated;
-  m.spec = path.resolve(path.dirname(RECORD_MANIFEST), m.spec as string);
-  m.executor = { provider: 'openai-compatible', model: 'exec-model', family: 'alpha', rung: 1 };
-  m.reviewer = { provider: 'openai-compatible', model: 'judge-model', family: 'beta', rung: 1 };
-  const manifest = path.join(dir, 'm.yaml');
-  await writeFile(manifest, stringify(m));
+  const manifest = await manifestVariant(
+    RECORD_MANIFEST,
+    dir,
+    {
+      simulated: undefined,
+      executor: { provider: 'openai-compatible', model: 'exec-model', family: 'alpha', rung: 1 },
+      reviewer: { provider: 'openai-compatible', model: 'judge-model', family: 'beta', rung: 1 },
+    },
+    'm.yaml',
+  );
   const providers = path.join(dir, 'providers.yaml');
   await writeFile(
     providers,
