@@ -57,6 +57,9 @@ export interface RecordFlags {
 }
 
 /** What tests (and only tests) replace. */
+/** The sweep's grading of one tree; `oracleDir` grades with another folder of cases (tests only). */
+export type BaseGrade = (tree: string, other?: { oracleDir?: string }) => Promise<import('../grading/grading-report.js').GradeResult>;
+
 export interface RecordSeams {
   /** Told the sweep's rate controllers and session limiter once built (adaptive bounds only), so a test can read their status. Default: nobody. */
   onAdaptive?: (o: { rateControls: readonly RateControl[]; limiter: AdaptiveSessionLimiter }) => void;
@@ -76,8 +79,11 @@ export interface RecordSeams {
   requestLayout?: import('../../engine/index.js').RequestLayout;
   /** Called with each durable journal event (tests kill the sweep at a chosen event). */
   onEvent?: (event: SweepEvent) => void;
-  /** Grading override (tests make one cell ungradable). */
-  grade?: (tree: string, cell: CellId, base: (tree: string) => Promise<import('../grading/grading-report.js').GradeResult>) => Promise<import('../grading/grading-report.js').GradeResult>;
+  /**
+   * Grading override (tests make one cell ungradable). `base` is the sweep's own grading; a test
+   * may hand it another oracle folder (the cases that decide a SIMULATED tree, tests/support/witness-oracle.ts).
+   */
+  grade?: (tree: string, cell: CellId, base: BaseGrade) => Promise<import('../grading/grading-report.js').GradeResult>;
 }
 
 /** Pairs of the invocation in recording order: caps ascending, then repetition; each pair holds its arms in order. */
@@ -309,7 +315,7 @@ async function dispatch(ready: Preflighted, run: OpenedRun, limits: SessionLimit
   const { runDir, history, pins, runId, caveats, resume, gate, pairs, display, journal } = run;
   const { concurrency, adaptive, limiter } = limits;
   const sandboxes = seams.sandboxes ?? pool ?? local;
-  const baseGrade = (tree: string) => gradeTree({ tree, spec: path.basename(loaded.specDir), specDir: loaded.specDir, runId, docker, shutdown, ...SWEEP_GRADING });
+  const baseGrade: BaseGrade = (tree, other = {}) => gradeTree({ tree, spec: path.basename(loaded.specDir), specDir: loaded.specDir, runId, docker, shutdown, ...SWEEP_GRADING, ...other });
 
   // An adaptive sweep's controllers, watched for the display and journaled coalesced (rate-watch.ts); a fixed sweep shows none.
   const watchRates = () => {

@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventSink } from '../../../engine/index.js';
-import { REPO_ROOT, SimParams, beyondClaims, deliverableOf, mergeDecaySection, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
-import { oracleGrader, passingRequirements, runPair, simPathOf, specObjective, type PairRun } from '../../../harness/testing.js';
+import { REPO_ROOT, SimParams, gradeTree, beyondClaims, deliverableOf, mergeDecaySection, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
+import { passingRequirements, runPair, simPathOf, specObjective, type PairRun, type TreeGrader } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
+import { witnessOracle } from '../../support/witness-oracle.js';
 
 /**
  * The published path recovers the pure model exactly: two SIMULATED pairs run through the one
- * pair runner (the real engine, leaves built in Docker, merges graded by the real oracle), and
+ * pair runner (the real engine, leaves built in Docker, merges graded by the real grader with the
+ * oracle's witness cases), and
  * per cell the oracle's passing requirements, the measured claims at every level (level 0
  * included) and every merged subtree's grade equal what the pure sampler predicts for the
  * same seed. A cap-1 pair whose root executes whole (its claims are the objective's: level 0),
@@ -29,7 +31,10 @@ interface Recorded {
 async function record(params: SimParams, cap: number, work: string, entryPoints: readonly string[]): Promise<Recorded> {
   const objective = await specObjective(SPEC);
   const setup = await simSetup({ specDir: SPEC, params, maxDepth: cap, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
-  const grade = oracleGrader({ specDir: SPEC, runId: `test-recovery-${cap}`, limits: { caseTimeoutMs: 20_000 } });
+  // The oracle's witness cases, the few that decide a SIMULATED tree's verdicts (witness-oracle.ts): what the
+  // whole oracle says of each planted defect is the corpus's property (corpus-validity.test.ts).
+  const oracle = await witnessOracle('sqlcsv');
+  const grade: TreeGrader = (workspace) => gradeTree({ tree: workspace, spec: 'sqlcsv', specDir: SPEC, oracleDir: oracle, runId: `test-recovery-${cap}`, caseTimeoutMs: 20_000 });
   const pair = await runPair({
     cell: { cap, repetition: 1 },
     engine: {

@@ -8,6 +8,7 @@ import { EXIT, REPO_ROOT, Report, loadFaultPlan, readSweepJournal, runRecord, ty
 import { HAS_DOCKER } from '../../support/docker.js';
 import { gradeMemo } from '../../support/grade-memo.js';
 import { manifestVariant } from '../../support/manifest-variant.js';
+import { witnessOracle } from '../../support/witness-oracle.js';
 import { providersFile, startServer } from './http-fixture.js';
 import { bufferIo } from './record-fixture.js';
 import { chromiumReady, launchChromium } from '../../../site/scripts/chromium.js';
@@ -25,7 +26,8 @@ import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
  * clocks: the clients wait through the outage within their patience (the default 600 s), as a
  * paid sweep would. Each distinct tree is graded once in real Docker (grade-memo.ts): the twin
  * builds the same trees, and a tree that differs in one byte is graded again, so equal grades
- * still mean equal trees. Replay is shown elsewhere, on both halves of this path: of a Docker
+ * still mean equal trees. Each grading runs the sqlcsv oracle's witness cases, the few that decide
+ * a SIMULATED tree's verdicts (witness-oracle.ts): under 2 s a grading instead of about 10. Replay is shown elsewhere, on both halves of this path: of a Docker
  * recording (commonmark-smoke.test.ts, through the CLI) and of an HTTP recording with its server
  * stopped (http-paid-path.test.ts); replaying this run too cost a third of CI's longest file.
  */
@@ -65,7 +67,7 @@ beforeAll(async () => {
     // path built it. Leaves graded in real Docker are shown by `harness record` in commonmark-smoke.test.ts (work
     // beyond the claims, every leaf's grade in the journal) and, exactly against the pure model, in sim-recovery.test.ts.
     const variant = await manifestVariant(path.join(REPO_ROOT, 'manifests', manifest), tmp, { grade_leaves: false });
-    const result = await runRecord(variant, { out: dir, depths: [1, 2], ...extra }, bufferIo(), { grade: (tree, _cell, base) => memo.grade(tree, base) });
+    const result = await runRecord(variant, { out: dir, depths: [1, 2], ...extra }, bufferIo(), { grade: (tree, _cell, base) => memo.grade(tree, async (t) => base(t, { oracleDir: await witnessOracle('sqlcsv') })) });
     return { dir, result, events: await journalOf(dir) };
   };
   [http, inProcess] = await Promise.all([record('smoke-http.yaml', 'http', { providers }), record('smoke.yaml', 'in-process', {})]);

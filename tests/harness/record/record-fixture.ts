@@ -12,6 +12,7 @@ import { type RecordSeams } from '../../../harness/testing.js';
 import { FakeSandboxProvider, type FakeCommand, type FakeWorkspace } from '../../support/fake-sandbox.js';
 import type { SessionGauge } from '../../support/session-gauge.js';
 import { memoisedCommand, type CommandAnswer } from '../../support/command-memo.js';
+import { witnessOracle } from '../../support/witness-oracle.js';
 
 /**
  * `harness record` on the simulated population WITHOUT Docker, for the sweep's logic tests
@@ -90,7 +91,7 @@ export interface SimRecordOptions {
   bugAt?: number;
   /** This cell's tree cannot be graded. */
   ungradable?: string;
-  /** Grade with the real oracle in Docker instead of the fake digest grade. Default false. */
+  /** Grade in Docker with the real grader and the oracle's witness cases (witness-oracle.ts) instead of the fake digest grade. Default false. */
   realGrade?: boolean;
   /** SIGKILL this process inside its first grading: once its scratch folder and container exist. Implies realGrade. */
   killInGrading?: boolean;
@@ -143,7 +144,7 @@ export function simSeams(o: SimRecordOptions = {}, before: readonly SweepEvent[]
         process.kill(process.pid, 'SIGKILL');
         return grading;
       }
-      return o.realGrade ? base(tree) : fakeGrade(tree);
+      return o.realGrade ? base(tree, { oracleDir: await witnessOracle('sqlcsv') }) : fakeGrade(tree);
     },
     modelsFor: (_cap, _rep, base) => ({
       roster: base.roster,
