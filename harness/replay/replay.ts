@@ -25,7 +25,7 @@ import { corpusDir } from '../sim/corpus-files.js';
 import { readCodeIdentity } from '../journal/code-identity.js';
 import { digestFolder } from '../journal/folder-digest.js';
 import { comparePins, readHarnessVersion, type JournalPins } from '../journal/journal-header.js';
-import { SWEEP_GRADING } from '../record/record.js';
+import { SWEEP_GRADING, type BaseGrade } from '../record/record.js';
 import { cellId, parseCellId, runPaths, type CellId } from '../journal/run-folder.js';
 import type { CellOutcome } from '../journal/sweep-events.js';
 import { readTranscriptsByArm } from '../journal/transcripts.js';
@@ -76,8 +76,8 @@ export interface ReplayFlags {
 export interface ReplaySeams {
   /** The engine's sandboxes; default Docker (a test's replacement also skips the Docker preflight). */
   sandboxes?: SandboxProvider;
-  /** Grading; default the oracle in Docker, as record grades. */
-  grade?: (tree: string) => Promise<GradeResult>;
+  /** Grading override; `base` is the oracle in Docker, as record grades, and takes another oracle folder as record's does. */
+  grade?: (tree: string, base: BaseGrade) => Promise<GradeResult>;
 }
 
 export type CellReplayStatus = 'reproduced' | 'diverged' | 'not replayed';
@@ -196,7 +196,8 @@ export async function runReplay(dir: string, flags: ReplayFlags, io: CliIo, seam
   const { merges } = nodeGradingsAsked(manifest, isSimulatedRoster(pinned.roster ?? sweepRoster(manifest, undefined)));
   const leaves = run.events.some((e) => e.type === 'cell_finished' && e.outcome.status === 'measured' && e.outcome.result.leaves.some((l) => l.grade !== undefined));
   const nodeGradings = await nodeGradingsOf(specDir, { merges, leaves });
-  const grade = seams.grade ?? ((tree: string) => gradeTree({ tree, spec: path.basename(specDir), specDir, runId, docker, ...SWEEP_GRADING }));
+  const base: BaseGrade = (tree, other = {}) => gradeTree({ tree, spec: path.basename(specDir), specDir, runId, docker, ...SWEEP_GRADING, ...other });
+  const grade = (tree: string) => (seams.grade ? seams.grade(tree, base) : base(tree));
   // One limit on sessions in flight for the whole replay, as record has.
   const limiter = sessionLimiter(fixedSessions(manifest.concurrency));
   // The roster as the journal pins it (never a provider file, never a key); a SIMULATED journal from before it was pinned is the sim's own.

@@ -4,22 +4,27 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, Report, readSweepJournal, runCli } from '../../../harness/index.js';
+import { REPO_ROOT, Report, readSweepJournal, runCli, runRecord, runReplay } from '../../../harness/index.js';
 import { bufferIo } from '../../../harness/testing.js';
 import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
+import { witnessOracle } from '../../support/witness-oracle.js';
 
 /**
  * The second task through the whole machinery: manifests/commonmark-smoke.yaml recorded with the
  * SIMULATED population in Docker (cap 1, both arms), its report built, and its site pages built
- * by make_site.sh. Every cell is graded by the commonmark oracle (the CommonMark 0.31.2
- * examples, 33 requirements), and every survival figure carries the planted truth beside it.
+ * by make_site.sh. Every tree is graded against the commonmark oracle's 33 requirements (the
+ * CommonMark 0.31.2 examples) with its witness cases, the few that decide a SIMULATED tree
+ * (witness-oracle.ts). Every survival figure carries the planted truth beside it.
  */
 describe('a SIMULATED commonmark smoke sweep at cap 1', () => {
   it('records, reports every figure beside its planted truth, and builds its site pages', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'rdh-commonmark-smoke-'));
     const out = path.join(dir, 'runs', 'commonmark-smoke');
     const io = bufferIo();
-    expect(await runCli(['record', path.join(REPO_ROOT, 'manifests', 'commonmark-smoke.yaml'), '--out', out], io), io.stderr()).toBe(0);
+    // Graded with the oracle's witness cases (witness-oracle.ts), here and in the replay below.
+    const witnesses = await witnessOracle('commonmark');
+    const recorded = await runRecord(path.join(REPO_ROOT, 'manifests', 'commonmark-smoke.yaml'), { out }, io, { grade: (tree, _cell, base) => base(tree, { oracleDir: witnesses }) });
+    expect(recorded.exit, io.stderr()).toBe(0);
     const report = JSON.parse(await readFile(path.join(out, 'report', 'report.json'), 'utf8')) as {
       design: { spec: string };
       counts: { cells: { design: number; measured: number } };
@@ -53,7 +58,8 @@ describe('a SIMULATED commonmark smoke sweep at cap 1', () => {
     // Both arms of a Docker recording replay in replay.test.ts; here the second task's oracle and
     // corpus are what is new, and one cell holds both.
     const replayIo = bufferIo();
-    expect(await runCli(['replay', out, '--cell', 'cap1-rep1-gated'], replayIo), replayIo.stderr()).toBe(0);
+    const replay = await runReplay(out, { cell: 'cap1-rep1-gated' }, replayIo, { grade: (tree, base) => base(tree, { oracleDir: witnesses }) });
+    expect(replay.exit, replayIo.stdout() + replayIo.stderr()).toBe(0);
     expect(replayIo.stdout().match(/reproduced/g)?.length, replayIo.stdout()).toBe(1);
     expect(replayIo.stdout()).toMatch(/cap1-rep1-gated\b.*reproduced/);
     expect(replayIo.stdout()).not.toContain('cap1-rep1-ungated');
