@@ -4,14 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventSink, flatten, type ModelClient, type ModelRequest, type ModelResponse } from '../../../engine/index.js';
-import { REPO_ROOT, SimParams, predictCell, simSetup, type SimSetup } from '../../../harness/index.js';
-import { findMarkers, oracleGrader, runPair, specObjective, type PairRun } from '../../../harness/testing.js';
+import { REPO_ROOT, SimParams, gradeTree, predictCell, simSetup, type SimSetup } from '../../../harness/index.js';
+import { findMarkers, runPair, specObjective, type PairRun } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
+import { witnessOracle } from '../../support/witness-oracle.js';
 
 /**
  * One real pair, shared by every test below: the SIMULATED population drives the real engine
  * court (checks falsified on an empty workspace, leaves built in Docker, the independent
- * verifier, both merge loops) at cap 1, and the real oracle grades both roots in Docker.
+ * verifier, both merge loops) at cap 1, and the real grader grades both roots in Docker with the
+ * oracle's witness cases (tests/support/witness-oracle.ts).
  * Planted so that the arms must differ: every seam breaks, the judge finds everything and the
  * self-review nothing, every found defect is repaired.
  */
@@ -51,7 +53,7 @@ async function treeDigest(dir: string): Promise<string> {
   return hash.digest('hex');
 }
 
-describe.runIf(HAS_DOCKER)('one simulated pair through the real engine court, graded by the real oracle in Docker', () => {
+describe.runIf(HAS_DOCKER)('one simulated pair through the real engine court, graded by the real grader in Docker', () => {
   let pair: PairRun;
   let setup: SimSetup;
   let hostile: HostileReviewers;
@@ -64,7 +66,9 @@ describe.runIf(HAS_DOCKER)('one simulated pair through the real engine court, gr
     setup = await simSetup({ specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), params: PARAMS, maxDepth: 1, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
     hostile = new HostileReviewers(setup.clients.sim!);
     work = await mkdtemp(path.join(tmpdir(), 'rdh-sim-pair-'));
-    const grade = oracleGrader({ specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), runId: 'test-sim-pair', limits: { caseTimeoutMs: 10_000 } });
+    // The oracle's witness cases, the few that decide a SIMULATED tree's verdicts (witness-oracle.ts).
+    const oracle = await witnessOracle('sqlcsv');
+    const grade = (workspace: string) => gradeTree({ tree: workspace, spec: 'sqlcsv', specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), oracleDir: oracle, runId: 'test-sim-pair', caseTimeoutMs: 10_000 });
     pair = await runPair({
       cell: { cap: 1, repetition: 1 },
       pairing: 'shared',
@@ -75,7 +79,7 @@ describe.runIf(HAS_DOCKER)('one simulated pair through the real engine court, gr
       // Record what is graded, byte for byte, as the oracle receives it.
       grade: async (workspace, arm) => {
         digests[arm] = await treeDigest(workspace);
-        return grade(workspace, arm);
+        return grade(workspace);
       },
     });
   }, 1_800_000);
