@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
 import { gradeTree, loadSpecOracle, loadTaskDefinition, oracleDir, runnerDir, specDir } from '../../harness/index.js';
 import { applyDefects, readCorpus } from '../../harness/testing.js';
 
@@ -46,9 +47,7 @@ export async function materialDigest(task: string): Promise<string> {
   const hash = createHash('sha256');
   const { oracle } = await loadSpecOracle(task);
   hash.update(JSON.stringify(oracle.cases));
-  const definition = (await readFile(path.join(oracleDir(task), 'oracle.yaml'), 'utf8')).replace(/#.*$/gm, '');
-  const judges = ['judge.py', ...(/judge_modules:\s*\[([^\]]*)\]/.exec(definition)?.[1]?.split(',').map((s) => s.trim()).filter(Boolean) ?? [])];
-  await filesDigest(hash, oracleDir(task), judges);
+  await filesDigest(hash, oracle.dir, oracle.judgeFiles);
   await filesDigest(hash, runnerDir(), ['runner.py', 'fork_server.py']);
   const corpus = await readCorpus(await loadTaskDefinition(specDir(task)));
   hash.update(JSON.stringify(corpus.files)).update(JSON.stringify(corpus.defects));
@@ -86,8 +85,9 @@ export function witnessOracle(task: string): Promise<string> {
       await cp(oracleDir(task), out, { recursive: true, filter: (src) => !skip(src) });
       await mkdir(path.join(out, 'cases'));
       await writeFile(path.join(out, 'cases', 'witnesses.yaml'), JSON.stringify(oracle.cases.filter((c) => ids.has(c.id))));
-      const definition = await readFile(path.join(out, 'oracle.yaml'), 'utf8');
-      await writeFile(path.join(out, 'oracle.yaml'), definition.replace(/^cases:\n(?:[ \t]+.*\n?)+/m, 'cases:\n  dir: cases\n'));
+      // Its cases are now a folder of them, whether the task's were a folder or a recipe.
+      const definition = parse(await readFile(path.join(out, 'oracle.yaml'), 'utf8')) as Record<string, unknown>;
+      await writeFile(path.join(out, 'oracle.yaml'), stringify({ ...definition, cases: { dir: 'cases' } }));
       return out;
     })();
     made.set(task, dir);
