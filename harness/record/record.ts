@@ -56,10 +56,10 @@ export interface RecordFlags {
   dockerHost?: string[];
 }
 
-/** What tests (and only tests) replace. */
 /** The sweep's grading of one tree; `oracleDir` grades with another folder of cases (tests only). */
 export type BaseGrade = (tree: string, other?: { oracleDir?: string }) => Promise<import('../grading/grading-report.js').GradeResult>;
 
+/** What tests (and only tests) replace. */
 export interface RecordSeams {
   /** Told the sweep's rate controllers and session limiter once built (adaptive bounds only), so a test can read their status. Default: nobody. */
   onAdaptive?: (o: { rateControls: readonly RateControl[]; limiter: AdaptiveSessionLimiter }) => void;
