@@ -3,16 +3,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OpenAIModelClient } from '../../../engine/index.js';
-import { SimPopulation, runCli, runRecord, type ReplayResult } from '../../../harness/index.js';
+import { SimPopulation, runCli, runRecord, runReplay, type ReplayResult } from '../../../harness/index.js';
 import { RECORD_MANIFEST, bufferIo } from '../record/record-fixture.js';
 import { manifestVariant } from '../../support/manifest-variant.js';
+import { witnessOracle } from '../../support/witness-oracle.js';
 
 /**
  * `harness replay` end to end, in real Docker: one SIMULATED pair (cap 1, both arms, one
- * repetition) is recorded by `harness record` with its default Docker sandboxes and oracle
- * grading, then replayed as recorded (every cell reproduces, exit 0) and with one recorded
- * reply edited by hand (a divergence at the right node and call, exit 7). No model is called
- * while replaying: no openai client is constructed and the simulated population never answers.
+ * repetition) is recorded by `harness record` with its default Docker sandboxes, graded with
+ * the oracle's witness cases (tests/support/witness-oracle.ts), then replayed as recorded with
+ * the same grading (every cell reproduces, exit 0) and, by the command as a user runs it, with
+ * one recorded reply edited by hand (a divergence at the right node and call, exit 7). No model
+ * is called while replaying: no openai client is constructed and the simulated population never
+ * answers. Replay compares the whole grade, case counts included, so a recording and its replay
+ * grade with one oracle folder.
  */
 
 /** Counts every openai SDK client constructed in this process (the only way a model is reached over HTTP). */
@@ -71,13 +75,14 @@ beforeAll(async () => {
   // Leaves not graded (2 of the pair's 4 gradings, each repeated by the replay): replaying leaf grades is shown
   // by commonmark-smoke.test.ts, whose --cell replay regrades the shared build's leaves as recorded.
   const manifest = await manifestVariant(RECORD_MANIFEST, tmp, { grade_leaves: false });
-  const record = await runRecord(manifest, { out: dir, depths: [1] }, bufferIo(), { skipWarmup: true, runsDir: tmp });
+  const witnesses = await witnessOracle('sqlcsv');
+  const record = await runRecord(manifest, { out: dir, depths: [1] }, bufferIo(), { skipWarmup: true, runsDir: tmp, grade: (tree, _cell, base) => base(tree, { oracleDir: witnesses }) });
   recorded = { dir, exit: record.exit, simAnswers: answers.mock.calls.length };
 
   answers.mockClear();
   sdk.constructed = 0;
-  const replay = await replayCli(dir);
-  clean = { ...replay, simAnswers: answers.mock.calls.length, clients: sdk.constructed };
+  const replay = await runReplay(dir, { json: true }, bufferIo(), { grade: (tree, base) => base(tree, { oracleDir: witnesses }) });
+  clean = { exit: replay.exit, output: JSON.stringify(replay), simAnswers: answers.mock.calls.length, clients: sdk.constructed };
 
   const copy = path.join(tmp, 'edited');
   await cp(dir, copy, { recursive: true });
