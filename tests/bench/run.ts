@@ -58,6 +58,13 @@ if (only === 'grade-load') {
   console.log(r.lines.join('\n'));
   process.exit(r.ok ? 0 : 1);
 }
+// `npm run bench -- witness` grades each task's reference with the whole oracle and with its witness cases, alone.
+if (only === 'witness') {
+  const { witnessBench } = await import('./witness.bench.js');
+  const r = await witnessBench();
+  console.log(`${table(r.figures)}\n\n${r.lines.join('\n')}`);
+  process.exit(0);
+}
 // `npm run bench -- throughput` measures how close sweeps run to the provider's limits (no Docker), alone.
 if (only === 'throughput') {
   console.log((await throughputBench()).lines.join('\n'));
