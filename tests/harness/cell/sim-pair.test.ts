@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventSink, flatten, type ModelClient, type ModelRequest, type ModelResponse } from '../../../engine/index.js';
-import { REPO_ROOT, SimParams, gradeTree, predictCell, simSetup, type SimSetup } from '../../../harness/index.js';
-import { findMarkers, runPair, specObjective, type PairRun } from '../../../harness/testing.js';
+import { REPO_ROOT, SimParams, predictCell, simSetup, type SimSetup } from '../../../harness/index.js';
+import { findMarkers, oracleGrader, runPair, specObjective, type PairRun } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 import { witnessOracle } from '../../support/witness-oracle.js';
 
@@ -68,7 +68,7 @@ describe.runIf(HAS_DOCKER)('one simulated pair through the real engine court, gr
     work = await mkdtemp(path.join(tmpdir(), 'rdh-sim-pair-'));
     // The oracle's witness cases, the few that decide a SIMULATED tree's verdicts (witness-oracle.ts).
     const oracle = await witnessOracle('sqlcsv');
-    const grade = (workspace: string) => gradeTree({ tree: workspace, spec: 'sqlcsv', specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), oracleDir: oracle, runId: 'test-sim-pair', caseTimeoutMs: 10_000 });
+    const grade = oracleGrader({ specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), runId: 'test-sim-pair', limits: { caseTimeoutMs: 10_000 }, oracleDir: oracle });
     pair = await runPair({
       cell: { cap: 1, repetition: 1 },
       pairing: 'shared',
@@ -79,7 +79,7 @@ describe.runIf(HAS_DOCKER)('one simulated pair through the real engine court, gr
       // Record what is graded, byte for byte, as the oracle receives it.
       grade: async (workspace, arm) => {
         digests[arm] = await treeDigest(workspace);
-        return grade(workspace);
+        return grade(workspace, arm);
       },
     });
   }, 1_800_000);

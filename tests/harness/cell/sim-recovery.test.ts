@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventSink } from '../../../engine/index.js';
-import { REPO_ROOT, SimParams, gradeTree, beyondClaims, deliverableOf, mergeDecaySection, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
-import { passingRequirements, runPair, simPathOf, specObjective, type PairRun, type TreeGrader } from '../../../harness/testing.js';
+import { REPO_ROOT, SimParams, beyondClaims, deliverableOf, mergeDecaySection, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
+import { oracleGrader, passingRequirements, runPair, simPathOf, specObjective, type PairRun } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
 import { witnessOracle } from '../../support/witness-oracle.js';
 
@@ -34,7 +34,7 @@ async function record(params: SimParams, cap: number, work: string, entryPoints:
   // The oracle's witness cases, the few that decide a SIMULATED tree's verdicts (witness-oracle.ts): what the
   // whole oracle says of each planted defect is the corpus's property (corpus-validity.test.ts).
   const oracle = await witnessOracle('sqlcsv');
-  const grade: TreeGrader = (workspace) => gradeTree({ tree: workspace, spec: 'sqlcsv', specDir: SPEC, oracleDir: oracle, runId: `test-recovery-${cap}`, caseTimeoutMs: 20_000 });
+  const grade = oracleGrader({ specDir: SPEC, runId: `test-recovery-${cap}`, limits: { caseTimeoutMs: 20_000 }, oracleDir: oracle });
   const pair = await runPair({
     cell: { cap, repetition: 1 },
     engine: {
