@@ -10,7 +10,7 @@ export { resolveClaim } from './cell/claim-resolution.js';
 export { runPair, oracleGrader, type PairRun, type PairRunOptions, type ArmOutcome, type TreeGrader } from './cell/pair-run.js';
 export { specObjective, criterionLine, type SpecObjective } from './cell/spec-objective.js';
 export { revealFailures } from './grading/failure-reveal.js';
-export { stageScratch } from './grading/grader.js';
+export { RUNNER_FILES, stageScratch } from './grading/grader.js';
 export { runGradingContainer, type ContainerRun } from './grading/grading-container.js';
 export { stageTree, resolveInside, TREE_LIMITS, type StagedTree, type TreeLimits } from './grading/tree-staging.js';
 export { canonicalJson, digestOf } from './internal/canonical-json.js';

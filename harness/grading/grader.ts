@@ -60,7 +60,7 @@ export interface GradeOptions {
 }
 
 /** The shared runner's files, staged in every grading's oracle dir. */
-const RUNNER_FILES = ['fork_server.py', 'runner.py'];
+export const RUNNER_FILES: readonly string[] = ['fork_server.py', 'runner.py'];
 
 /** Files the oracle dir may hold once the runner has deleted its expectations: the runner's and the judge's. */
 function oracleAllowlist(oracle: Oracle): string[] {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { gradeTree, loadSpecOracle, loadTaskDefinition, oracleDir, runnerDir, specDir } from '../../harness/index.js';
-import { applyDefects, readCorpus } from '../../harness/testing.js';
+import { RUNNER_FILES, applyDefects, readCorpus } from '../../harness/testing.js';
 
 /**
  * The held-out oracle cut down to the cases that decide a SIMULATED tree's grade. Every tree the
@@ -48,7 +48,7 @@ export async function materialDigest(task: string): Promise<string> {
   const { oracle } = await loadSpecOracle(task);
   hash.update(JSON.stringify(oracle.cases));
   await filesDigest(hash, oracle.dir, oracle.judgeFiles);
-  await filesDigest(hash, runnerDir(), ['runner.py', 'fork_server.py']);
+  await filesDigest(hash, runnerDir(), RUNNER_FILES);
   const corpus = await readCorpus(await loadTaskDefinition(specDir(task)));
   hash.update(JSON.stringify(corpus.files)).update(JSON.stringify(corpus.defects));
   return hash.digest('hex');
