@@ -12,7 +12,7 @@ export { renderGrade } from './grading/grade-report.js';
 export { gradeTree, loadSpecOracle, type GradeOptions } from './grading/grader.js';
 export { GradingRefusedError } from './grading/grading-container.js';
 export { GradeResult, RunnerReport } from './grading/grading-report.js';
-export { loadOracle, OracleCase, OracleInvalidError, formatOf, type Oracle } from './grading/oracle-cases.js';
+export { loadOracle, oracleSubset, OracleCase, OracleInvalidError, formatOf, type Oracle } from './grading/oracle-cases.js';
 export { loadOracleDefinition, OracleDefinition } from './grading/oracle-definition.js';
 export { loadMutants, applyMutant, applyMutants, mutantGroups, Mutant } from './grading/oracle-mutants.js';
 export { loadRequirements, Requirement, SpecInvalidError } from './grading/spec-requirements.js';

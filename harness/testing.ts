@@ -74,6 +74,8 @@ export { randomSubset, twoGroupings } from './task/check/corpus-groupings.js';
 export { distinctOutputs } from './task/check/distinct-outputs.js';
 export { evaluateCheck } from './task/check/evaluate.js';
 export { constantFamily, gradingPlan, mutantSample, MUTANT_GROUP_SIZE, SLICE_GROUPS } from './task/check/grading-plan.js';
+export { coveringCases, twinCases, COVERING_PER_REQUIREMENT } from './task/check/covering-cases.js';
+export { settledGrading } from './task/check/settled-grading.js';
 export { isolation } from './task/check/isolation.js';
 export { modesAgree, mutantPerRequirement, mutantsExact, outputMutants, sentenceKills } from './task/check/mutant-checks.js';
 export { sentenceMapHoles, specSentences } from './task/check/sentence-map.js';

@@ -46,7 +46,7 @@ export function taskCommand(io: CliIo, setExit: (code: number) => void): Command
     .option('--json', 'print the report as JSON (for CI)', false)
     .option('--exhaustive', 'grade every mutant alone both ways and every planted defect alone (long)', false)
     .option('--only <parts>', `run only these parts, comma-separated: ${PARTS.join(', ')}`, parts)
-    .option('--quick', 'grade fewer trees of each kind (one constant program, two mutant groups, one mutant alone, two defect groups), turning with the UTC day: what npm test runs', false)
+    .option('--quick', 'grade fewer trees of each kind (one constant program, two mutant groups, one mutant alone, two defect groups), turning with the UTC day, and the baselines and the exec twin on fewer cases: what npm test runs', false)
     .option('--slice <k>', 'which slice of the packed mutant groups to grade (default: the UTC day\'s)', sliceArg)
     .option('--mutants <ids>', 'grade only these mutants, each alone (comma-separated)', ids)
     .option('--defects <ids>', 'grade only these planted defects, each alone (comma-separated)', ids)

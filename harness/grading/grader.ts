@@ -6,7 +6,7 @@ import { SandboxImageMissingError, WORKSPACE_SCAFFOLDING, assertDockerReachable,
 import { revealFailures } from './failure-reveal.js';
 import { GradingRefusedError, runGradingContainer } from './grading-container.js';
 import { GradeResult, type RunnerReport, type ScaffoldingSize } from './grading-report.js';
-import { loadOracle, type Oracle } from './oracle-cases.js';
+import { loadOracle, oracleSubset, type Oracle } from './oracle-cases.js';
 import { oracleDir, runnerDir, specDir } from '../paths.js';
 import { loadTaskDefinition } from '../task/task-definition.js';
 import { sandboxImageTag } from '../sandbox/sandbox-image.js';
@@ -26,6 +26,12 @@ export interface GradeOptions {
   oracleDir?: string;
   /** Where the shared runner and fork server live. Default `oracle/runner`. */
   runnerDir?: string;
+  /**
+   * Grade only these cases of the oracle (ids); a requirement is then decided by its cases
+   * among them, and one with none among them fails. Default every case. For checks that a
+   * subset can settle (harness task check --quick), never for a measurement.
+   */
+  caseIds?: readonly string[];
   /** Default: a client from the environment (`DOCKER_HOST`). */
   docker?: Docker;
   /** Default: the current sandbox image tag. */
@@ -112,7 +118,9 @@ export async function gradeTree(options: GradeOptions): Promise<GradeResult> {
   const tree = await realpath(path.resolve(options.tree)).catch(() => path.resolve(options.tree));
   const treeStat = await lstat(tree).catch(() => null);
   if (!treeStat?.isDirectory()) throw new GradingRefusedError(`${options.tree} is not a directory; pass the root of the tree to grade.`);
-  const { oracle, requirements, module } = await loadSpecOracle(spec, options);
+  const loaded = await loadSpecOracle(spec, options);
+  const { requirements, module } = loaded;
+  const oracle = options.caseIds ? oracleSubset(loaded.oracle, options.caseIds) : loaded.oracle;
   await assertDockerReachable(docker);
   await docker.getImage(image).inspect().catch((cause) => {
     throw new SandboxImageMissingError(image, { cause });

@@ -142,6 +142,21 @@ export async function loadOracle(dir: string, requirements: Requirement[]): Prom
   return { name: path.basename(dir), dir, judgeFiles: [definition.judge, ...definition.judge_modules], cases, requirementMap, datasets };
 }
 
+/**
+ * The oracle cut to the cases named (a requirement keeps only its named cases; one with none
+ * left keeps none, and a grading then fails it), with only the data sets those cases use.
+ * Throws an OracleInvalidError naming a case the oracle does not hold.
+ */
+export function oracleSubset(oracle: Oracle, ids: readonly string[]): Oracle {
+  const keep = new Set(ids);
+  const unknown = [...keep].filter((id) => !oracle.cases.some((c) => c.id === id));
+  if (unknown.length) throw new OracleInvalidError(`the cases asked for are not in oracle ${oracle.name}: ${unknown.slice(0, 5).join(', ')}`);
+  const cases = oracle.cases.filter((c) => keep.has(c.id));
+  const requirementMap = Object.fromEntries(Object.entries(oracle.requirementMap).map(([r, list]) => [r, list.filter((id) => keep.has(id))]));
+  const datasets = oracle.datasets.filter((d) => cases.some((c) => c.data === d));
+  return { ...oracle, cases, requirementMap, datasets };
+}
+
 /** The --format a case's arguments ask for (the first one; giving it twice is an argument error). */
 export function formatOf(args: string[]): string {
   for (let i = 0; i < args.length; i++) {

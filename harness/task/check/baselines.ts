@@ -20,12 +20,18 @@ export function baselineProperties(trees: readonly GradedTree[]): PropertyResult
         )
       : skipped('reference-passes', 'baselines not graded'),
     empty.length
-      ? propertyOf('empty-tree-zero', empty.filter((t) => t.satisfied > 0).map((t) => `${t.name} earns ${earned(t)}`), `0/${empty[0]!.total}`)
+      ? propertyOf('empty-tree-zero', empty.filter((t) => t.satisfied > 0).map((t) => `${t.name} earns ${earned(t)}`), `0/${empty[0]!.total}${onSubset(empty)}`)
       : skipped('empty-tree-zero', 'baselines not graded'),
     constants.length
-      ? propertyOf('constant-programs-zero', constants.filter((t) => t.satisfied > 0).map((t) => `${t.name} earns ${earned(t)}`), constants.length === 1 ? `1 program that ignores its input (${constants[0]!.name}), 0/${constants[0]!.total}` : `${constants.length} programs that ignore their input, each 0/${constants[0]!.total}`)
+      ? propertyOf('constant-programs-zero', constants.filter((t) => t.satisfied > 0).map((t) => `${t.name} earns ${earned(t)}`), (constants.length === 1 ? `1 program that ignores its input (${constants[0]!.name}), 0/${constants[0]!.total}` : `${constants.length} programs that ignore their input, each 0/${constants[0]!.total}`) + onSubset(constants))
       : skipped('constant-programs-zero', 'baselines not graded'),
   ];
+}
+
+/** How much of the oracle settled a zero, when a subset did (task check --quick). */
+function onSubset(trees: readonly GradedTree[]): string {
+  const sizes = [...new Set(trees.flatMap((t) => (t.cases ? [t.cases.length] : [])))];
+  return sizes.length ? `, failing a case of every requirement among ${sizes.join(' or ')} cases` : '';
 }
 
 /** What a tree earned, naming the requirements when only a few: what a failure must show. */

@@ -20,6 +20,7 @@ export const GradedTree = z.strictObject({
   failing: z.array(RequirementId).describe('Requirements the tree failed, sorted.'),
   passing: z.array(RequirementId).describe('Requirements the tree passed, sorted.'),
   failedCases: z.array(z.strictObject({ case: z.string(), req: RequirementId, reason: z.string() })).describe('Every failing case, sorted by id.'),
+  cases: z.array(z.string()).optional().describe('The ids of the cases graded, when a subset settled the property (task check --quick); absent: every case.'),
 });
 export type GradedTree = z.infer<typeof GradedTree>;
 

@@ -9,6 +9,7 @@ import { evaluateCheck } from './evaluate.js';
 import { gradingPlan, PARTS, type Part, type PlannedTree } from './grading-plan.js';
 import { loadTaskMaterial, type TaskFolders, type TaskMaterial } from './check-material.js';
 import { gradedTree, materialise } from './check-trees.js';
+import { settledGrading } from './settled-grading.js';
 import { packageFiles } from './peers.js';
 
 /** Options of {@link runTaskCheck}. */
@@ -97,18 +98,22 @@ async function gradeAll(m: TaskMaterial, planned: readonly PlannedTree[], o: Tas
       planned.map((t, i) =>
         queue.add(async () => {
           const tree = await materialise(m, t, root, `tree-${i}`);
+          const grade = (caseIds?: readonly string[]) =>
+            gradeTree({
+              tree,
+              spec: m.task,
+              specDir: m.dirs.specDir,
+              oracleDir: m.dirs.oracleDir,
+              caseTimeoutMs: o.caseTimeoutMs ?? 20_000,
+              mode: t.kind === 'mutants' ? t.mode : 'fork',
+              runId: 'task-check',
+              ...(caseIds ? { caseIds } : {}),
+            });
           const t0 = performance.now();
-          const result = await gradeTree({
-            tree,
-            spec: m.task,
-            specDir: m.dirs.specDir,
-            oracleDir: m.dirs.oracleDir,
-            caseTimeoutMs: o.caseTimeoutMs ?? 20_000,
-            mode: t.kind === 'mutants' ? t.mode : 'fork',
-            runId: 'task-check',
-          });
-          o.progress?.(`${m.task}: graded ${++done}/${planned.length} ${t.name}: ${result.satisfied}/${result.total} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-          return gradedTree(t, result);
+          const { result, cases } = await settledGrading(t, grade, (line) => o.progress?.(`${m.task}: ${line}`));
+          const on = cases ? ` (${cases.length} of ${m.oracle.cases.length} cases)` : '';
+          o.progress?.(`${m.task}: graded ${++done}/${planned.length} ${t.name}${on}: ${result.satisfied}/${result.total} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+          return gradedTree(t, result, cases);
         }),
       ),
     );

@@ -57,8 +57,9 @@ export async function materialise(m: TaskMaterial, planned: PlannedTree, root: s
   }
 }
 
-export function gradedTree(planned: PlannedTree, result: GradeResult): GradedTree {
+export function gradedTree(planned: PlannedTree, result: GradeResult, cases = planned.cases): GradedTree {
   return {
+    ...(cases ? { cases: [...cases] } : {}),
     name: planned.name,
     kind: planned.kind,
     members: [...planned.members],

@@ -2,6 +2,7 @@ import { mutantGroups, type Mutant } from '../../grading/oracle-mutants.js';
 import type { OracleCase } from '../../grading/oracle-cases.js';
 import type { DefectDeclaration } from './corpus-checks.js';
 import { randomSubset, SUBSET_SEEDS, twoGroupings } from './corpus-groupings.js';
+import { coveringCases, twinCases } from './covering-cases.js';
 
 /**
  * Which trees a check grades, decided before any grading. Pure.
@@ -22,7 +23,11 @@ export const SAMPLE_SIZE = 4;
  * The quick form (`--quick`, what `npm test` runs): every kind of tree is still graded through
  * the real grader, but fewer of each: one constant program (of three: silence, an error, the
  * commonest expected output), a slice of at most two mutant groups and one mutant alone both
- * ways, the clean corpus and two defect groups. The static `distinct-outputs` property already
+ * ways, the clean corpus and two defect groups. Fewer cases too, where a subset settles the
+ * property (covering-cases.ts): the empty tree and the constant are graded on two cases of each
+ * requirement (every case if one of them earns a requirement there), and the mutant's second
+ * grading (exec) on those and every case of the requirements it breaks, compared with the fork
+ * grading case by case there; the reference and every fork grading of a mutant see every case. The static `distinct-outputs` property already
  * proves no constant can earn a requirement; the graded one confirms it through the runner. The
  * constant and the slices turn with the UTC day like the default's, so a week of CI runs visits
  * every constant and every group; the default and
@@ -35,12 +40,16 @@ export const QUICK = { sliceGroups: 2, sample: 1, corpusGroups: 2, constants: 1 
 export const PARTS = ['static', 'baselines', 'mutants', 'corpus', 'peers'] as const;
 export type Part = (typeof PARTS)[number];
 
-export type PlannedTree =
+export type PlannedTree = (
   | { name: string; kind: 'reference' | 'empty'; members: [] }
   | { name: string; kind: 'constant'; members: []; exit: number; stdout: string; stderr: string }
   | { name: string; kind: 'mutants'; members: string[]; mode: 'fork' | 'exec' }
   | { name: string; kind: 'corpus'; members: string[] }
-  | { name: string; kind: 'peer'; members: [string] };
+  | { name: string; kind: 'peer'; members: [string] }
+) & {
+  /** Grade only these cases (ids, covering-cases.ts); absent: every case. */
+  cases?: string[];
+};
 
 export interface PlanOptions {
   parts: readonly Part[];
@@ -78,10 +87,14 @@ export function gradingPlan(input: PlanInput, o: PlanOptions): GradingPlan {
   const trees: PlannedTree[] = [];
   const notes: string[] = [];
   if (o.parts.includes('baselines')) {
-    trees.push({ name: 'reference', kind: 'reference', members: [] }, { name: 'empty tree', kind: 'empty', members: [] });
+    const quick = o.quick && !o.exhaustive.mutants;
+    // Quick: what earns nothing on the covering cases earns nothing on all of them.
+    const cases = quick ? { cases: coveringCases(input.cases) } : {};
+    trees.push({ name: 'reference', kind: 'reference', members: [] }, { name: 'empty tree', kind: 'empty', members: [], ...cases });
     const family = constantFamily(input.cases, o.exhaustive.mutants);
     // Quick: one a day of silence with status 0, an error with status 1, and the commonest expected output.
-    trees.push(...(o.quick && !o.exhaustive.mutants ? daySlice(quickConstants(family), QUICK.constants, o).picked : family));
+    trees.push(...(quick ? daySlice(quickConstants(family), QUICK.constants, o).picked.map((t) => ({ ...t, ...cases })) : family));
+    if (quick) notes.push(`baselines: the empty tree and the constant on ${cases.cases!.length} of ${input.cases.length} cases, covering every requirement (quick)`);
   }
   if (o.parts.includes('mutants')) trees.push(...mutantTrees(input, o, notes));
   if (o.parts.includes('corpus') && input.defects) trees.push(...corpusTrees(input.defects, o, notes));
@@ -100,9 +113,16 @@ function mutantTrees(input: PlanInput, o: PlanOptions, notes: string[]): Planned
   const { picked: groups, slice, slices } = daySlice(packed, o.quick ? QUICK.sliceGroups : SLICE_GROUPS, o);
   notes.push(`mutants: ${input.mutants.length} in ${packed.length} groups; slice ${slice} of ${slices} (--slice ${slice}): ${groups.length} groups${o.quick ? ' (quick)' : ''}`);
   const sample = mutantSample(input.mutants, slice, o.quick ? QUICK.sample : SAMPLE_SIZE);
+  // Quick: the exec twin where its verdicts can differ from the fork's, not on every case.
+  const twin = (id: string): PlannedTree => {
+    const t = alone(id, 'exec');
+    return o.quick ? { ...t, cases: twinCases(input.cases, input.mutants.find((m) => m.id === id)?.breaks ?? []) } : t;
+  };
+  const twins = sample.map(twin);
+  if (o.quick) notes.push(`modes: ${twins.map((t) => `${t.name} on ${t.cases!.length} of ${input.cases.length} cases`).join(', ')} (quick)`);
   return [
     ...groups.map((g) => ({ name: `group ${packed.indexOf(g) + 1} (${g.map((m) => m.id).join(' + ')})`, kind: 'mutants' as const, members: g.map((m) => m.id), mode: 'fork' as const })),
-    ...sample.flatMap((m) => [alone(m, 'fork'), alone(m, 'exec')]),
+    ...sample.flatMap((m, i) => [alone(m, 'fork'), twins[i]!]),
   ];
 }
 

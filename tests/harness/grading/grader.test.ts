@@ -57,6 +57,15 @@ describe.skipIf(!HAS_DOCKER)('harness grade: the held-out oracle in a fresh cont
     expect(result.casesTotal).toBeGreaterThan(5);
   });
 
+  it('grades only the cases asked for: a requirement is decided by its cases among them, one with none fails; an unknown case is refused', async () => {
+    const { oracle } = await loadSpecOracle('sqlcsv');
+    const ids = [...oracle.requirementMap.R01!.slice(0, 2), oracle.requirementMap.R02![0]!];
+    const result = await gradeTree({ spec: 'sqlcsv', tree: REFERENCE, caseIds: ids, ...SLACK });
+    expect([result.casesTotal, result.casesPassed, result.satisfied, result.total]).toEqual([3, 3, 2, 42]);
+    expect(result.requirements.filter((r) => r.pass).map((r) => r.id)).toEqual(['R01', 'R02']);
+    await expect(gradeTree({ spec: 'sqlcsv', tree: REFERENCE, caseIds: ['R01-no-such-case'] })).rejects.toThrowErrorMatchingInlineSnapshot(`[OracleInvalidError: the cases asked for are not in oracle sqlcsv: R01-no-such-case]`);
+  });
+
   it('refuses the measurement when the expectations were not deleted before the program ran', async () => {
     // An oracle whose runner "forgets" to delete: the harness's own re-check must refuse it.
     const leaky = await scratchDir('rdh-leaky-runner-');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderCheck } from '../../../harness/index.js';
-import { randomSubset, twoGroupings, constantFamily, gradingPlan, mutantSample, SLICE_GROUPS, distinctOutputs, sentenceMapHoles, specSentences, constantProgram } from '../../../harness/testing.js';
+import { randomSubset, twoGroupings, constantFamily, gradingPlan, mutantSample, SLICE_GROUPS, distinctOutputs, sentenceMapHoles, specSentences, constantProgram, coveringCases, twinCases, settledGrading } from '../../../harness/testing.js';
 import type { OracleCase } from '../../../harness/index.js';
 
 /** A mutant of one requirement, patching text of its own, so any set of them packs together. */
@@ -52,6 +52,50 @@ describe('the grading plan', () => {
     expect(new Set(days.slice(0, 3).flatMap(constants)).size).toBe(3);
     // The mutant graded alone turns with the slice: 38 groups, two a day, 19 slices, 19 mutants.
     expect(new Set(days.map((t) => t.find((x) => x.kind === 'mutants' && x.mode === 'exec')!.members[0])).size).toBe(19);
+  });
+
+  it('quick: the empty tree and the constant on cases covering every requirement, the exec twin there and on its broken requirements; the reference and fork gradings on every case', () => {
+    const c = (id: string, exit: number, stdout = '') => ({ id, req: id.slice(0, 3), args: [], expect: { exit, stdout } }) as unknown as OracleCase;
+    const cases = [c('R01-a', 1), c('R01-b', 0, 'a\n'), c('R01-c', 0, 'a\n'), c('R01-d', 0, 'b\n'), c('R02-a', 0, 'x\n'), c('R02-b', 0, 'y\n'), c('R02-c', 2)];
+    // Per requirement: its first exit-0 case, then the first expecting another exit status (else another output).
+    expect(coveringCases(cases)).toEqual(['R01-a', 'R01-b', 'R02-a', 'R02-c']);
+    expect(coveringCases(cases, 3)).toEqual(['R01-a', 'R01-b', 'R01-d', 'R02-a', 'R02-b', 'R02-c']);
+    expect(twinCases(cases, ['R01'])).toEqual(['R01-a', 'R01-b', 'R01-c', 'R01-d', 'R02-a', 'R02-c']);
+    const mutants = [mutant(0, ['R01']), mutant(1, ['R02'])];
+    const plan = (quick: boolean) => gradingPlan({ cases, mutants, referenceSources: { 'p.py': 'line0;\nline1;' }, defects: null }, { parts: ['baselines', 'mutants'], exhaustive: { mutants: false, corpus: false }, quick, slice: 0 });
+    const quick = plan(true);
+    expect(quick.trees.map((t) => `${t.name}: ${t.cases?.join(' ') ?? 'every case'}`)).toMatchInlineSnapshot(`
+      [
+        "reference: every case",
+        "empty tree: R01-a R01-b R02-a R02-c",
+        "constant: exit 0, stdout "", stderr "": R01-a R01-b R02-a R02-c",
+        "group 1 (m-0 + m-1): every case",
+        "m-0: every case",
+        "m-0 (exec): R01-a R01-b R01-c R01-d R02-a R02-c",
+      ]
+    `);
+    expect(quick.notes.filter((n) => /cases/.test(n))).toEqual([
+      'baselines: the empty tree and the constant on 4 of 7 cases, covering every requirement (quick)',
+      'modes: m-0 (exec) on 6 of 7 cases (quick)',
+    ]);
+    expect(plan(false).trees.filter((t) => t.cases)).toEqual([]);
+  });
+
+  it('a baseline that earns a requirement on its subset is graded again on every case; a zero there stands, and so does an exec twin', async () => {
+    const calls: Array<readonly string[] | undefined> = [];
+    const grade = (earns: (ids?: readonly string[]) => number) => async (ids?: readonly string[]) => {
+      calls.push(ids);
+      return { satisfied: earns(ids) };
+    };
+    const subset = ['R01-a', 'R02-a'];
+    // A constant that passes both of R02's chosen cases but not all of R02's: the whole oracle decides.
+    expect(await settledGrading({ name: 'constant', kind: 'constant', cases: subset }, grade((ids) => (ids ? 1 : 0)))).toEqual({ result: { satisfied: 0 } });
+    expect(calls).toEqual([subset, undefined]);
+    calls.length = 0;
+    expect(await settledGrading({ name: 'empty tree', kind: 'empty', cases: subset }, grade(() => 0))).toEqual({ result: { satisfied: 0 }, cases: subset });
+    expect(await settledGrading({ name: 'm (exec)', kind: 'mutants', cases: subset }, grade(() => 1))).toEqual({ result: { satisfied: 1 }, cases: subset });
+    expect(await settledGrading({ name: 'reference', kind: 'reference' }, grade(() => 2))).toEqual({ result: { satisfied: 2 } });
+    expect(calls).toEqual([subset, subset, undefined]);
   });
 
   it('exhaustive: every mutant alone, both ways; --mutants: those alone', () => {

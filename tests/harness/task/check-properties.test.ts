@@ -68,6 +68,11 @@ describe('baselines, the quick form', () => {
     const rows = baselineProperties([graded('constant: exit 1, stdout "", stderr "error\\n"', 'constant', [], REQS.map((r) => [`${r}-a`, r]))]);
     expect(rows.find((r) => r.property === 'constant-programs-zero')).toMatchObject({ status: 'pass', detail: '1 program that ignores its input (constant: exit 1, stdout "", stderr "error\\n"), 0/3' });
   });
+
+  it('say how many cases settled a zero when a subset did', () => {
+    const onSubset = { ...graded('empty tree', 'empty', [], REQS.map((r) => [`${r}-a`, r])), cases: REQS.flatMap((r) => [`${r}-a`, `${r}-b`]) };
+    expect(baselineProperties([onSubset]).find((r) => r.property === 'empty-tree-zero')).toMatchObject({ status: 'pass', detail: '0/3, failing a case of every requirement among 6 cases' });
+  });
 });
 
 describe('mutants', () => {
@@ -113,6 +118,15 @@ describe('mutants', () => {
   it('fork and exec gradings of one tree must agree case by case', () => {
     const row = modesAgree([graded('m-one', 'mutants', ['m-one'], [['R01-a', 'R01']]), graded('m-one (exec)', 'mutants', ['m-one'], [['R01-a', 'R01'], ['R01-b', 'R01']], 'exec')]);
     expect(row.failures).toEqual(['m-one (exec): exec only: R01-b: stdout differs at line 1']);
+  });
+
+  it('an exec grading of a subset is compared with the fork grading on that subset only, case by case there', () => {
+    const fork = graded('m-one', 'mutants', ['m-one'], [['R01-a', 'R01'], ['R01-z', 'R01']]);
+    const exec = (failed: Array<[string, string]>) => ({ ...graded('m-one (exec)', 'mutants', ['m-one'], failed, 'exec'), cases: ['R01-a', 'R01-b', 'R02-a'] });
+    // R01-z was not graded by exec: not a difference. Within the subset every difference counts.
+    expect(modesAgree([fork, exec([['R01-a', 'R01']])])).toMatchObject({ status: 'pass', detail: '1 trees graded both ways, identical case by case (1 on a subset of the cases)' });
+    expect(modesAgree([fork, exec([])]).failures).toEqual(['m-one (exec): fork only: R01-a: stdout differs at line 1']);
+    expect(modesAgree([fork, exec([['R01-a', 'R01'], ['R02-a', 'R02']])]).failures).toEqual(['m-one (exec): exec only: R02-a: stdout differs at line 1']);
   });
 });
 
