@@ -4,6 +4,7 @@ import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import PQueue from 'p-queue';
 import { SECRET_SHAPES } from '../../harness/run-files.js';
 import { admitted, skippedWhole, type FileKind } from './allowlist.js';
 import { scanOutput } from './scan-output.js';
@@ -230,18 +231,19 @@ export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
   io.out(`make_site: scanning for the values of ${known.keys.length ? known.keys.map((k) => k.name).join(', ') : 'no configured key (none is set here)'} and every known key format`);
   // Every line printed while staging names files a run holds: none may echo a secret in a name.
   const safe: Io = { out: (l) => io.out(scanner.redactPaths(l)), err: (l) => io.err(scanner.redactPaths(l)) };
-  const files: StagedFile[] = [];
+  let files: StagedFile[] = [];
   const hits: ScanHit[] = [];
   try {
-    for (const run of runs) {
-      for (const file of await walk(run, safe)) {
-        const shownAs = `${run.shownAs}/${file.relative}`;
-        for (const kind of scanner.scanName(`${run.name}/${file.relative}`)) hits.push({ shownAs, line: null, kind, variable: null, decoded: false });
-        const bytes = await readFile(file.source);
-        for (const f of scanner.scan(asText(bytes, shownAs), formatOf(file.relative))) hits.push({ shownAs, ...f });
-        files.push({ ...file, sha256: createHash('sha256').update(bytes).digest('hex') });
-      }
-    }
+    const listed: Array<{ file: Omit<StagedFile, 'sha256'>; shownAs: string }> = [];
+    for (const run of runs) for (const file of await walk(run, safe)) listed.push({ file, shownAs: `${run.shownAs}/${file.relative}` });
+    const scanned = await inOrder(listed, async ({ file, shownAs }) => {
+      const found: ScanHit[] = scanner.scanName(`${file.run}/${file.relative}`).map((kind) => ({ shownAs, line: null, kind, variable: null, decoded: false }));
+      const bytes = await readFile(file.source);
+      for (const f of scanner.scan(asText(bytes, shownAs), formatOf(file.relative))) found.push({ shownAs, ...f });
+      return { staged: { ...file, sha256: createHash('sha256').update(bytes).digest('hex') }, found };
+    });
+    files = scanned.map((s) => s.staged);
+    hits.push(...scanned.flatMap((s) => s.found));
   } catch (error) {
     if (error instanceof MakeSiteError) throw new MakeSiteError(scanner.redactPaths(error.message), error.exitCode);
     throw error;
@@ -257,7 +259,7 @@ export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
   const staging = `${options.data}.staging-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
   try {
-    for (const file of files) {
+    await inOrder(files, async (file) => {
       const bytes = await readFile(file.source);
       if (createHash('sha256').update(bytes).digest('hex') !== file.sha256) {
         throw new MakeSiteError(`${scanner.redactPaths(`${file.run}/${file.relative}`)} changed while the site was being staged; nothing was published. Run make_site.sh again once the run is not being written.`, EXIT.usage);
@@ -265,7 +267,7 @@ export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
       const target = path.join(staging, 'runs', file.run, ...file.relative.split('/'));
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, bytes);
-    }
+    });
     await mkdir(path.join(staging, 'runs'), { recursive: true });
     await swapIn(staging, options.data);
   } finally {
@@ -273,6 +275,22 @@ export async function stageRuns(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
   }
   io.out(`make_site: staged ${files.length} files of ${runs.length} ${runs.length === 1 ? 'run' : 'runs'} into ${path.relative(REPO, options.data) || options.data}`);
   return { runs, files: files.length };
+}
+
+/** Files staged at once: their reads overlap the scan of the others, and a sweep's transcripts are never held whole. */
+const STAGE_AT_ONCE = 8;
+
+/**
+ * `work` on each item, at most STAGE_AT_ONCE at a time, with the results in the items' order.
+ * Every started item is let finish before a failure is thrown (the first in the items' order),
+ * so nothing still writes into a folder the caller is about to remove.
+ */
+async function inOrder<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const queue = new PQueue({ concurrency: STAGE_AT_ONCE });
+  const settled = await Promise.allSettled(items.map((item) => queue.add(() => work(item)) as Promise<R>));
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<R>).value);
 }
 
 /**
