@@ -11,13 +11,17 @@ export const CHROMIUM = process.env.RDH_CHROMIUM ?? '/usr/bin/chromium';
  * sandbox, no GPU, and nothing that reaches for the network at start (component updates,
  * sync, background networking), with a fresh profile every time.
  */
-export async function launchChromium(options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; localOnly?: boolean } = {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   // The fresh profile is the --user-data-dir (playwright passes it so, and refuses it in args).
   const profile = await mkdtemp(path.join(tmpdir(), 'rdh-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // localOnly: no host name resolves but 127.0.0.1, so nothing can be fetched from outside (routing every request would do it too, but turns the HTTP cache off).
+      ...(options.localOnly ? ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] : []),
+    ],
     colorScheme: options.colorScheme ?? 'light',
     viewport: options.viewport ?? { width: 1280, height: 900 },
     offline: false,
