@@ -16,6 +16,7 @@ import type { Io, MakeSiteOptions } from './site-options.js';
 
 export type { Io, MakeSiteOptions } from './site-options.js';
 import { repositoryOf } from '../src/lib/reproduce-steps.js';
+import { publishTexts } from '../src/lib/published-texts.js';
 
 /**
  * make_site.sh: stage the chosen runs through the allowlist, scan every staged file for
@@ -357,6 +358,8 @@ export async function buildSite(options: MakeSiteOptions, io: Io, env: NodeJS.Pr
       RDH_SITE_REPOSITORY: repositoryOf(JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8'))) ?? '',
     });
     if (code !== 0) throw new MakeSiteError(`make_site: the site build failed (astro build exited ${code}); the message above names the file. Nothing was published${options.out ? `; ${path.relative(REPO, options.out) || options.out} is unchanged` : ''}.`, EXIT.build);
+    // The transcripts' long texts are copied in, not rendered, and scanned with every other built file.
+    await publishTexts(options.data, building);
     await refuseBuiltSecrets(building, options, io, env);
     await swapIn(building, options.out);
   } finally {
