@@ -5,7 +5,7 @@ import Docker from 'dockerode';
 import { assertDockerReachable, daemonFailure, sandboxLabels } from './docker-daemon.js';
 import { SandboxDisposedError, SandboxImageMissingError, SandboxesClosedError } from '../base/errors.js';
 import { ContainerShutdown } from './container-shutdown.js';
-import { clearLeftovers } from './leftover-processes.js';
+import { clearLeftovers, sweptCommand } from './leftover-processes.js';
 import { CappedSink } from './internal/output-cap.js';
 import { resolveInside } from './internal/workspace-fs.js';
 import {
@@ -247,12 +247,13 @@ class DockerSandbox implements Sandbox {
     if (this.unclean) await this.clear();
     await this.transport.beforeCommand(this.container);
     const started = performance.now();
+    const swept = sweptCommand(command);
     const spec = {
-      Cmd: ['sh', '-c', command],
+      Cmd: swept.cmd,
       AttachStdout: true,
       AttachStderr: true,
       WorkingDir: path.posix.join(WORKSPACE_MOUNT, cwd),
-      Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      Env: [...Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`), swept.env],
       User: this.user,
     };
     const exec = await this.container.exec(spec).catch(async (error: { statusCode?: number }) => {
@@ -263,7 +264,7 @@ class DockerSandbox implements Sandbox {
       return this.container.exec(spec);
     });
     const stdout = new CappedSink(this.outputCapBytes);
-    const stderr = new CappedSink(this.outputCapBytes);
+    const stderr = new CappedSink(this.outputCapBytes, Buffer.byteLength(swept.mark));
     const stream = await exec.start({ hijack: true, stdin: false });
     const ended = new Promise<void>((resolve) => {
       stream.once('end', resolve);
@@ -284,8 +285,10 @@ class DockerSandbox implements Sandbox {
     const exitCode = timedOut ? null : await exitCodeOf(exec);
     // Whatever the command started dies here, before anything else runs: a background process,
     // or a bomb that outlived its shell, would otherwise share the next command's container.
+    // The command's runner has swept already when its stderr ends with the mark.
+    const sweptByRunner = !timedOut && stderr.takeTrailer(swept.mark);
     try {
-      await this.clear();
+      if (!sweptByRunner) await this.clear();
       // Nothing is left to write to the stream of a command that timed out; Docker closes it at its own pace.
       if (timedOut) await Promise.race([ended, new Promise((r) => setTimeout(r, 2000).unref())]);
     } finally {

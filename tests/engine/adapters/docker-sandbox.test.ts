@@ -151,6 +151,36 @@ for host in ['1.1.1.1', '172.17.0.1', '10.0.0.1', 'deb.debian.org']:
     expect(seen.stdout).not.toContain('sleep');
   });
 
+  it('runs a command and its sweep as one exec: three commands, three execs, their output as written', async () => {
+    const docker = new Docker();
+    // To the millisecond (the daemon is this machine's): no exec of an earlier test falls in the window.
+    const clock = () => Date.now() / 1000;
+    const since = clock();
+    const results = [await sandbox.exec('printf out; printf err >&2'), await sandbox.exec('echo'), await sandbox.exec('exit 3')];
+    expect(results.map((r) => [r.exitCode, r.stdout, r.stderr])).toEqual([[0, 'out', 'err'], [0, '\n', ''], [3, '', '']]);
+    const until = clock();
+    const stream = (await docker.getEvents({ since, until, filters: { container: [sandbox.id] } })) as NodeJS.ReadableStream;
+    let text = '';
+    for await (const chunk of stream) text += chunk.toString();
+    const actions = text.split('\n').filter(Boolean).map((line) => String((JSON.parse(line) as { Action: string }).Action));
+    expect(actions.filter((a) => a.startsWith('exec_create:'))).toHaveLength(3);
+  });
+
+  it('gives the command the default signal dispositions, not its runner\'s: a writer into a closed pipe ends quietly', async () => {
+    // Python ignores SIGPIPE for itself; inherited, `yes` would report a broken pipe instead of dying of it.
+    expect(await sandbox.exec('yes | head -1')).toMatchObject({ exitCode: 0, stdout: 'y\n', stderr: '' });
+  });
+
+  it('sweeps after a command that forged the runner\'s mark and killed the runner: what it left running is ended all the same', async () => {
+    // The nonce is in the runner's environment until it starts the command, and its /proc is root's to read: the forger finds nothing.
+    const forged = await sandbox.exec(
+      'n=$(tr "\\0" "\\n" < /proc/$PPID/environ 2>/dev/null | sed -n "s/^RDH_SWEEP_NONCE=//p"); echo "nonce:${n:-none}"; sleep 1000 >/dev/null 2>&1 & printf "\\nrdh-swept %s clean" "$n" >&2; kill -9 $PPID',
+    );
+    expect(forged.stdout).toBe('nonce:none\n');
+    expect(forged.exitCode).toBe(137);
+    expect(await leftovers(sandbox)).toEqual([]);
+  });
+
   it('clears a command that left every pid taken, by restarting the container, and the next command can fork', async () => {
     // Unlike the shell bomb this one never burns out: it takes each pid as it frees, so nothing
     // inside the container can start to kill it. The command returns once the pids cgroup is full.
