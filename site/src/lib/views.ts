@@ -20,11 +20,10 @@ export const sessionView = (run: string, cell: string, slug: string): string => 
 export const textView = (_run: string, key: string): string => path.join(VIEWS, 'texts', `${key}.txt`);
 /** A run's raw transcripts, one compressed archive (transcript-bundle.ts). */
 export const transcriptsView = (run: string): string => path.join(VIEWS, 'transcripts', `${run}.tar.br`);
-/** What a run publishes besides pages: the keys of its stored texts, and how many transcripts its archive holds. */
+/** What a run publishes besides pages: how many transcripts its archive holds. */
 export const filesView = (run: string): string => path.join(VIEWS, 'files', `${run}.json`);
 
 export interface RunFiles {
-  texts: string[];
   transcripts: number;
 }
 

@@ -88,7 +88,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
   const index: Index = { runs: [], cells: [], sessions: [] };
   const written = new Set<string>();
   for (const name of await stagedRuns(dir)) {
-    const files: RunFiles = { texts: [], transcripts: 0 };
+    const files: RunFiles = { transcripts: 0 };
     const writes: Array<Promise<void>> = [];
     const archive = await TranscriptArchive.create(path.join(dir, transcriptsView(name)));
     const { run, cells } = await readRun(dir, name, {
@@ -100,7 +100,6 @@ async function prepare(context: LoaderContext): Promise<Index> {
         index.sessions.push({ run: name, cell: session.cell, slug: session.slug, pages: pages.length, view: file });
       },
       text: (key, text) => {
-        files.texts.push(key);
         // Named by its content hash, so a text another run already wrote is the same file: written once for the site.
         if (written.has(key)) return;
         written.add(key);
