@@ -190,9 +190,9 @@ async function settledAll<T>(promises: Array<Promise<T>>): Promise<T[]> {
 /**
  * The grader a sweep cell uses: the spec's held-out oracle in a fresh container per grading
  * (see gradeTree). `limits` may loosen the per-case and whole-grading limits on a busy machine;
- * `oracleDir` grades with another folder of cases (tests only: tests/support/witness-oracle.ts).
+ * `caseIds` grades on those cases of the oracle only (tests only: tests/support/witness-oracle.ts).
  */
-export function oracleGrader(o: { specDir: string; runId: string; limits?: Pick<GradeOptions, 'caseTimeoutMs' | 'workers'>; oracleDir?: string }): TreeGrader {
+export function oracleGrader(o: { specDir: string; runId: string; limits?: Pick<GradeOptions, 'caseTimeoutMs' | 'workers'>; caseIds?: readonly string[] }): TreeGrader {
   const specDir = path.resolve(o.specDir);
-  return (workspace) => gradeTree({ tree: workspace, spec: path.basename(specDir), specDir, runId: o.runId, ...o.limits, ...(o.oracleDir ? { oracleDir: o.oracleDir } : {}) });
+  return (workspace) => gradeTree({ tree: workspace, spec: path.basename(specDir), specDir, runId: o.runId, ...o.limits, ...(o.caseIds ? { caseIds: o.caseIds } : {}) });
 }

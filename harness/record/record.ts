@@ -56,8 +56,8 @@ export interface RecordFlags {
   dockerHost?: string[];
 }
 
-/** The sweep's grading of one tree; `oracleDir` grades with another folder of cases (tests only). */
-export type BaseGrade = (tree: string, other?: { oracleDir?: string }) => Promise<import('../grading/grading-report.js').GradeResult>;
+/** The sweep's grading of one tree; `caseIds` grades on those cases of the oracle only (tests only: tests/support/witness-oracle.ts). */
+export type BaseGrade = (tree: string, other?: { caseIds?: readonly string[] }) => Promise<import('../grading/grading-report.js').GradeResult>;
 
 /** What tests (and only tests) replace. */
 export interface RecordSeams {

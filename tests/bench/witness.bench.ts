@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { gradeTree, oracleDir, specDir } from '../../harness/index.js';
-import { witnessCaseIds, witnessOracle } from '../support/witness-oracle.js';
+import { witnessCaseIds } from '../support/witness-oracle.js';
 import { figure, sample, type Figure } from './stats.js';
 
 /**
@@ -13,14 +13,14 @@ export async function witnessBench(n = 3, tasks: readonly string[] = ['sqlcsv', 
   const lines: string[] = [];
   for (const task of tasks) {
     const tree = path.join(oracleDir(task), 'reference');
-    const witnesses = await witnessOracle(task);
-    const grade = (o: { oracleDir?: string }) => gradeTree({ tree, spec: task, specDir: specDir(task), runId: 'bench-witness', caseTimeoutMs: 20_000, ...o });
+    const witnesses = await witnessCaseIds(task);
+    const grade = (o: { caseIds?: readonly string[] }) => gradeTree({ tree, spec: task, specDir: specDir(task), runId: 'bench-witness', caseTimeoutMs: 20_000, ...o });
     const whole: number[] = [];
     const cut: number[] = [];
-    await grade({ oracleDir: witnesses });
+    await grade({ caseIds: witnesses });
     for (let i = 0; i < n; i++) {
       whole.push(...(await sample(1, () => grade({}), 0)));
-      cut.push(...(await sample(1, () => grade({ oracleDir: witnesses }), 0)));
+      cut.push(...(await sample(1, () => grade({ caseIds: witnesses }), 0)));
     }
     const all = figure(`${task}: reference, whole oracle`, whole);
     const few = figure(`${task}: reference, ${(await witnessCaseIds(task)).length} witness cases`, cut, all.medianMs, 'ratio to the whole oracle');

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, stringify } from 'yaml';
-import { gradeTree, loadSpecOracle, loadTaskDefinition, oracleDir, runnerDir, specDir } from '../../harness/index.js';
+import { gradeTree, loadSpecOracle, loadTaskDefinition, runnerDir, specDir } from '../../harness/index.js';
 import { RUNNER_FILES, applyDefects, readCorpus } from '../../harness/testing.js';
 
 /**
- * The held-out oracle cut down to the cases that decide a SIMULATED tree's grade. Every tree the
+ * The cases of the held-out oracle that decide a SIMULATED tree's grade, as ids the grader takes
+ * (`gradeTree`'s `caseIds`, the record and replay seams' `base(tree, { caseIds })`). Every tree the
  * SIMULATED population builds is its task's corpus with defects of the corpus's table planted
  * (or files missing), so which requirements it passes is decided by a few cases: for each defect
  * and each requirement it breaks, the first case of that requirement it fails alone, and for a
@@ -16,7 +16,7 @@ import { RUNNER_FILES, applyDefects, readCorpus } from '../../harness/testing.js
  * 9.6 s on the idle 2-core machine; a grading of its witnesses, under 2 s.
  *
  * The Docker tests that record a SIMULATED sweep to check the harness's plumbing (HTTP against
- * in-process, staging, resume, replay, exact recovery of the planted truth) grade with it: they
+ * in-process, staging, resume, replay, exact recovery of the planted truth) grade with them: they
  * still run the real grader in real Docker, and they still assert exact requirement verdicts, so
  * a witness list that missed a defect fails them. What the whole oracle says of each defect is
  * the corpus's own property (tests/harness/sim/corpus-validity.test.ts, `npm run corpus:validity`),
@@ -65,34 +65,6 @@ export async function witnessCaseIds(task: string, from = WITNESS_FILE): Promise
   const picked = new Set(Object.values(mine.defects).flatMap((byRequirement) => Object.values(byRequirement)));
   for (const ids of Object.values(oracle.requirementMap)) if (!ids.some((id) => picked.has(id))) picked.add(ids[0]!);
   return oracle.cases.map((c) => c.id).filter((id) => picked.has(id));
-}
-
-const made = new Map<string, Promise<string>>();
-
-/** A folder holding the task's oracle with its witness cases only (made once per process, under the test run's TMPDIR). */
-export function witnessOracle(task: string): Promise<string> {
-  let dir = made.get(task);
-  if (!dir) {
-    dir = (async () => {
-      const ids = new Set(await witnessCaseIds(task));
-      const { oracle } = await loadSpecOracle(task);
-      const out = await mkdtemp(path.join(tmpdir(), `rdh-witness-${task}-`));
-      // The judge, its modules and the cases' data; not the cases (written below), the reference or the peers.
-      const skip = (src: string) => {
-        const parts = path.relative(oracleDir(task), src).split(path.sep);
-        return parts.includes('__pycache__') || ['peers', 'reference', 'cases'].includes(parts[0]!);
-      };
-      await cp(oracleDir(task), out, { recursive: true, filter: (src) => !skip(src) });
-      await mkdir(path.join(out, 'cases'));
-      await writeFile(path.join(out, 'cases', 'witnesses.yaml'), JSON.stringify(oracle.cases.filter((c) => ids.has(c.id))));
-      // Its cases are now a folder of them, whether the task's were a folder or a recipe.
-      const definition = parse(await readFile(path.join(out, 'oracle.yaml'), 'utf8')) as Record<string, unknown>;
-      await writeFile(path.join(out, 'oracle.yaml'), stringify({ ...definition, cases: { dir: 'cases' } }));
-      return out;
-    })();
-    made.set(task, dir);
-  }
-  return dir;
 }
 
 /** Grades the clean corpus and each defect alone with the whole oracle, and reads the witnesses off the failures. */

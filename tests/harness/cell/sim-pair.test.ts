@@ -7,7 +7,7 @@ import { MemoryEventSink, flatten, type ModelClient, type ModelRequest, type Mod
 import { REPO_ROOT, SimParams, predictCell, simSetup, type SimSetup } from '../../../harness/index.js';
 import { findMarkers, oracleGrader, runPair, specObjective, type PairRun } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
-import { witnessOracle } from '../../support/witness-oracle.js';
+import { witnessCaseIds } from '../../support/witness-oracle.js';
 
 /**
  * One real pair, shared by every test below: the SIMULATED population drives the real engine
@@ -67,8 +67,8 @@ describe.runIf(HAS_DOCKER)('one simulated pair through the real engine court, gr
     hostile = new HostileReviewers(setup.clients.sim!);
     work = await mkdtemp(path.join(tmpdir(), 'rdh-sim-pair-'));
     // The oracle's witness cases, the few that decide a SIMULATED tree's verdicts (witness-oracle.ts).
-    const oracle = await witnessOracle('sqlcsv');
-    const grade = oracleGrader({ specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), runId: 'test-sim-pair', limits: { caseTimeoutMs: 10_000 }, oracleDir: oracle });
+    const witnesses = await witnessCaseIds('sqlcsv');
+    const grade = oracleGrader({ specDir: path.join(REPO_ROOT, 'spec', 'sqlcsv'), runId: 'test-sim-pair', limits: { caseTimeoutMs: 10_000 }, caseIds: witnesses });
     pair = await runPair({
       cell: { cap: 1, repetition: 1 },
       pairing: 'shared',

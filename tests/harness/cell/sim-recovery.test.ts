@@ -6,7 +6,7 @@ import { MemoryEventSink } from '../../../engine/index.js';
 import { REPO_ROOT, SimParams, beyondClaims, deliverableOf, mergeDecaySection, predictCell, simSetup, survivalTally, type SimSetup } from '../../../harness/index.js';
 import { oracleGrader, passingRequirements, runPair, simPathOf, specObjective, type PairRun } from '../../../harness/testing.js';
 import { HAS_DOCKER, testProvider } from '../../support/docker.js';
-import { witnessOracle } from '../../support/witness-oracle.js';
+import { witnessCaseIds } from '../../support/witness-oracle.js';
 
 /**
  * The published path recovers the pure model exactly: two SIMULATED pairs run through the one
@@ -33,8 +33,8 @@ async function record(params: SimParams, cap: number, work: string, entryPoints:
   const setup = await simSetup({ specDir: SPEC, params, maxDepth: cap, repetition: 1, mergeAttempts: MERGE_ATTEMPTS, requirements: objective.requirements });
   // The oracle's witness cases, the few that decide a SIMULATED tree's verdicts (witness-oracle.ts): what the
   // whole oracle says of each planted defect is the corpus's property (corpus-validity.test.ts).
-  const oracle = await witnessOracle('sqlcsv');
-  const grade = oracleGrader({ specDir: SPEC, runId: `test-recovery-${cap}`, limits: { caseTimeoutMs: 20_000 }, oracleDir: oracle });
+  const witnesses = await witnessCaseIds('sqlcsv');
+  const grade = oracleGrader({ specDir: SPEC, runId: `test-recovery-${cap}`, limits: { caseTimeoutMs: 20_000 }, caseIds: witnesses });
   const pair = await runPair({
     cell: { cap, repetition: 1 },
     engine: {

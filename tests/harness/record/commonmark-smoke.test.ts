@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, Report, readSweepJournal, runCli, runRecord, runReplay } from '../../../harness/index.js';
 import { bufferIo } from '../../../harness/testing.js';
 import { expectedNotices, licenceProblems } from '../../site/checks/licence.js';
-import { witnessOracle } from '../../support/witness-oracle.js';
+import { witnessCaseIds } from '../../support/witness-oracle.js';
 
 /**
  * The second task through the whole machinery: manifests/commonmark-smoke.yaml recorded with the
@@ -22,8 +22,8 @@ describe('a SIMULATED commonmark smoke sweep at cap 1', () => {
     const out = path.join(dir, 'runs', 'commonmark-smoke');
     const io = bufferIo();
     // Graded with the oracle's witness cases (witness-oracle.ts), here and in the replay below.
-    const witnesses = await witnessOracle('commonmark');
-    const recorded = await runRecord(path.join(REPO_ROOT, 'manifests', 'commonmark-smoke.yaml'), { out }, io, { grade: (tree, _cell, base) => base(tree, { oracleDir: witnesses }) });
+    const witnesses = await witnessCaseIds('commonmark');
+    const recorded = await runRecord(path.join(REPO_ROOT, 'manifests', 'commonmark-smoke.yaml'), { out }, io, { grade: (tree, _cell, base) => base(tree, { caseIds: witnesses }) });
     expect(recorded.exit, io.stderr()).toBe(0);
     const report = JSON.parse(await readFile(path.join(out, 'report', 'report.json'), 'utf8')) as {
       design: { spec: string };
@@ -58,7 +58,7 @@ describe('a SIMULATED commonmark smoke sweep at cap 1', () => {
     // Both arms of a Docker recording replay in replay.test.ts; here the second task's oracle and
     // corpus are what is new, and one cell holds both.
     const replayIo = bufferIo();
-    const replay = await runReplay(out, { cell: 'cap1-rep1-gated' }, replayIo, { grade: (tree, base) => base(tree, { oracleDir: witnesses }) });
+    const replay = await runReplay(out, { cell: 'cap1-rep1-gated' }, replayIo, { grade: (tree, base) => base(tree, { caseIds: witnesses }) });
     expect(replay.exit, replayIo.stdout() + replayIo.stderr()).toBe(0);
     expect(replayIo.stdout().match(/reproduced/g)?.length, replayIo.stdout()).toBe(1);
     expect(replayIo.stdout()).toMatch(/cap1-rep1-gated\b.*reproduced/);

@@ -8,7 +8,7 @@ import { EXIT, REPO_ROOT, Report, loadFaultPlan, readSweepJournal, runRecord, ty
 import { HAS_DOCKER } from '../../support/docker.js';
 import { gradeMemo } from '../../support/grade-memo.js';
 import { manifestVariant } from '../../support/manifest-variant.js';
-import { witnessOracle } from '../../support/witness-oracle.js';
+import { witnessCaseIds } from '../../support/witness-oracle.js';
 import { providersFile, startServer } from './http-fixture.js';
 import { bufferIo } from './record-fixture.js';
 import { chromiumReady, launchChromium } from '../../../site/scripts/chromium.js';
@@ -67,7 +67,7 @@ beforeAll(async () => {
     // path built it. Leaves graded in real Docker are shown by `harness record` in commonmark-smoke.test.ts (work
     // beyond the claims, every leaf's grade in the journal) and, exactly against the pure model, in sim-recovery.test.ts.
     const variant = await manifestVariant(path.join(REPO_ROOT, 'manifests', manifest), tmp, { grade_leaves: false });
-    const result = await runRecord(variant, { out: dir, depths: [1, 2], ...extra }, bufferIo(), { grade: (tree, _cell, base) => memo.grade(tree, async (t) => base(t, { oracleDir: await witnessOracle('sqlcsv') })) });
+    const result = await runRecord(variant, { out: dir, depths: [1, 2], ...extra }, bufferIo(), { grade: (tree, _cell, base) => memo.grade(tree, async (t) => base(t, { caseIds: await witnessCaseIds('sqlcsv') })) });
     return { dir, result, events: await journalOf(dir) };
   };
   [http, inProcess] = await Promise.all([record('smoke-http.yaml', 'http', { providers }), record('smoke.yaml', 'in-process', {})]);

@@ -12,7 +12,7 @@ import { type RecordSeams } from '../../../harness/testing.js';
 import { FakeSandboxProvider, type FakeCommand, type FakeWorkspace } from '../../support/fake-sandbox.js';
 import type { SessionGauge } from '../../support/session-gauge.js';
 import { memoisedCommand, type CommandAnswer } from '../../support/command-memo.js';
-import { witnessOracle } from '../../support/witness-oracle.js';
+import { witnessCaseIds } from '../../support/witness-oracle.js';
 
 /**
  * `harness record` on the simulated population WITHOUT Docker, for the sweep's logic tests
@@ -144,7 +144,7 @@ export function simSeams(o: SimRecordOptions = {}, before: readonly SweepEvent[]
         process.kill(process.pid, 'SIGKILL');
         return grading;
       }
-      return o.realGrade ? base(tree, { oracleDir: await witnessOracle('sqlcsv') }) : fakeGrade(tree);
+      return o.realGrade ? base(tree, { caseIds: await witnessCaseIds('sqlcsv') }) : fakeGrade(tree);
     },
     modelsFor: (_cap, _rep, base) => ({
       roster: base.roster,

@@ -6,7 +6,7 @@ import { OpenAIModelClient } from '../../../engine/index.js';
 import { SimPopulation, runCli, runRecord, runReplay, type ReplayResult } from '../../../harness/index.js';
 import { RECORD_MANIFEST, bufferIo } from '../record/record-fixture.js';
 import { manifestVariant } from '../../support/manifest-variant.js';
-import { witnessOracle } from '../../support/witness-oracle.js';
+import { witnessCaseIds } from '../../support/witness-oracle.js';
 
 /**
  * `harness replay` end to end, in real Docker: one SIMULATED pair (cap 1, both arms, one
@@ -75,13 +75,13 @@ beforeAll(async () => {
   // Leaves not graded (2 of the pair's 4 gradings, each repeated by the replay): replaying leaf grades is shown
   // by commonmark-smoke.test.ts, whose --cell replay regrades the shared build's leaves as recorded.
   const manifest = await manifestVariant(RECORD_MANIFEST, tmp, { grade_leaves: false });
-  const witnesses = await witnessOracle('sqlcsv');
-  const record = await runRecord(manifest, { out: dir, depths: [1] }, bufferIo(), { skipWarmup: true, runsDir: tmp, grade: (tree, _cell, base) => base(tree, { oracleDir: witnesses }) });
+  const witnesses = await witnessCaseIds('sqlcsv');
+  const record = await runRecord(manifest, { out: dir, depths: [1] }, bufferIo(), { skipWarmup: true, runsDir: tmp, grade: (tree, _cell, base) => base(tree, { caseIds: witnesses }) });
   recorded = { dir, exit: record.exit, simAnswers: answers.mock.calls.length };
 
   answers.mockClear();
   sdk.constructed = 0;
-  const replay = await runReplay(dir, { json: true }, bufferIo(), { grade: (tree, base) => base(tree, { oracleDir: witnesses }) });
+  const replay = await runReplay(dir, { json: true }, bufferIo(), { grade: (tree, base) => base(tree, { caseIds: witnesses }) });
   clean = { exit: replay.exit, output: JSON.stringify(replay), simAnswers: answers.mock.calls.length, clients: sdk.constructed };
 
   const copy = path.join(tmp, 'edited');
