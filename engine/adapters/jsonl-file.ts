@@ -49,11 +49,13 @@ export class JsonlFile {
     return write;
   }
 
-  /** Waits for queued lines, then closes. */
+  /** Waits for queued lines, then closes; closing again does nothing. */
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;
-    if (this.handle) await (await this.handle).close();
+    const handle = this.handle;
+    this.handle = null;
+    if (handle) await (await handle).close();
   }
 }
 

@@ -254,6 +254,9 @@ class SweepRecorder {
     } finally {
       // A write that failed is thrown by the flush before each cell_finished; closing only releases the files.
       await eventFiles.close().catch(() => undefined);
+      // Every path releases the transcripts' files, a ceiling's or a failure's too (a thrown pair has settled every
+      // session: the engine waits for all of a node's children before it throws); after a clean pair this does nothing.
+      await sessions.close().catch(() => undefined);
     }
   }
 

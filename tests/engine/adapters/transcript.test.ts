@@ -158,6 +158,7 @@ describe('transcript format versions', () => {
   it('writes format 4, reads format 3 as well, and names the request layout each was recorded in', async () => {
     const { dir, recorder: tx } = await recorder();
     await tx.wrap(new ScriptedModel({ worker: () => ({ content: 'ok' }) })).complete(ask('v/worker/1', [{ role: 'system', content: 'p', cacheBreak: 1 }, { role: 'user', content: 'u' }]));
+    await tx.close();
     const [request] = await read(dir, 'v/worker/1');
     expect(request).toMatchObject({ type: 'request', version: TRANSCRIPT_VERSION, added: [{ role: 'system', content: 'p', cacheBreak: 1 }, { role: 'user', content: 'u' }] });
     expect(TRANSCRIPT_VERSION).toBe(4);

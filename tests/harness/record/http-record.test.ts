@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, readlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,11 @@ async function finalOutcomes(dir: string): Promise<Record<string, string>> {
   return out;
 }
 /** Call keys the server answered more than once: a call paid twice (the one-token warm-up of each invocation aside). */
+/** The files under `dir` this process holds open (Linux: /proc/self/fd), as paths relative to it. */
+async function openFilesUnder(dir: string): Promise<string[]> {
+  const open = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+  return open.filter((f) => f.startsWith(`${dir}${path.sep}`)).map((f) => path.relative(dir, f)).sort();
+}
 const paidTwice = (server: SimServer) => Object.entries(server.stats().calls).filter(([k, c]) => c.answered > 1 && !k.startsWith('preflight/')).map(([k]) => k);
 
 let tmp: string;
@@ -104,6 +109,8 @@ describe('harness record over HTTP (SIMULATED provider served by harness sim ser
     expect(resumed.summary.counts).toMatchObject({ staged: 4, measured: 2, unmeasured: 2 });
     const report = JSON.parse(await readFile(path.join(dir, 'report/report.json'), 'utf8'));
     expect(report.cost.actual.sessions + report.cost.unmeasured.sessions).toBe(ceiling);
+    // A sweep stopped by its ceiling (or cut) leaves none of its files open in this process.
+    expect(await openFilesUnder(dir)).toEqual([]);
   }, HEAVY);
 
   it('max_cost_usd stops the sweep before the bill passes it: what was paid plus the worst case of every call in flight (exit 8)', async () => {
@@ -117,6 +124,7 @@ describe('harness record over HTTP (SIMULATED provider served by harness sim ser
     expect(result.summary.paid.usd).toBeLessThanOrEqual(limit);
     expect(result.summary.paid.usd).toBeGreaterThan(0);
     expect(io.text()).toMatch(/the cost ceiling is reached: \$[\d.]+ paid and up to \$[\d.]+ in flight, and the next call could cost \$[\d.]+, against max_cost_usd \$[\d.]+; nothing more is dispatched/);
+    expect(await openFilesUnder(dir)).toEqual([]);
   }, HEAVY);
 
   it('refuses max_cost_usd with a model that has no price, before anything is written (exit 2)', async () => {
