@@ -41,10 +41,11 @@ const MARK = 'rdh-sweep ';
  * command, waits for it, SIGKILLs every other process until none is left (as {@link SWEEP}
  * does, forking nothing), and only then ends stderr with a mark naming the exec's nonce.
  *
- * The mark must not be forgeable by the command, which runs as the same user: the nonce reaches
- * the runner in its environment, leaves it before the command starts, and the runner makes
- * itself non-dumpable first, so its /proc environ and memory are root's to read and the sandbox
- * has no capabilities. A command that kills the runner (`kill -9 -1` spares only PID 1 and the
+ * The mark must not be forgeable by the command, which runs as the same user: the mark, nonce
+ * and all, reaches the runner in its environment (made in one place, {@link sweptCommand}),
+ * leaves it before the command starts, and the runner makes itself non-dumpable first, so its
+ * /proc environ and memory are root's to read and the sandbox has no capabilities. The runner
+ * puts the mark on a line of its own. A command that kills the runner (`kill -9 -1` spares only PID 1 and the
  * caller) ends without the mark, and so does one whose stderr overran its cap: the host then
  * sweeps as before ({@link clearLeftovers}). Such a command's exit code is the runner's (137).
  *
@@ -52,7 +53,7 @@ const MARK = 'rdh-sweep ';
  */
 const RUNNER = [
   'import os, signal, sys, time',
-  'nonce = os.environ.pop("RDH_SWEEP_NONCE", "")',
+  'mark = os.environ.pop("RDH_SWEEP_MARK", "")',
   'try:',
   '    import ctypes',
   '    hidden = ctypes.CDLL(None).prctl(4, 0, 0, 0, 0) == 0',
@@ -71,8 +72,8 @@ const RUNNER = [
   '    if not left or time.monotonic() >= deadline:',
   '        break',
   '    time.sleep(0.02)',
-  'if hidden and nonce and not left:',
-  '    os.write(2, ("\\nrdh-swept " + nonce + " clean").encode())',
+  'if hidden and mark and not left:',
+  '    os.write(2, ("\\n" + mark).encode())',
   'sys.exit(code if code >= 0 else 128 - code)',
 ].join('\n');
 
@@ -89,11 +90,11 @@ export interface SweptCommand {
 }
 
 export function sweptCommand(command: string): SweptCommand {
-  const nonce = randomBytes(16).toString('hex');
+  const mark = `rdh-swept ${randomBytes(16).toString('hex')} clean`;
   return {
     cmd: ['python3', '-S', '-c', RUNNER, command, String(RUNNER_SWEEP_S)],
-    env: `RDH_SWEEP_NONCE=${nonce}`,
-    mark: `\nrdh-swept ${nonce} clean`,
+    env: `RDH_SWEEP_MARK=${mark}`,
+    mark: `\n${mark}`,
   };
 }
 

@@ -172,9 +172,9 @@ for host in ['1.1.1.1', '172.17.0.1', '10.0.0.1', 'deb.debian.org']:
   });
 
   it('sweeps after a command that forged the runner\'s mark and killed the runner: what it left running is ended all the same', async () => {
-    // The nonce is in the runner's environment until it starts the command, and its /proc is root's to read: the forger finds nothing.
+    // The mark (its nonce) is in the runner's environment until it starts the command, and its /proc is root's to read: the forger finds nothing.
     const forged = await sandbox.exec(
-      'n=$(tr "\\0" "\\n" < /proc/$PPID/environ 2>/dev/null | sed -n "s/^RDH_SWEEP_NONCE=//p"); echo "nonce:${n:-none}"; sleep 1000 >/dev/null 2>&1 & printf "\\nrdh-swept %s clean" "$n" >&2; kill -9 $PPID',
+      'n=$(tr "\\0" "\\n" < /proc/$PPID/environ 2>/dev/null | sed -n "s/^RDH_SWEEP_MARK=//p"); echo "nonce:${n:-none}"; sleep 1000 >/dev/null 2>&1 & printf "\\n%s" "$n" >&2; kill -9 $PPID',
     );
     expect(forged.stdout).toBe('nonce:none\n');
     expect(forged.exitCode).toBe(137);
