@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -25,7 +25,12 @@ function interpreterFirst(): void {
     const dir = path.join(import.meta.dirname, 'node_modules', '.cache', 'rdh-host-python');
     mkdirSync(dir, { recursive: true });
     const link = path.join(dir, 'python3');
-    if (!existsSync(link)) symlinkSync(DEBIAN_PYTHON, link);
+    try {
+      symlinkSync(DEBIAN_PYTHON, link);
+    } catch (error) {
+      // Made by an earlier run, or by another process at the same moment: the same link.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
     process.env.PATH = `${dir}${path.delimiter}${process.env.PATH ?? ''}`;
     return;
   } catch {
