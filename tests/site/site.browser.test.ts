@@ -18,6 +18,7 @@ import { archiveFiles, auditTranscriptPage, storedTextLinks } from './checks/tra
 import { checkCharts } from './checks/charts.js';
 import { checkMovedTables, markdownTables, pooledHeadlineTable, sweepPageTables } from './checks/sweep-page.js';
 import { writeWideReport } from './wide-report.js';
+import { IN_PAGE_IDS, IN_PAGE_LINKS, pageNames } from './checks/page-links.js';
 import { repositoryOf } from '../../site/src/lib/reproduce-steps.js';
 
 /**
@@ -50,25 +51,13 @@ interface Visit {
 }
 const visits = new Map<string, Visit>();
 
-/** Every link, image and stylesheet a page names, absolute (runs in the page; a string so the harness's types need no DOM). */
-const IN_PAGE_LINKS = `(() => {
-  const out = [];
-  for (const a of Array.from(document.querySelectorAll('a'))) {
-    const href = a instanceof SVGAElement ? a.href.baseVal || a.getAttribute('xlink:href') || '' : a.getAttribute('href') || '';
-    if (href) out.push(new URL(href, document.baseURI).href);
-  }
-  for (const img of Array.from(document.querySelectorAll('img'))) out.push(new URL(img.getAttribute('src') || '', document.baseURI).href);
-  for (const link of Array.from(document.querySelectorAll('link[href]'))) out.push(new URL(link.getAttribute('href') || '', document.baseURI).href);
-  return out;
-})()`;
-
 async function htmlFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith('.html')) out.push(path.join(e.parentPath, e.name));
   return out;
 }
 
-/** Opens a page, recording console errors, failed or 4xx/5xx requests, and every link, image and stylesheet it names. */
+/** Opens a page in Chromium, recording console errors, failed or 4xx/5xx requests, and every link, image, stylesheet and id it holds, as the browser reads them. */
 async function visit(page: Page, url: string): Promise<Visit> {
   const consoleErrors: string[] = [];
   const failed: string[] = [];
@@ -86,12 +75,32 @@ async function visit(page: Page, url: string): Promise<Visit> {
   const response = await page.goto(url, { waitUntil: 'load' });
   const bytes = (await response?.body())?.length ?? 0;
   const links = await page.evaluate<string[]>(IN_PAGE_LINKS);
-  const ids = await page.evaluate<string[]>(`Array.from(document.querySelectorAll('[id]')).map((e) => e.id)`);
+  const ids = await page.evaluate<string[]>(IN_PAGE_IDS);
   page.off('console', onConsole);
   page.off('pageerror', onError);
   page.off('requestfailed', onFailed);
   page.off('response', onResponse);
   return { url, consoleErrors, failed, links, ids, bytes };
+}
+
+/** A page read over HTTP, its links and ids from its markup (checks/page-links.ts). */
+async function read(url: string): Promise<Visit> {
+  const response = await fetch(url);
+  const html = await response.text();
+  const failed = response.status >= 400 || !/^text\/html\b/.test(response.headers.get('content-type') ?? '') ? [`${response.status} ${response.headers.get('content-type')}: ${url}`] : [];
+  return { url, consoleErrors: [], failed, ...pageNames(html, url), bytes: Buffer.byteLength(html) };
+}
+
+/**
+ * Which page template a URL is built by, with the run kept: the crawl loads the first page of
+ * each template of each run in Chromium, and reads the others' markup.
+ */
+function templateOf(url: string): string {
+  const rest = new URL(url).pathname.slice(BASE.length);
+  return rest
+    .replace(/^(runs\/[^/]+\/cells\/)[^/]+\/sessions\/.+\/$/, '$1*/sessions/*/')
+    .replace(/^(runs\/[^/]+\/cells\/)[^/]+\/(sessions\/)?$/, '$1*/$2')
+    .replace(/^(runs\/[^/]+\/tables\/)[^/]+\/$/, '$1*/');
 }
 
 beforeAll(async () => {
@@ -146,9 +155,20 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     const seen = new Set(queue);
     const anchors: Array<{ from: string; to: string }> = [];
     const assets = new Set<string>();
+    // Chromium loads the first page of each template of each run; the rest are read from their markup, whose reading Chromium checks on those pages.
+    const loaded = new Set<string>();
+    const misread: string[] = [];
     while (queue.length) {
       const url = queue.shift()!;
-      const v = await visit(page, url);
+      const template = templateOf(url);
+      let v: Visit;
+      if (loaded.has(template)) v = await read(url);
+      else {
+        loaded.add(template);
+        v = await visit(page, url);
+        const markup = await read(url);
+        if (JSON.stringify([markup.links, markup.ids]) !== JSON.stringify([v.links, v.ids])) misread.push(url);
+      }
       visits.set(url, v);
       for (const link of v.links) {
         const target = new URL(link);
@@ -165,6 +185,12 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
         } else assets.add(clean);
       }
     }
+    // The markup reader agrees with the browser on every page the browser loaded, and the browser loaded a page of every template.
+    expect(misread).toEqual([]);
+    expect(loaded.size).toBeGreaterThanOrEqual(15);
+    expect([...new Set([...loaded].map((t) => t.replace(/^runs\/[^/]+\//, 'runs/R/')))].sort()).toEqual(
+      ['', 'runs/R/', 'runs/R/cells/', 'runs/R/cells/*/', 'runs/R/cells/*/sessions/', 'runs/R/cells/*/sessions/*/', 'runs/R/tables/*/'].filter((t) => t !== 'runs/R/tables/*/' || visits.has(`${server.url}runs/wide/`)),
+    );
     await page.close();
     const problems = [...visits.values()].flatMap((v) => [...v.consoleErrors, ...v.failed].map((p) => `${v.url}: ${p}`));
     expect(problems).toEqual([]);
@@ -449,17 +475,27 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     const pages = ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/verifier/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/', 'runs/golden/'];
     // The committed example's sweep and cell pages (a cell page of a recorded run, not the fixture's).
     if (visits.has(`${server.url}runs/example-sim/`)) pages.push('runs/example-sim/', 'runs/example-sim/cells/cap2-rep1-ungated/', 'runs/example-sim/cells/', 'runs/wide/', 'runs/wide/tables/table-cells/');
+    // The dark scheme changes colour custom properties and nothing else, so in dark only the rules that read colours can differ: every rule runs in light, those in dark.
+    const sources = (await readdir(path.join(REPO, 'site', 'src'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && /\.(css|astro|ts)$/.test(e.name));
+    const css = (await Promise.all(sources.map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')))).join('\n');
+    const darkBlocks = [...css.matchAll(/@media \(prefers-color-scheme: dark\) \{\s*:root \{([^}]*)\}\s*\}/g)].map((m) => m[1]!);
+    expect(darkBlocks.length).toBe(css.split('prefers-color-scheme').length - 1);
+    expect(darkBlocks.flatMap((b) => b.split(';').map((d) => d.trim()).filter((d) => d && !/^--[a-z-]+:\s*#[0-9a-f]{6}$/.test(d)))).toEqual([]);
+    const schemes = [
+      { name: 'light', options: '{ resultTypes: [\'violations\'] }' },
+      { name: 'dark', options: '{ resultTypes: [\'violations\'], runOnly: { type: \'rule\', values: [\'color-contrast\', \'link-in-text-block\'] } }' },
+    ];
     const dark = await launchChromium({ colorScheme: 'dark' });
     try {
       const found: string[] = [];
-      for (const context of [browser.context, dark.context]) {
+      for (const [i, context] of [browser.context, dark.context].entries()) {
         const page = await context.newPage();
         for (const p of pages) {
           await page.goto(`${server.url}${p}`);
           await page.addScriptTag({ path: axe });
-          const violations = await page.evaluate<Array<{ id: string; impact: string; nodes: number; first: string }>>(`axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+          const violations = await page.evaluate<Array<{ id: string; impact: string; nodes: number; first: string }>>(`axe.run(document, ${schemes[i]!.options}).then((r) =>
             r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: JSON.stringify(v.nodes[0] && v.nodes[0].target) })))`);
-          for (const v of violations) found.push(`${p || 'index'}: ${v.id} (${v.impact}, ${v.nodes} nodes, e.g. ${v.first})`);
+          for (const v of violations) found.push(`${p || 'index'}, ${schemes[i]!.name}: ${v.id} (${v.impact}, ${v.nodes} nodes, e.g. ${v.first})`);
         }
         await page.close();
       }

@@ -92,6 +92,7 @@ export async function checkCharts({ context, baseUrl, run, report }: ChartCheckI
     const expected = report.charts.map((c) => c.name).sort();
     if (JSON.stringify(names) !== JSON.stringify(expected)) problems.push(`inline charts ${names.join(', ')}; report.json has ${expected.join(', ')}`);
     const fetched = new Map<string, number>();
+    const rows: Array<{ where: string; rowId: string; value: string; title: string }> = [];
     for (const chart of drawn) {
       found.tickLabels += chart.labels.length;
       if (chart.labels.length === 0) problems.push(`${chart.name}: no tick label`);
@@ -130,10 +131,17 @@ export async function checkCharts({ context, baseUrl, run, report }: ChartCheckI
           problems.push(`${where}: leads neither to a row of the sweep page nor to a cell page`);
           continue;
         }
-        const text = await page.evaluate<string | null>(`(() => { const e = document.getElementById(${JSON.stringify(rowId)}); return e ? e.textContent : null; })()`);
-        if (text === null) problems.push(`${where}: no element #${rowId} on the sweep page`);
-        else if (!text.includes(value)) problems.push(`${where}: the tooltip's value ${value} ("${link.title}") is not in #${rowId} ("${text.replace(/\s+/g, ' ').trim()}")`);
+        rows.push({ where, rowId, value, title: link.title });
       }
+    }
+    // Every row a figure leads to, read in one round trip to the page.
+    const ids = [...new Set(rows.map((r) => r.rowId))];
+    const texts = await page.evaluate<Array<string | null>>(`${JSON.stringify(ids)}.map((id) => { const e = document.getElementById(id); return e ? e.textContent : null; })`);
+    const textOf = new Map(ids.map((id, i) => [id, texts[i] ?? null] as const));
+    for (const { where, rowId, value, title } of rows) {
+      const text = textOf.get(rowId) ?? null;
+      if (text === null) problems.push(`${where}: no element #${rowId} on the sweep page`);
+      else if (!text.includes(value)) problems.push(`${where}: the tooltip's value ${value} ("${title}") is not in #${rowId} ("${text.replace(/\s+/g, ' ').trim()}")`);
     }
   } finally {
     await page.close();
