@@ -200,7 +200,16 @@ export async function checkClaimToJudge(o: StoryCheck & { runDir: string }): Pro
     })`);
     const located = o.report.claims.filter((c) => !c.survived && c.diedAt !== null);
     expect(links.length, 'every located killed claim has its link').toBe(located.length);
+    // Claims that died at the same merge attempt share one link: each distinct link is followed once, and counts for every claim that holds it.
+    const followedTo = new Map<string, string>();
     for (const link of links) {
+      const seen = followedTo.get(link.href);
+      if (seen !== undefined) {
+        expect(seen, link.href).toBe(`${link.cell} ${link.node}`);
+        followed++;
+        continue;
+      }
+      followedTo.set(link.href, `${link.cell} ${link.node}`);
       await page.goto(link.href);
       const attempt = page.locator(':target');
       expect(await attempt.isVisible(), link.href).toBe(true);
@@ -241,17 +250,29 @@ export async function checkMergeStories(o: StoryCheck & { runDir: string }): Pro
       const reviews = events.flatMap((e) => (e.type === 'merge_review' ? [e] : []));
       if (reviews.length === 0) continue;
       await page.goto(cellPage(o, row.id));
-      for (const node of [...new Set(reviews.map((r) => r.nodeId))]) {
+      const nodes = [...new Set(reviews.map((r) => r.nodeId))];
+      // Every story and badge of the page in one round trip; a selector that does not match exactly one element reads as null.
+      const queries = nodes.flatMap((node) => [
+        `details.merge:has([id="${mergeAnchor(node)}"]) > summary [data-merge-story]`,
+        ...reviews.filter((r) => r.nodeId === node).map((r) => `[id="${mergeAnchor(node)}-${r.attempt}"] > .badge`),
+      ]);
+      const texts = await page.evaluate<Array<string | null>>(`${JSON.stringify(queries)}.map((q, i) => {
+        const all = document.querySelectorAll(q);
+        // A badge is the attempt's first; a story must be the only one.
+        return all.length === 0 || (q.endsWith('[data-merge-story]') && all.length > 1) ? null : all[0].textContent;
+      })`);
+      const textOf = new Map(queries.map((q, i) => [q, texts[i] ?? null] as const));
+      for (const node of nodes) {
         const mine = reviews.filter((r) => r.nodeId === node);
         const word = (a: boolean | null) => (a === true ? 'accepted' : a === false ? 'rejected' : 'escalated');
         // The story is the merge's summary: read folded or open.
-        const story = ((await page.locator(`details.merge:has([id="${mergeAnchor(node)}"]) > summary [data-merge-story]`).textContent()) ?? '').replace(/\s+/g, ' ');
+        const story = (textOf.get(`details.merge:has([id="${mergeAnchor(node)}"]) > summary [data-merge-story]`) ?? '').replace(/\s+/g, ' ');
         const said = mine.map((r) => (r.kind === 'self' ? `self-review ${word(r.accept)} (not used)` : word(r.accept))).join(', repaired, ');
         expect(story.toLowerCase(), `${row.id} ${node}`).toContain(said.toLowerCase());
         const stop = events.filter((e) => e.type === 'repair_round' && e.nodeId === node).at(-1);
         if (stop?.type === 'repair_round' && stop.stop === 'max_attempts') expect(story, `${row.id} ${node}`).toContain(`max_attempts: ${mine.length}`);
         for (const r of mine) {
-          const badge = await page.locator(`[id="${mergeAnchor(node)}-${r.attempt}"] > .badge`).first().textContent();
+          const badge = textOf.get(`[id="${mergeAnchor(node)}-${r.attempt}"] > .badge`) ?? null;
           expect(badge, `${row.id} ${node} attempt ${r.attempt}`).toBe(word(r.accept));
         }
         checked++;
