@@ -23,7 +23,7 @@ export async function witnessBench(n = 3, tasks: readonly string[] = ['sqlcsv', 
       cut.push(...(await sample(1, () => grade({ caseIds: witnesses }), 0)));
     }
     const all = figure(`${task}: reference, whole oracle`, whole);
-    const few = figure(`${task}: reference, ${(await witnessCaseIds(task)).length} witness cases`, cut, all.medianMs, 'ratio to the whole oracle');
+    const few = figure(`${task}: reference, ${witnesses.length} witness cases`, cut, all.medianMs, 'ratio to the whole oracle');
     figures.push(all, few);
     lines.push(`${task}: a grading with the witness cases takes ${few.ratio?.toFixed(2)} of one with the whole oracle (${few.medianMs.toFixed(0)} ms against ${all.medianMs.toFixed(0)} ms, median of ${n})`);
   }

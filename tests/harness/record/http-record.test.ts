@@ -24,12 +24,12 @@ async function finalOutcomes(dir: string): Promise<Record<string, string>> {
   for (const e of await journalOf(dir)) if (e.type === 'cell_finished') out[e.cellId] = stableJson(e.outcome);
   return out;
 }
-/** Call keys the server answered more than once: a call paid twice (the one-token warm-up of each invocation aside). */
 /** The files under `dir` this process holds open (Linux: /proc/self/fd), as paths relative to it. */
 async function openFilesUnder(dir: string): Promise<string[]> {
   const open = await Promise.all((await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
   return open.filter((f) => f.startsWith(`${dir}${path.sep}`)).map((f) => path.relative(dir, f)).sort();
 }
+/** Call keys the server answered more than once: a call paid twice (the one-token warm-up of each invocation aside). */
 const paidTwice = (server: SimServer) => Object.entries(server.stats().calls).filter(([k, c]) => c.answered > 1 && !k.startsWith('preflight/')).map(([k]) => k);
 
 let tmp: string;

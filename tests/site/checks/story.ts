@@ -251,28 +251,26 @@ export async function checkMergeStories(o: StoryCheck & { runDir: string }): Pro
       if (reviews.length === 0) continue;
       await page.goto(cellPage(o, row.id));
       const nodes = [...new Set(reviews.map((r) => r.nodeId))];
-      // Every story and badge of the page in one round trip; a selector that does not match exactly one element reads as null.
-      const queries = nodes.flatMap((node) => [
-        `details.merge:has([id="${mergeAnchor(node)}"]) > summary [data-merge-story]`,
-        ...reviews.filter((r) => r.nodeId === node).map((r) => `[id="${mergeAnchor(node)}-${r.attempt}"] > .badge`),
-      ]);
-      const texts = await page.evaluate<Array<string | null>>(`${JSON.stringify(queries)}.map((q, i) => {
+      // The story is the merge's summary (read folded or open), and must be the only one; a badge is its attempt's first.
+      const storyOf = (node: string) => `details.merge:has([id="${mergeAnchor(node)}"]) > summary [data-merge-story]`;
+      const badgeOf = (node: string, attempt: number) => `[id="${mergeAnchor(node)}-${attempt}"] > .badge`;
+      const queries = nodes.flatMap((node) => [storyOf(node), ...reviews.filter((r) => r.nodeId === node).map((r) => badgeOf(node, r.attempt))]);
+      // Every story and badge of the page in one round trip; a selector that matches nothing (or a second story) reads as null.
+      const texts = await page.evaluate<Array<string | null>>(`${JSON.stringify(queries)}.map((q) => {
         const all = document.querySelectorAll(q);
-        // A badge is the attempt's first; a story must be the only one.
         return all.length === 0 || (q.endsWith('[data-merge-story]') && all.length > 1) ? null : all[0].textContent;
       })`);
       const textOf = new Map(queries.map((q, i) => [q, texts[i] ?? null] as const));
       for (const node of nodes) {
         const mine = reviews.filter((r) => r.nodeId === node);
         const word = (a: boolean | null) => (a === true ? 'accepted' : a === false ? 'rejected' : 'escalated');
-        // The story is the merge's summary: read folded or open.
-        const story = (textOf.get(`details.merge:has([id="${mergeAnchor(node)}"]) > summary [data-merge-story]`) ?? '').replace(/\s+/g, ' ');
+        const story = (textOf.get(storyOf(node)) ?? '').replace(/\s+/g, ' ');
         const said = mine.map((r) => (r.kind === 'self' ? `self-review ${word(r.accept)} (not used)` : word(r.accept))).join(', repaired, ');
         expect(story.toLowerCase(), `${row.id} ${node}`).toContain(said.toLowerCase());
         const stop = events.filter((e) => e.type === 'repair_round' && e.nodeId === node).at(-1);
         if (stop?.type === 'repair_round' && stop.stop === 'max_attempts') expect(story, `${row.id} ${node}`).toContain(`max_attempts: ${mine.length}`);
         for (const r of mine) {
-          const badge = textOf.get(`[id="${mergeAnchor(node)}-${r.attempt}"] > .badge`) ?? null;
+          const badge = textOf.get(badgeOf(node, r.attempt)) ?? null;
           expect(badge, `${row.id} ${node} attempt ${r.attempt}`).toBe(word(r.accept));
         }
         checked++;
