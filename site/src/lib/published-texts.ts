@@ -1,5 +1,7 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import PQueue from 'p-queue';
 import { VIEWS } from './views.js';
 
@@ -7,13 +9,39 @@ import { VIEWS } from './views.js';
  * The long texts of every run's transcripts (transcript-texts.ts), each stored once for the site
  * by its content hash, published as `texts/KEY.txt` beside the pages that link them. Copied into
  * the built site after `astro build` (make-site.ts), not rendered by it: a route per text cost
- * Astro about a millisecond each, a sixth of a run's build.
+ * Astro about a millisecond each, a sixth of a run's build. The loader keeps a run's new texts
+ * in one bundle (a JSON line each), not a file each: creating files is most of the loader's
+ * system time, so each text's file is created once, in the built site.
  */
 
-/** Where the loader keeps the texts, under the data folder. */
+/** Where the loader keeps the bundles, under the data folder. */
 const STORED = path.join(VIEWS, 'texts');
-/** Texts copied at once. */
+/** Texts written at once. */
 const AT_ONCE = 16;
+/** A text's key as textKey makes it: nothing else names a file. */
+const KEY = /^[0-9a-f]{24}$/;
+
+/** The bundle of the texts `run` stored first, under the data folder. */
+export const textsBundle = (run: string): string => path.join(STORED, `${run}.jsonl`);
+
+/** A run's stored texts as the loader writes them: one JSON line `{key, text}` each. */
+export class TextBundle {
+  private constructor(private readonly stream: WriteStream) {}
+
+  static async create(file: string): Promise<TextBundle> {
+    await mkdir(path.dirname(file), { recursive: true });
+    return new TextBundle(createWriteStream(file));
+  }
+
+  /** Resolves once the text is handed to the file, so a caller that awaits it holds no more than it wrote. */
+  add(key: string, text: string): Promise<void> {
+    return new Promise((resolve, reject) => this.stream.write(`${JSON.stringify({ key, text })}\n`, (error) => (error ? reject(error) : resolve())));
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  }
+}
 
 /**
  * A text as served: one with any character beyond ASCII starts with a byte-order mark, so a
@@ -23,12 +51,27 @@ export function servedText(text: string): string {
   return /^[\x00-\x7F]*$/.test(text) ? text : `\uFEFF${text}`;
 }
 
-/** Writes every stored text of `dataDir` into `outDir/texts/`; returns how many. */
+/** Writes every text of `dataDir`'s bundles into `outDir/texts/KEY.txt`; returns how many. */
 export async function publishTexts(dataDir: string, outDir: string): Promise<number> {
-  const names = (await readdir(path.join(dataDir, STORED)).catch(() => [] as string[])).filter((n) => n.endsWith('.txt')).sort();
-  if (!names.length) return 0;
-  await mkdir(path.join(outDir, 'texts'), { recursive: true });
+  const bundles = (await readdir(path.join(dataDir, STORED)).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl')).sort();
   const queue = new PQueue({ concurrency: AT_ONCE });
-  await Promise.all(names.map((name) => queue.add(async () => writeFile(path.join(outDir, 'texts', name), servedText(await readFile(path.join(dataDir, STORED, name), 'utf8'))))));
-  return names.length;
+  let count = 0;
+  let failed: unknown;
+  for (const bundle of bundles) {
+    const lines = createInterface({ input: createReadStream(path.join(dataDir, STORED, bundle), 'utf8'), crlfDelay: Infinity });
+    let n = 0;
+    for await (const line of lines) {
+      n += 1;
+      const { key, text } = JSON.parse(line) as { key: unknown; text: unknown };
+      if (typeof key !== 'string' || !KEY.test(key) || typeof text !== 'string') throw new Error(`${path.join(STORED, bundle)}: line ${n} is not a stored text ({key, text} with a 24-digit hex key)`);
+      if (count === 0) await mkdir(path.join(outDir, 'texts'), { recursive: true });
+      count += 1;
+      queue.add(() => writeFile(path.join(outDir, 'texts', `${key}.txt`), servedText(text))).catch((error: unknown) => (failed ??= error));
+      // Never more than a few texts held at once, however large the sweep.
+      await queue.onSizeLessThan(AT_ONCE);
+    }
+  }
+  await queue.onIdle();
+  if (failed !== undefined) throw failed;
+  return count;
 }

@@ -13,11 +13,12 @@ export const VIEWS = '.views';
 
 export const runView = (run: string): string => path.join(VIEWS, 'runs', `${run}.json`);
 export const cellView = (run: string, cell: string): string => path.join(VIEWS, 'cells', run, `${cell}.json`);
-/** Slugs hold `/` (one segment per part of the session id), so each session gets its own folder. */
-export const sessionView = (run: string, cell: string, slug: string): string => path.join(VIEWS, 'sessions', run, cell, slug, 'session.json');
+/**
+ * Every session of a cell that has pages, in one file keyed by slug: a file per session cost a
+ * folder and a file each, and creating files is most of what the loader's system time goes to.
+ */
+export const sessionsView = (run: string, cell: string): string => path.join(VIEWS, 'sessions', run, `${cell}.json`);
 
-/** A long text of the transcripts, stored once for every run by its content hash (transcript-texts.ts), served as `texts/KEY.txt`. `run` is kept for the callers' sake. */
-export const textView = (_run: string, key: string): string => path.join(VIEWS, 'texts', `${key}.txt`);
 /** A run's raw transcripts, one compressed archive (transcript-bundle.ts). */
 export const transcriptsView = (run: string): string => path.join(VIEWS, 'transcripts', `${run}.tar.br`);
 /** What a run publishes besides pages: how many transcripts its archive holds. */

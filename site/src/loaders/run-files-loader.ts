@@ -7,9 +7,10 @@ import { reportHtml } from '../lib/report-html.js';
 import { moveLongTables, type MovedTable } from '../lib/long-tables.js';
 import { stagedSpecs, type SpecFile } from '../lib/chart-specs.js';
 import { headline, isSimulated, type Headline } from '../lib/headline.js';
-import { readRun, stagedRuns, type CellView, type ChartView } from '../lib/site-data.js';
+import { readRun, stagedRuns, type CellView, type ChartView, type SessionPages } from '../lib/site-data.js';
 import { LICENCE_NOTICE_FILE, TranscriptArchive } from '../lib/transcript-bundle.js';
-import { cellView, clearViews, filesView, runView, sessionView, textView, transcriptsView, writeRaw, writeView, type RunFiles } from '../lib/views.js';
+import { TextBundle, textsBundle } from '../lib/published-texts.js';
+import { cellView, clearViews, filesView, runView, sessionsView, transcriptsView, writeView, type RunFiles } from '../lib/views.js';
 
 /**
  * The content loader of the site's three collections (runs, cells, sessions). Astro 5 bundles
@@ -62,6 +63,7 @@ export interface SessionEntry {
   cell: string;
   slug: string;
   pages: number;
+  /** The view of every paged session of the cell, this one under its slug (views.ts sessionsView). */
   view: string;
 }
 export interface RunPage {
@@ -91,24 +93,36 @@ async function prepare(context: LoaderContext): Promise<Index> {
     const files: RunFiles = { transcripts: 0 };
     const writes: Array<Promise<void>> = [];
     const archive = await TranscriptArchive.create(path.join(dir, transcriptsView(name)));
+    const texts = await TextBundle.create(path.join(dir, textsBundle(name)));
+    // One cell's sessions, written as one view once the next cell's first session arrives (readRun reads a cell's sessions together).
+    let cellSessions: { file: string; sessions: Record<string, SessionPages> } | null = null;
+    const writeCellSessions = async () => {
+      if (cellSessions) await writeView(dir, cellSessions.file, cellSessions.sessions);
+      cellSessions = null;
+    };
     const { run, cells } = await readRun(dir, name, {
       session: async ({ session, pages }) => {
         // This session's new texts, written before its view: never more than one session's open at once.
         await Promise.all(writes.splice(0));
-        const file = sessionView(name, session.cell, session.slug);
-        await writeView(dir, file, { session, pages });
+        const file = sessionsView(name, session.cell);
+        if (cellSessions?.file !== file) {
+          await writeCellSessions();
+          cellSessions = { file, sessions: {} };
+        }
+        cellSessions.sessions[session.slug] = { session, pages };
         index.sessions.push({ run: name, cell: session.cell, slug: session.slug, pages: pages.length, view: file });
       },
       text: (key, text) => {
-        // Named by its content hash, so a text another run already wrote is the same file: written once for the site.
+        // Named by its content hash, so a text another run already stored is the same file: written once for the site.
         if (written.has(key)) return;
         written.add(key);
-        writes.push(writeRaw(dir, textView(name, key), text));
+        writes.push(texts.add(key, text));
       },
       transcripts: async (cell, raw) => {
         for (const file of raw) await archive.add(`cells/${cell}/transcripts/${file.name}`, file.text);
       },
     });
+    await writeCellSessions();
     const notices = run.report.licenceNotices ?? [];
     // The raw transcripts carry the brief's texts too: the archive holds their notice beside them.
     const transcripts = archive.count;
@@ -116,6 +130,7 @@ async function prepare(context: LoaderContext): Promise<Index> {
     await archive.close();
     files.transcripts = transcripts;
     await Promise.all(writes);
+    await texts.close();
     await writeView(dir, filesView(name), files);
     const rendered = await context.renderMarkdown(renderMarkdown(run.report));
     const full = reportHtml(rendered.html ?? '', {

@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { publishTexts, servedText } from '../../../site/src/lib/published-texts.js';
+import { publishTexts, servedText, TextBundle, textsBundle } from '../../../site/src/lib/published-texts.js';
 
 /**
  * The transcripts' long texts reach the built site as texts/KEY.txt, every one the loader
- * stored and nothing else, each byte for byte but for a byte-order mark ahead of any text that is
+ * stored in a run's bundle and nothing else, each byte for byte but for a byte-order mark ahead of any text that is
  * not plain ASCII (so a host that sends .txt without a charset still shows it as UTF-8).
  */
 const tmp = await mkdtemp(path.join(tmpdir(), 'rdh-published-texts-'));
@@ -15,16 +15,29 @@ afterAll(() => rm(tmp, { recursive: true, force: true }));
 describe('publishTexts', () => {
   it('writes every stored text into texts/, a byte-order mark ahead of any beyond ASCII', async () => {
     const data = path.join(tmp, 'data');
-    await mkdir(path.join(data, '.views', 'texts'), { recursive: true });
+    const [a, b, c] = ['a1', 'b2', 'c3'].map((k) => k.repeat(12));
+    const first = await TextBundle.create(path.join(data, textsBundle('run-a')));
+    await first.add(a!, 'plain\nascii\n');
+    await first.add(b!, 'naïve — ✓\n');
+    await first.close();
+    const second = await TextBundle.create(path.join(data, textsBundle('run-b')));
+    await second.add(c!, '{"a JSON": "line"}\r\n');
+    await second.close();
     await mkdir(path.join(data, '.views', 'sessions'), { recursive: true });
-    await writeFile(path.join(data, '.views', 'texts', 'a1.txt'), 'plain\nascii\n');
-    await writeFile(path.join(data, '.views', 'texts', 'b2.txt'), 'naïve — ✓\n');
-    await writeFile(path.join(data, '.views', 'sessions', 'not-a-text.json'), '{}');
+    await writeFile(path.join(data, '.views', 'sessions', 'not-a-text.jsonl'), '{}');
     const out = path.join(tmp, 'out');
-    expect(await publishTexts(data, out)).toBe(2);
-    expect((await readdir(out, { recursive: true })).sort()).toEqual(['texts', 'texts/a1.txt', 'texts/b2.txt']);
-    expect(await readFile(path.join(out, 'texts', 'a1.txt'), 'utf8')).toBe('plain\nascii\n');
-    expect(await readFile(path.join(out, 'texts', 'b2.txt'))).toEqual(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('naïve — ✓\n')]));
+    expect(await publishTexts(data, out)).toBe(3);
+    expect((await readdir(out, { recursive: true })).sort()).toEqual(['texts', `texts/${a}.txt`, `texts/${b}.txt`, `texts/${c}.txt`]);
+    expect(await readFile(path.join(out, 'texts', `${a}.txt`), 'utf8')).toBe('plain\nascii\n');
+    expect(await readFile(path.join(out, 'texts', `${b}.txt`))).toEqual(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('naïve — ✓\n')]));
+    expect(await readFile(path.join(out, 'texts', `${c}.txt`), 'utf8')).toBe('{"a JSON": "line"}\r\n');
+  });
+
+  it('refuses a bundle line whose key could name another file', async () => {
+    const data = path.join(tmp, 'hostile');
+    await mkdir(path.join(data, '.views', 'texts'), { recursive: true });
+    await writeFile(path.join(data, textsBundle('run')), `${JSON.stringify({ key: '../../index', text: 'x' })}\n`);
+    await expect(publishTexts(data, path.join(tmp, 'hostile-out'))).rejects.toThrowErrorMatchingInlineSnapshot(`[Error: .views/texts/run.jsonl: line 1 is not a stored text ({key, text} with a 24-digit hex key)]`);
   });
 
   it('writes nothing, and no texts/ folder, for a site without stored texts', async () => {

@@ -8,7 +8,8 @@ import { hasPage, killedLeavesByPair } from '../../../site/src/lib/session-pages
 import { runFiles } from '../../../harness/index.js';
 
 const { pairOfCell } = runFiles;
-import { filesView, textView, transcriptsView } from '../../../site/src/lib/views.js';
+import { filesView, transcriptsView } from '../../../site/src/lib/views.js';
+import { textsBundle } from '../../../site/src/lib/published-texts.js';
 import { writeRunFixture } from '../../support/run-fixture.js';
 import { archiveFiles } from '../checks/transcripts.js';
 
@@ -70,8 +71,9 @@ describe('the content loader', () => {
     expect(Math.max(...sizes)).toBeLessThan(6_000);
     expect(Math.max(...[...stored.get('cells')!.values(), ...stored.get('sessions')!.values()].map((e) => JSON.stringify(e).length))).toBeLessThan(3_000);
     for (const e of entries) {
-      const view = JSON.parse(await readFile(path.join(data, e.view), 'utf8')) as { pages: unknown[][] };
-      expect(view.pages.length).toBe(e.pages);
+      // A cell's paged sessions share one view, each under its slug.
+      const view = (JSON.parse(await readFile(path.join(data, e.view), 'utf8')) as Record<string, { pages: unknown[][] }>)[e.slug];
+      expect(view?.pages.length).toBe(e.pages);
     }
     const transcript = path.join(data, 'runs', 'bulky-run', 'cells', 'cap1-rep1-gated', 'transcripts', 'root.1%2Fworker%2F1.jsonl');
     // Each of the 40 tool outputs is stored once (a request line keeps only what it added).
@@ -89,11 +91,13 @@ describe('the content loader', () => {
     expect(archive['cells/cap1-rep1-gated/transcripts/root.1%2Fworker%2F1.jsonl']).toBe(await readFile(transcript, 'utf8'));
     const files = JSON.parse(await readFile(path.join(data, filesView('bulky-run')), 'utf8')) as { transcripts: number };
     expect(files.transcripts).toBe(Object.keys(archive).length);
-    // Every text a session's view stores by key is a file of its own.
+    // Every text a session's view stores by key is in the run's bundle, once.
     const keys = new Set<string>();
     for (const e of entries) for (const m of (await readFile(path.join(data, e.view), 'utf8')).matchAll(/"kind":"stored","key":"([0-9a-f]+)"/g)) keys.add(m[1]!);
     expect(keys.size).toBeGreaterThan(0);
-    for (const key of keys) expect((await stat(path.join(data, textView('bulky-run', key)))).size).toBeGreaterThan(0);
+    const bundled = (await readFile(path.join(data, textsBundle('bulky-run')), 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { key: string; text: string }));
+    expect(bundled.map((t) => t.key).sort()).toEqual([...new Set(bundled.map((t) => t.key))].sort());
+    for (const key of keys) expect(bundled.find((t) => t.key === key)?.text.length).toBeGreaterThan(0);
     const cell = [...stored.get('cells')!.values()][0] as { view: string };
     expect(JSON.parse(await readFile(path.join(data, cell.view), 'utf8'))).toMatchObject({ tree: { root: { id: 'root' } }, grade: { total: 42 } });
   });
