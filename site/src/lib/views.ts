@@ -47,11 +47,15 @@ export async function readView<T>(dataDir: string, file: string): Promise<T> {
   return JSON.parse(await readFile(path.join(dataDir, file), 'utf8')) as T;
 }
 
-let last: { key: string; value: unknown } | undefined;
+let last: { key: string; value: Promise<unknown> } | undefined;
 
-/** readView, keeping the last file read: the pages of one session are built one after another. */
-export async function readViewKept<T>(dataDir: string, file: string): Promise<T> {
+/**
+ * readView, keeping the last file read: a cell's paged sessions share one view, and its pages
+ * are built one after another. The promise is kept, not the value, so pages of one cell built
+ * at once (astro's build.concurrency) read the file once between them.
+ */
+export function readViewKept<T>(dataDir: string, file: string): Promise<T> {
   const key = path.join(dataDir, file);
-  if (last?.key !== key) last = { key, value: await readView<T>(dataDir, file) };
-  return last.value as T;
+  if (last?.key !== key) last = { key, value: readView<T>(dataDir, file) };
+  return last.value as Promise<T>;
 }
