@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -26,20 +27,30 @@ export const textsBundle = (run: string): string => path.join(STORED, `${run}.js
 
 /** A run's stored texts as the loader writes them: one JSON line `{key, text}` each. */
 export class TextBundle {
-  private constructor(private readonly stream: WriteStream) {}
+  private failed: Error | undefined;
+
+  private constructor(private readonly stream: WriteStream) {
+    stream.on('error', (error) => (this.failed ??= error));
+  }
 
   static async create(file: string): Promise<TextBundle> {
     await mkdir(path.dirname(file), { recursive: true });
     return new TextBundle(createWriteStream(file));
   }
 
-  /** Resolves once the text is handed to the file, so a caller that awaits it holds no more than it wrote. */
-  add(key: string, text: string): Promise<void> {
-    return new Promise((resolve, reject) => this.stream.write(`${JSON.stringify({ key, text })}\n`, (error) => (error ? reject(error) : resolve())));
+  /**
+   * Resolves at once while the stream's buffer has room, else once it has drained: a caller
+   * that awaits it holds little, and is not made to wait on every write (each a round trip to
+   * the thread pool, once per session).
+   */
+  async add(key: string, text: string): Promise<void> {
+    if (this.failed) throw this.failed;
+    if (!this.stream.write(`${JSON.stringify({ key, text })}\n`)) await once(this.stream, 'drain');
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  async close(): Promise<void> {
+    await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    if (this.failed) throw this.failed;
   }
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { EngineEvent, GradeResult, NodeResult, Report } from '../../../harness/run-file-schemas.js';
@@ -142,7 +143,8 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
   const parsed: Array<{ file: string; first: TranscriptLine; cut: boolean; blocks: Block[]; totals: SessionTotals }> = [];
   for (const file of (await readdir(paths.transcripts).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl')).sort()) {
     const shownFile = `${shown}/transcripts/${file}`;
-    const text = await readFile(path.join(paths.transcripts, file), 'utf8');
+    // Read synchronously: the loader has nothing else to do meanwhile, and each asynchronous read was four round trips to the thread pool that the loader sat idle through.
+    const text = readFileSync(path.join(paths.transcripts, file), 'utf8');
     const { records, torn: cut } = parseJsonl(text, TranscriptLine, shownFile);
     if (cut) torn.push(`transcripts/${file}`);
     const first = records[0];

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,6 +94,18 @@ describe('a run\'s transcripts download', () => {
     await archive.add(long, '{"b":1');
     expect(await archive.close()).toBe(2);
     expect(await archiveFiles(await readFile(file))).toEqual({ 'cells/cap1-rep1-gated/transcripts/a.jsonl': '{"a":1}\n{"a":"é"}\n', [long]: '{"b":1' });
+  });
+
+  it('holds a run larger than the chunks it is compressed in, every file whole and in order', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'rdh-archive-')), 'transcripts.tar.br');
+    const archive = await TranscriptArchive.create(file);
+    // Hard to compress, of uneven sizes, 5 MB in all: several of the compressor's 1 MB chunks, each file's bytes split across them.
+    const files = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`cells/c/transcripts/s${i}.jsonl`, randomBytes(20_000 + i * 4_000).toString('hex')]));
+    for (const [name, text] of Object.entries(files)) await archive.add(name, text);
+    expect(await archive.close()).toBe(40);
+    const read = await archiveFiles(await readFile(file));
+    expect(Object.keys(read)).toEqual(Object.keys(files));
+    expect(Object.entries(read).every(([name, text]) => text === files[name])).toBe(true);
   });
 });
 

@@ -33,6 +33,14 @@ describe('publishTexts', () => {
     expect(await readFile(path.join(out, 'texts', `${c}.txt`), 'utf8')).toBe('{"a JSON": "line"}\r\n');
   });
 
+  it('fails the build, not the process, when a bundle cannot be written', async () => {
+    const folder = path.join(tmp, 'a-folder.jsonl');
+    await mkdir(folder, { recursive: true });
+    const bundle = await TextBundle.create(folder);
+    await bundle.add('d4'.repeat(12), 'text').catch(() => undefined);
+    await expect(bundle.close()).rejects.toThrow(/EISDIR/);
+  });
+
   it('refuses a bundle line whose key could name another file', async () => {
     const data = path.join(tmp, 'hostile');
     await mkdir(path.join(data, '.views', 'texts'), { recursive: true });
