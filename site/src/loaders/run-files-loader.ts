@@ -96,8 +96,10 @@ async function prepare(context: LoaderContext): Promise<Index> {
     const texts = await TextBundle.create(path.join(dir, textsBundle(name)));
     // One cell's sessions, written as one view once the next cell's first session arrives (readRun reads a cell's sessions together).
     let cellSessions: { file: string; sessions: Record<string, SessionPages> } | null = null;
+    const writtenCells = new Set<string>();
     const writeCellSessions = async () => {
       if (cellSessions) await writeView(dir, cellSessions.file, cellSessions.sessions);
+      if (cellSessions) writtenCells.add(cellSessions.file);
       cellSessions = null;
     };
     const { run, cells } = await readRun(dir, name, {
@@ -107,6 +109,8 @@ async function prepare(context: LoaderContext): Promise<Index> {
         const file = sessionsView(name, session.cell);
         if (cellSessions?.file !== file) {
           await writeCellSessions();
+          // Rewriting a written view would drop the sessions it holds: fail rather than publish a cell without them.
+          if (writtenCells.has(file)) throw new Error(`the loader was given the sessions of ${session.cell} (run ${name}) apart, not together; this is a bug`);
           cellSessions = { file, sessions: {} };
         }
         cellSessions.sessions[session.slug] = { session, pages };
