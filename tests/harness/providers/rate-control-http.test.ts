@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRateController, OpenAIModelClient, ProviderPatience, type ModelRequest, type RateControl } from '../../../engine/index.js';
-import { PROBE_CELL, type FaultPlan, type SimServer } from '../../../harness/index.js';
+import { PROBE_CELL, type FaultPlan } from '../../../harness/index.js';
 import { AcceleratedClock } from '../../support/accelerated-clock.js';
 import { serve, EXECUTOR } from '../sim/serve/serve-fixture.js';
 
@@ -14,11 +14,6 @@ const FACTOR = 10;
 const RPM = 300;
 const MINUTES = 4;
 
-let server: SimServer | null = null;
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-});
 
 const request = (i: number): ModelRequest => ({
   model: EXECUTOR, role: 'worker', sessionId: `s${i}`, nodeId: 'root', attempt: 1, cellId: PROBE_CELL, maxTokens: 8, messages: [{ role: 'user', content: `Reply with the single word: ok (${i})` }],
@@ -27,9 +22,17 @@ const request = (i: number): ModelRequest => ({
 async function drive(headers: boolean): Promise<{ control: RateControl; answered: number; steadyShare: number; steadyPerMinute: number; calls: number }> {
   const clock = new AcceleratedClock(FACTOR);
   const faults = { version: 2, seed: 3, latency: { distribution: 'uniform', min_ms: 200, max_ms: 400 }, limits: { requests_per_minute: RPM, burst: 0.1, headers }, windows: [] } as unknown as FaultPlan;
-  server = await serve(faults, { now: () => clock.now().getTime() });
+  const server = await serve(faults, { now: () => clock.now().getTime() });
+  try {
+    return await driveAgainst(server.url, headers, clock);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function driveAgainst(url: string, headers: boolean, clock: AcceleratedClock): Promise<{ control: RateControl; answered: number; steadyShare: number; steadyPerMinute: number; calls: number }> {
   const control = createRateController({ provider: 'sim', min: 2, start: 8, max: 64, clock });
-  const client = new OpenAIModelClient({ baseURL: server.url, apiKey: 'sim-key-000000', rateControl: control, clock, patience: new ProviderPatience(3_600_000) });
+  const client = new OpenAIModelClient({ baseURL: url, apiKey: 'sim-key-000000', rateControl: control, clock, patience: new ProviderPatience(3_600_000) });
   const ends: number[] = [];
   let calls = 0;
   // The controller's counts once the first minute (slow start, the burst) is over.
@@ -51,8 +54,9 @@ async function drive(headers: boolean): Promise<{ control: RateControl; answered
   return { control, answered: ends.length, steadyShare, steadyPerMinute: steady, calls };
 }
 
+// The two cases at once, each with its own server and clock: the file mostly waits on quota time.
 describe('the rate controller over HTTP against the SIMULATED server\'s request limit', () => {
-  it.each([true, false])('with x-ratelimit headers %s: every call answered, near the limit, few 429s', async (headers) => {
+  it.concurrent.each([true, false])('with x-ratelimit headers %s: every call answered, near the limit, few 429s', async (headers) => {
     const run = await drive(headers);
     const status = run.control.status();
     expect(run.answered).toBe(run.calls);
