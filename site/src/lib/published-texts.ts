@@ -4,6 +4,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import PQueue from 'p-queue';
+import { TEXT_KEY } from './transcript-texts.js';
 import { VIEWS } from './views.js';
 
 /**
@@ -19,8 +20,6 @@ import { VIEWS } from './views.js';
 const STORED = path.join(VIEWS, 'texts');
 /** Texts written at once. */
 const AT_ONCE = 16;
-/** A text's key as textKey makes it: nothing else names a file. */
-const KEY = /^[0-9a-f]{24}$/;
 
 /** The bundle of the texts `run` stored first, under the data folder. */
 export const textsBundle = (run: string): string => path.join(STORED, `${run}.jsonl`);
@@ -62,6 +61,16 @@ export function servedText(text: string): string {
   return /^[\x00-\x7F]*$/.test(text) ? text : `\uFEFF${text}`;
 }
 
+/** A bundle line read as JSON, or null when it is not. */
+function storedText(line: string): { key?: unknown; text?: unknown } | null {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return value && typeof value === 'object' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Writes every text of `dataDir`'s bundles into `outDir/texts/KEY.txt`; returns how many. */
 export async function publishTexts(dataDir: string, outDir: string): Promise<number> {
   const bundles = (await readdir(path.join(dataDir, STORED)).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl')).sort();
@@ -73,8 +82,8 @@ export async function publishTexts(dataDir: string, outDir: string): Promise<num
     let n = 0;
     for await (const line of lines) {
       n += 1;
-      const { key, text } = JSON.parse(line) as { key: unknown; text: unknown };
-      if (typeof key !== 'string' || !KEY.test(key) || typeof text !== 'string') throw new Error(`${path.join(STORED, bundle)}: line ${n} is not a stored text ({key, text} with a 24-digit hex key)`);
+      const { key, text } = storedText(line) ?? {};
+      if (typeof key !== 'string' || !TEXT_KEY.test(key) || typeof text !== 'string') throw new Error(`${path.join(STORED, bundle)}: line ${n} is not a stored text ({key, text} with a 24-digit hex key)`);
       if (count === 0) await mkdir(path.join(outDir, 'texts'), { recursive: true });
       count += 1;
       queue.add(() => writeFile(path.join(outDir, 'texts', `${key}.txt`), servedText(text))).catch((error: unknown) => (failed ??= error));

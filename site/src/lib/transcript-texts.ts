@@ -63,7 +63,11 @@ export function sections(text: string): string[] {
   return out.filter((s) => s !== '');
 }
 
-export const textKey = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 24);
+/** How many hex digits of its SHA-256 name a stored text. */
+const KEY_DIGITS = 24;
+export const textKey = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, KEY_DIGITS);
+/** What textKey makes, and nothing else: a stored text's file is named by it. */
+export const TEXT_KEY = new RegExp(`^[0-9a-f]{${KEY_DIGITS}}$`);
 
 /** How many texts of a cell carry each section (by key): what `chunks` groups sections by. */
 export type SectionCounts = ReadonlyMap<string, number>;

@@ -33,14 +33,9 @@ export async function clearViews(dataDir: string): Promise<void> {
 }
 
 export async function writeView(dataDir: string, file: string, value: unknown): Promise<void> {
-  await writeRaw(dataDir, file, JSON.stringify(value));
-}
-
-/** A view written as given (a stored text, a compressed download). */
-export async function writeRaw(dataDir: string, file: string, content: string | Uint8Array): Promise<void> {
   const target = path.join(dataDir, file);
   await mkdir(path.dirname(target), { recursive: true });
-  await writeFile(target, content);
+  await writeFile(target, JSON.stringify(value));
 }
 
 export async function readView<T>(dataDir: string, file: string): Promise<T> {

@@ -98,8 +98,9 @@ async function prepare(context: LoaderContext): Promise<Index> {
     let cellSessions: { file: string; sessions: Record<string, SessionPages> } | null = null;
     const writtenCells = new Set<string>();
     const writeCellSessions = async () => {
-      if (cellSessions) await writeView(dir, cellSessions.file, cellSessions.sessions);
-      if (cellSessions) writtenCells.add(cellSessions.file);
+      if (!cellSessions) return;
+      await writeView(dir, cellSessions.file, cellSessions.sessions);
+      writtenCells.add(cellSessions.file);
       cellSessions = null;
     };
     const { run, cells } = await readRun(dir, name, {

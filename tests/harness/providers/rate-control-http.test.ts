@@ -14,12 +14,11 @@ const FACTOR = 10;
 const RPM = 300;
 const MINUTES = 4;
 
-
 const request = (i: number): ModelRequest => ({
   model: EXECUTOR, role: 'worker', sessionId: `s${i}`, nodeId: 'root', attempt: 1, cellId: PROBE_CELL, maxTokens: 8, messages: [{ role: 'user', content: `Reply with the single word: ok (${i})` }],
 });
 
-async function drive(headers: boolean): Promise<{ control: RateControl; answered: number; steadyShare: number; steadyPerMinute: number; calls: number }> {
+async function drive(headers: boolean): ReturnType<typeof driveAgainst> {
   const clock = new AcceleratedClock(FACTOR);
   const faults = { version: 2, seed: 3, latency: { distribution: 'uniform', min_ms: 200, max_ms: 400 }, limits: { requests_per_minute: RPM, burst: 0.1, headers }, windows: [] } as unknown as FaultPlan;
   const server = await serve(faults, { now: () => clock.now().getTime() });

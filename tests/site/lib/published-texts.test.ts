@@ -48,6 +48,13 @@ describe('publishTexts', () => {
     await expect(publishTexts(data, path.join(tmp, 'hostile-out'))).rejects.toThrowErrorMatchingInlineSnapshot(`[Error: .views/texts/run.jsonl: line 1 is not a stored text ({key, text} with a 24-digit hex key)]`);
   });
 
+  it('names the bundle and line of a line that is not JSON', async () => {
+    const data = path.join(tmp, 'torn');
+    await mkdir(path.join(data, '.views', 'texts'), { recursive: true });
+    await writeFile(path.join(data, textsBundle('run')), `${JSON.stringify({ key: 'e5'.repeat(12), text: 'x' })}\n{"key": "torn`);
+    await expect(publishTexts(data, path.join(tmp, 'torn-out'))).rejects.toThrowErrorMatchingInlineSnapshot(`[Error: .views/texts/run.jsonl: line 2 is not a stored text ({key, text} with a 24-digit hex key)]`);
+  });
+
   it('writes nothing, and no texts/ folder, for a site without stored texts', async () => {
     const out = path.join(tmp, 'empty-out');
     expect(await publishTexts(path.join(tmp, 'no-data'), out)).toBe(0);
