@@ -49,7 +49,7 @@ async function record(variant: Variant): Promise<void> {
   const seams = simSeams({});
   const layout: RequestLayout = variant === 'task-first' ? 'task-first' : 'shared-first';
   const sim = seams.modelsFor!;
-  const result = await runRecord(HTTP_MANIFEST, { out: dir, depths: [1, 2], providers }, bufferIo(), {
+  const result = await runRecord(HTTP_MANIFEST, { out: dir, depths: [2], providers }, bufferIo(), {
     ...seams,
     requestLayout: layout,
     modelsFor: async (cap, repetition, base) => {
