@@ -84,6 +84,7 @@ export async function startSecondDockerd(): Promise<SecondDockerd> {
       await exited;
     },
     async restart() {
+      if (killed) await endOrphanedContainerd(dir);
       killed = false;
       daemon = await launch();
     },
@@ -96,7 +97,7 @@ export async function startSecondDockerd(): Promise<SecondDockerd> {
         // A killed dockerd leaves its containers running under its containerd; a restart finds
         // and stops them, and a clean stop then ends containerd and unmounts the layers.
         if (stopped) daemon.kill('SIGCONT');
-        if (killed) daemon = await launch().catch(() => daemon);
+        if (killed) daemon = await endOrphanedContainerd(dir).then(launch).catch(() => daemon);
         if (daemon.exitCode === null) {
           const exited = new Promise((r) => daemon.once('exit', r));
           daemon.kill('SIGTERM');
@@ -137,6 +138,32 @@ async function killLeftovers(dir: string): Promise<void> {
     if (shims.includes(ppid)) signal(pid);
   }
   shims.forEach(signal);
+}
+
+/**
+ * A SIGKILLed dockerd's containerd runs on in a session of its own, and a dockerd started at once
+ * on the same exec-root waits for it and gives up ("timeout waiting for containerd to start",
+ * every time when the restart came within a second of the kill). Ended first, as the machine
+ * restarting would, with its pid file; its shims stay, and the new containerd takes their
+ * containers back.
+ */
+async function endOrphanedContainerd(dir: string): Promise<void> {
+  const pids: number[] = [];
+  for (const entry of (await readdir('/proc')).filter((p) => /^\d+$/.test(p))) {
+    const pid = Number(entry);
+    const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+    const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (comm === 'containerd' && args.some((a) => a.startsWith(dir + path.sep))) pids.push(pid);
+  }
+  pids.forEach(signal);
+  // Gone once its /proc entry is, or is a zombie ("Z" after the comm) no one has reaped yet.
+  const alive = async (pid: number) => /^\S+ \(.*\) [^Z]/s.test(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''));
+  for (let i = 0; i < 100; i++) {
+    if (!(await Promise.all(pids.map(alive))).some(Boolean)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  // dockerd trusts its pid file while that pid answers a signal, and a zombie does: the file goes too.
+  await rm(path.join(dir, 'x', 'containerd', 'containerd.pid'), { force: true });
 }
 
 function signal(pid: number): void {

@@ -1,20 +1,25 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_LABELS, stableJson } from '../../../engine/index.js';
-import { readSweepJournal } from '../../../harness/index.js';
+import { readSweepJournal, sandboxImageTag } from '../../../harness/index.js';
 import { HAS_DOCKER } from '../../support/docker.js';
 import { startSecondDockerd, type SecondDockerd } from '../../support/second-dockerd.js';
-import { journalRunId, recordInChild, type Invocation } from './record-child.js';
+import { journalRunId, recordInChild, transcribedCalls, type Invocation } from './record-child.js';
 
 /**
- * `harness record --docker-host` for real (cap 1 of the SIMULATED record sweep, sandboxes in
- * Docker, a fake grade), in child processes: one sweep spread over the machine's daemon (unix
- * socket, bind transport) and a PRIVATE second dockerd the test starts (tcp with mutual TLS,
- * archive transport, the image loaded onto it by the preflight), which the test SIGKILLs while
- * it runs a sandbox of the sweep; beside it the same sweep on the machine's daemon alone.
+ * Losing a Docker host for real, in child processes running `harness record` (cap 1 of the
+ * SIMULATED record sweep, sandboxes in Docker, a fake grade), against a PRIVATE second dockerd
+ * the test starts once for the whole file; the daemon every other test uses is never touched.
+ * - `--docker-host`: one sweep spread over the machine's daemon (unix socket, bind transport)
+ *   and the private one (tcp with mutual TLS, archive transport, the image loaded onto it by the
+ *   preflight), which the test SIGKILLs while it runs a sandbox of the sweep; beside it the same
+ *   sweep on the machine's daemon alone. Then the private daemon as the only host, killed.
+ * - DOCKER_HOST: a sweep whose only daemon is the private one, stopped mid-sweep as an operator
+ *   would, then started again on the same data-root for the resume.
+ * One daemon for both: starting one and copying the image onto it was a third of each file's time.
  */
 
 const FIRST = 'unix:///var/run/docker.sock,capacity=2';
@@ -34,19 +39,21 @@ function hostLines(output: string): Array<{ url: string; created: number; draine
   return [...output.matchAll(/^host (\S+): (\d+) sandbox(?:es)?(, drained)?/gm)].map((m) => ({ url: m[1]!, created: Number(m[2]), drained: Boolean(m[3]) }));
 }
 
+let daemon: SecondDockerd;
+let tmp: string;
+
+beforeAll(async () => {
+  if (!HAS_DOCKER) return;
+  tmp = await mkdtemp(path.join(tmpdir(), 'rdh-hosts-'));
+  daemon = await startSecondDockerd();
+}, 300_000);
+
+afterAll(async () => {
+  await daemon?.cleanup();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+}, 120_000);
+
 describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second killed mid-sweep', () => {
-  let daemon: SecondDockerd;
-  let tmp: string;
-
-  beforeAll(async () => {
-    tmp = await mkdtemp(path.join(tmpdir(), 'rdh-hosts-'));
-    daemon = await startSecondDockerd();
-  }, 300_000);
-
-  afterAll(async () => {
-    await daemon?.cleanup();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  }, 120_000);
 
   it('uses both hosts, re-runs the lost host’s pair on the first without paying a completed call twice, and ends with the one-host results', async () => {
     const runId = `spread-${process.pid}`;
@@ -106,9 +113,66 @@ describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second k
     expect(await finalOutcomes(dir)).toEqual(await finalOutcomes(path.join(tmp, 'one-host')));
     expect(Object.values(await finalOutcomes(dir)).every((o) => JSON.parse(o).status === 'measured')).toBe(true);
   }, 900_000);
+});
 
+const STOP_AT_SESSION = 6;
+
+const recordOnDaemon = (dir: string, countFile: string, dockerHost: string) =>
+  recordInChild(dir, { flags: { depths: [1] }, options: { dockerSandboxes: true, countFile }, env: { DOCKER_HOST: dockerHost } });
+
+const journalText = (dir: string) => readFile(path.join(dir, 'journal.jsonl'), 'utf8').catch(() => '');
+const started = (text: string) => text.split('\n').filter((l) => l.includes('"type":"session_started"')).length;
+
+describe.skipIf(!HAS_DOCKER)('harness record when its Docker daemon stops mid-sweep (a private dockerd)', () => {
+  beforeAll(async () => {
+    // Killed by the test above, or (run alone) never used: a fresh start on the same data-root,
+    // and the image copied onto it unless that test's preflight did so already.
+    await daemon.stop();
+    await daemon.restart();
+    await daemon.loadImage(sandboxImageTag());
+  }, 300_000);
+
+  it('stops with exit 3 and the journal intact; once the daemon is back the same command completes every cell and pays no completed call twice', async () => {
+    const dir = path.join(tmp, 'stopped');
+    const host = `unix://${daemon.socket}`;
+    const first = recordOnDaemon(dir, path.join(tmp, 'first.calls'), host);
+    // Mid-sweep: inside the leaves, whose containers live on the private daemon.
+    let ended: Invocation | undefined;
+    void first.then((r) => (ended = r));
+    while (!ended && started(await journalText(dir)) < STOP_AT_SESSION) await new Promise((r) => setTimeout(r, 100));
+    expect(ended, 'the sweep ended before the daemon was stopped').toBeUndefined();
+    await daemon.stop();
+    const stopped = await first;
+    expect(stopped.exit, stopped.output).toBe(3);
+    expect(stopped.output).toContain('The journal is intact: the same command continues once Docker answers');
+
+    // The journal is intact: every line whole, read back by the resume's own reader, the stop journalled.
+    const text = await journalText(dir);
+    expect(text.endsWith('\n')).toBe(true);
+    for (const line of text.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    const events = (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
+    expect(events.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'fatal' });
+    expect(events.filter((e) => e.type === 'session_started').length).toBeGreaterThanOrEqual(STOP_AT_SESSION);
+    expect(events.some((e) => e.type === 'cell_finished')).toBe(false);
+    // The sessions completed before the stop are kept, with every call they made.
+    const paid = await transcribedCalls(dir);
+    expect(paid.size).toBeGreaterThanOrEqual(STOP_AT_SESSION - 1);
+    expect([...paid].every((c) => stopped.calls.includes(c))).toBe(true);
+
+    await daemon.restart();
+    const resumed = await recordOnDaemon(dir, path.join(tmp, 'resumed.calls'), host);
+    expect(resumed.exit, resumed.output).toBe(0);
+    const summary = JSON.parse(await readFile(path.join(dir, 'summary.json'), 'utf8')) as { cells: Array<{ cell: string; status: string }> };
+    expect(summary.cells.map((c) => `${c.cell} ${c.status}`)).toEqual(['cap1-rep1-gated measured', 'cap1-rep1-ungated measured']);
+    // No call that completed before the stop was made again: the resume answered them from the transcripts.
+    expect(resumed.calls.filter((c) => paid.has(c))).toEqual([]);
+    expect(resumed.calls.length).toBeGreaterThan(0);
+  }, 600_000);
+});
+
+describe.skipIf(!HAS_DOCKER)('harness record whose only Docker host is killed mid-sweep', () => {
   it('stops with the fatal outcome (exit 3, the journal intact) when its only host stops answering mid-sweep', async () => {
-    // Killed by the test above, or (run alone) still up: either way a fresh start on the same data-root.
+    // Stopped and started again by the tests above, or (run alone) never touched: either way a fresh start on the same data-root.
     await daemon.stop();
     await daemon.restart();
     const runId = `alone-${process.pid}`;
