@@ -114,6 +114,32 @@ describe.skipIf(!HAS_DOCKER)('harness record over two Docker hosts, the second k
     expect(await finalOutcomes(dir)).toEqual(await finalOutcomes(path.join(tmp, 'one-host')));
     expect(Object.values(await finalOutcomes(dir)).every((o) => JSON.parse(o).status === 'measured')).toBe(true);
   }, 900_000);
+
+  it('stops with the fatal outcome (exit 3, the journal intact) when its only host stops answering mid-sweep', async () => {
+    // Killed by the test above, or (run alone) still up: either way a fresh start on the same data-root.
+    await daemon.stop();
+    await daemon.restart();
+    const runId = `alone-${process.pid}`;
+    const dir = path.join(tmp, runId);
+    const result = recordChild(dir, path.join(tmp, 'alone.calls'), [`unix://${daemon.socket},capacity=2`]);
+    let ended: Invocation | undefined;
+    void result.then((r) => (ended = r));
+    const d2 = new Docker({ socketPath: daemon.socket });
+    const onHost = async () => {
+      const id = await journalRunId(dir);
+      return id ? (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${id}`] } }).catch(() => [])).length : 0;
+    };
+    while (!ended && (await onHost()) === 0) await new Promise((r) => setTimeout(r, 200));
+    expect(ended, 'the sweep ended before its host ran a sandbox').toBeUndefined();
+    daemon.kill('SIGKILL');
+    const got = await result;
+    expect(got.exit, got.output).toBe(3);
+    expect(got.output).toContain('harness: the sweep stopped (Docker or the sandbox image went away: no Docker host can run sandboxes');
+    expect(got.output).toContain('The journal is intact: the same command continues once Docker answers');
+    const events = (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
+    expect(events.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'fatal' });
+    expect(events.some((e) => e.type === 'cell_finished')).toBe(false);
+  }, 600_000);
 });
 
 const STOP_AT_SESSION = 6;
@@ -126,8 +152,9 @@ const started = (text: string) => text.split('\n').filter((l) => l.includes('"ty
 
 describe.skipIf(!HAS_DOCKER)('harness record when its Docker daemon stops mid-sweep (a private dockerd)', () => {
   beforeAll(async () => {
-    // Killed by the test above, or (run alone) never used: a fresh start on the same data-root,
-    // and the image copied onto it unless that test's preflight did so already.
+    // Killed by the test above a moment ago (second-dockerd.ts ends its containerd first), or
+    // (run alone) never used: a fresh start on the same data-root, and the image copied onto it
+    // unless the first test's preflight did so already.
     await daemon.stop();
     await daemon.restart();
     await daemon.loadImage(sandboxImageTag());
@@ -168,33 +195,5 @@ describe.skipIf(!HAS_DOCKER)('harness record when its Docker daemon stops mid-sw
     // No call that completed before the stop was made again: the resume answered them from the transcripts.
     expect(resumed.calls.filter((c) => paid.has(c))).toEqual([]);
     expect(resumed.calls.length).toBeGreaterThan(0);
-  }, 600_000);
-});
-
-describe.skipIf(!HAS_DOCKER)('harness record whose only Docker host is killed mid-sweep', () => {
-  it('stops with the fatal outcome (exit 3, the journal intact) when its only host stops answering mid-sweep', async () => {
-    // Stopped and started again by the tests above, or (run alone) never touched: either way a fresh start on the same data-root.
-    await daemon.stop();
-    await daemon.restart();
-    const runId = `alone-${process.pid}`;
-    const dir = path.join(tmp, runId);
-    const result = recordChild(dir, path.join(tmp, 'alone.calls'), [`unix://${daemon.socket},capacity=2`]);
-    let ended: Invocation | undefined;
-    void result.then((r) => (ended = r));
-    const d2 = new Docker({ socketPath: daemon.socket });
-    const onHost = async () => {
-      const id = await journalRunId(dir);
-      return id ? (await d2.listContainers({ filters: { label: [`${SANDBOX_LABELS.run}=${id}`] } }).catch(() => [])).length : 0;
-    };
-    while (!ended && (await onHost()) === 0) await new Promise((r) => setTimeout(r, 200));
-    expect(ended, 'the sweep ended before its host ran a sandbox').toBeUndefined();
-    daemon.kill('SIGKILL');
-    const got = await result;
-    expect(got.exit, got.output).toBe(3);
-    expect(got.output).toContain('harness: the sweep stopped (Docker or the sandbox image went away: no Docker host can run sandboxes');
-    expect(got.output).toContain('The journal is intact: the same command continues once Docker answers');
-    const events = (await readSweepJournal(path.join(dir, 'journal.jsonl'))).events;
-    expect(events.at(-1)).toMatchObject({ type: 'sweep_stopped', reason: 'fatal' });
-    expect(events.some((e) => e.type === 'cell_finished')).toBe(false);
   }, 600_000);
 });
