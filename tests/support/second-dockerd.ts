@@ -127,14 +127,11 @@ export async function startSecondDockerd(): Promise<SecondDockerd> {
  * first, which ends each container's pid namespace, then the shim.
  */
 async function killLeftovers(dir: string): Promise<void> {
-  const pids = (await readdir('/proc')).filter((p) => /^\d+$/.test(p)).map(Number);
-  const read = (pid: number, file: string) => readFile(`/proc/${pid}/${file}`, 'utf8').catch(() => '');
-  const shims: number[] = [];
-  for (const pid of pids) if ((await read(pid, 'cmdline')).split('\0').some((arg) => arg === dir || arg.startsWith(dir + path.sep))) shims.push(pid);
+  const shims = (await processesNaming(dir)).map((p) => p.pid);
   if (!shims.length) return;
-  for (const pid of pids) {
+  for (const pid of await pidsNow()) {
     // /proc/PID/stat: "pid (comm) state ppid ...", comm may hold spaces and parentheses.
-    const ppid = Number((await read(pid, 'stat')).split(') ').at(-1)?.split(' ')[1]);
+    const ppid = Number((await procFile(pid, 'stat')).split(') ').at(-1)?.split(' ')[1]);
     if (shims.includes(ppid)) signal(pid);
   }
   shims.forEach(signal);
@@ -148,22 +145,29 @@ async function killLeftovers(dir: string): Promise<void> {
  * containers back.
  */
 async function endOrphanedContainerd(dir: string): Promise<void> {
-  const pids: number[] = [];
-  for (const entry of (await readdir('/proc')).filter((p) => /^\d+$/.test(p))) {
-    const pid = Number(entry);
-    const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
-    const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
-    if (comm === 'containerd' && args.some((a) => a.startsWith(dir + path.sep))) pids.push(pid);
-  }
+  const pids = (await processesNaming(dir)).filter((p) => path.basename(p.args[0] ?? '') === 'containerd').map((p) => p.pid);
   pids.forEach(signal);
   // Gone once its /proc entry is, or is a zombie ("Z" after the comm) no one has reaped yet.
-  const alive = async (pid: number) => /^\S+ \(.*\) [^Z]/s.test(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''));
+  const alive = async (pid: number) => /^\S+ \(.*\) [^Z]/s.test(await procFile(pid, 'stat'));
   for (let i = 0; i < 100; i++) {
     if (!(await Promise.all(pids.map(alive))).some(Boolean)) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   // dockerd trusts its pid file while that pid answers a signal, and a zombie does: the file goes too.
   await rm(path.join(dir, 'x', 'containerd', 'containerd.pid'), { force: true });
+}
+
+const pidsNow = async (): Promise<number[]> => (await readdir('/proc')).filter((p) => /^\d+$/.test(p)).map(Number);
+const procFile = (pid: number, file: string): Promise<string> => readFile(`/proc/${pid}/${file}`, 'utf8').catch(() => '');
+
+/** The processes whose command line names `dir` or a path under it (this daemon's shims and its containerd), with their arguments. */
+async function processesNaming(dir: string): Promise<Array<{ pid: number; args: string[] }>> {
+  const found: Array<{ pid: number; args: string[] }> = [];
+  for (const pid of await pidsNow()) {
+    const args = (await procFile(pid, 'cmdline')).split('\0');
+    if (args.some((arg) => arg === dir || arg.startsWith(dir + path.sep))) found.push({ pid, args });
+  }
+  return found;
 }
 
 function signal(pid: number): void {
