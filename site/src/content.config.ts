@@ -4,5 +4,4 @@ import { runFilesLoader } from './loaders/run-files-loader.js';
 export const collections = {
   runs: defineCollection({ loader: runFilesLoader('runs') }),
   cells: defineCollection({ loader: runFilesLoader('cells') }),
-  sessions: defineCollection({ loader: runFilesLoader('sessions') }),
 };

@@ -200,7 +200,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     // Every page the build wrote was reached by following links.
     const written = (await htmlFiles(dist)).map((f) => `${server.url}${path.relative(dist, path.dirname(f)).split(path.sep).join('/')}/`.replace(/\/\/$/, '/'));
     expect(written.filter((u) => !visits.has(u))).toEqual([]);
-    expect(visits.size).toBeGreaterThan(100);
+    expect(visits.size).toBeGreaterThan(30);
     // Images and other files resolve too.
     for (const asset of assets) expect((await fetch(asset)).status, asset).toBe(200);
     // Every #fragment names an element on its page.
@@ -211,6 +211,12 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
       target.hash = '';
       expect(visits.get(target.href)?.ids ?? [], `${from} -> ${to}`).toContain(id);
     }
+    // No id is on a page twice, where a fragment would name the first alone: a sessions page holds several transcripts, each numbering its own messages.
+    const twice = [...visits.values()].flatMap((v) => {
+      const seen = new Set<string>();
+      return (v.ids ?? []).filter((id) => seen.size === seen.add(id).size).map((id) => `${v.url}: ${id}`);
+    });
+    expect(twice).toEqual([]);
   }, 600_000);
 
   it('shows the survival chart with one mark per cell, each a link to that cell', async () => {
@@ -353,35 +359,40 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     // A node's sessions are folded with its plan and checks: a tap on its summary opens them, no script needed.
     await page.locator('#node-root\\.2 > details:not(.merge) > summary').click();
     await page.locator('#node-root\\.2 a', { hasText: 'verifier 1' }).click();
-    await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap1-rep1-ungated/sessions/root.2/verifier/1/`);
-    const call = page.locator('.turn.tool_call', { hasText: 'run_command' }).first();
+    await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap1-rep1-ungated/sessions/#session-root.2/verifier/1`);
+    // It lands on the session's place on its cell's sessions page, the transcript folded under its figures: a tap opens it.
+    const session = page.locator(':target');
+    expect(await session.locator('h2').textContent()).toBe('Session root.2/verifier/1');
+    expect(await session.locator('.turn').first().isVisible()).toBe(false);
+    await session.locator('> details.transcript > summary').click();
+    const call = session.locator('.turn.tool_call', { hasText: 'run_command' }).first();
     expect(await call.isVisible()).toBe(true);
     expect(await call.textContent()).toContain('command: ');
-    expect(await page.locator('.turn.tool', { hasText: 'Tool result of run_command' }).first().isVisible()).toBe(true);
-    expect(await page.locator('.turn.system').count()).toBe(1);
-    expect(await page.locator('.turn.user').count()).toBeGreaterThan(0);
+    expect(await session.locator('.turn.tool', { hasText: 'Tool result of run_command' }).first().isVisible()).toBe(true);
+    expect(await session.locator('.turn.system').count()).toBe(1);
+    expect(await session.locator('.turn.user').count()).toBeGreaterThan(0);
     // Every reply carries its call's usage.
-    const replies = await page.locator('.turn.assistant .who').allTextContents();
+    const replies = await session.locator('.turn.assistant .who').allTextContents();
     expect(replies.length).toBeGreaterThan(1);
     for (const who of replies) expect(who.replace(/\s+/g, ' ')).toMatch(/^Reply from sim-reviewer call \d+: [\d,]+ in \([\d,]+ cached\), [\d,]+ out, [\d,]+ ms/);
     // Each result under its call, every message anchored, the call list complete and linked.
-    const audit = await auditTranscriptPage(page);
+    const audit = await auditTranscriptPage(page, 'session-root.2/verifier/1');
     expect(audit.problems).toEqual([]);
     expect(audit.calls).toBeGreaterThan(0);
     expect(audit.results).toBe(audit.calls);
     expect(audit.listed).toBe(audit.calls);
     // A call in the list leads to its call on the page.
-    await page.locator('ol.calls a').first().click();
+    await session.locator('ol.calls a').first().click();
     await expect.poll(() => page.evaluate<string>('document.querySelector(":target") ? document.querySelector(":target").className : ""')).toContain('tool_call');
     // A recorded merge review (the committed example, when there is one): audited the same way,
     // and each long text it shows is kept once as a text file of the size its link says.
-    const review = `${server.url}runs/example-sim/cells/cap2-rep1-gated/sessions/gated/root/reviewer/1/`;
-    if ((await fetch(review)).status === 200) {
-      await page.goto(review);
-      const recorded = await auditTranscriptPage(page);
+    if (visits.has(`${server.url}runs/example-sim/`)) {
+      await page.goto(`${server.url}runs/example-sim/cells/cap2-rep1-gated/sessions/#session-gated/root/reviewer/1`);
+      const recorded = await auditTranscriptPage(page, 'session-gated/root/reviewer/1');
       expect(recorded.problems).toEqual([]);
+      expect(recorded.calls).toBeGreaterThan(0);
       expect(recorded.results).toBe(recorded.calls);
-      const stored = await storedTextLinks(page);
+      const stored = await storedTextLinks(page, 'session-gated/root/reviewer/1');
       expect(stored.length).toBeGreaterThan(0);
       for (const { href, label } of stored) {
         const text = (await (await fetch(href)).text()).replace(/^\uFEFF/, '');
@@ -391,7 +402,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     await page.close();
   });
 
-  it('keeps a long transcript (70 tool outputs of 4,000 characters) whole: its killed leaf\'s worker has a page of its own, a session without one is listed on its cell\'s sessions page, and every transcript is byte for byte in the run\'s archive', async () => {
+  it('keeps a long transcript (70 tool outputs of 4,000 characters) whole: its killed leaf\'s worker is shown on its cell\'s sessions page, a session without a transcript shown is listed there, and every transcript is byte for byte in the run\'s archive', async () => {
     expect((await stat(bulkyFile)).size).toBeGreaterThan(BULKY.rounds * BULKY.outputChars);
     const page = await browser.context.newPage();
     await page.goto(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/`);
@@ -399,12 +410,12 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     expect(report.claims.some((c) => c.cellId.startsWith('cap1-rep1-') && c.leaf === 'root.1' && !c.survived)).toBe(true);
     await page.locator('#node-root\\.1 > details:not(.merge) > summary').click();
     await page.locator('#node-root\\.1 a', { hasText: 'worker 1' }).click();
-    await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/worker/1/`);
-    expect(await page.locator('main').textContent()).toContain('write_file');
-    // A session of a leaf whose claims survived, not a judgement: its row on the sessions page, whose raw link is the archive.
+    await expect.poll(() => page.url()).toBe(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/sessions/#session-root.1/worker/1`);
+    expect(await page.locator(':target').textContent()).toContain('write_file');
+    // A session without a transcript shown (a merger: never a leaf, never a judgement): its row on the sessions page, whose raw link is the archive.
     await page.goto(`${server.url}runs/fixture-run/cells/cap1-rep1-gated/`);
     await page.evaluate(`document.querySelectorAll('li.node > details').forEach((d) => { d.open = true; })`);
-    const pageless = page.locator('li.node a[href*="/sessions/#session-"]').first();
+    const pageless = page.locator('li.node a[href*="/sessions/#session-"][href*="/merger/"]').first();
     expect(await pageless.count()).toBe(1);
     const slug = decodeURIComponent((await pageless.getAttribute('href'))!.split('#session-')[1]!);
     await pageless.click();
@@ -425,8 +436,9 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
     const phone = await launchChromium({ viewport: { width: 390, height: 844 } });
     try {
       const page = await phone.context.newPage();
-      for (const p of ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/verifier/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/', ...(visits.has(`${server.url}runs/example-sim/`) ? ['runs/example-sim/', 'runs/example-sim/cells/cap2-rep1-ungated/'] : [])]) {
+      for (const p of ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap2-rep1-gated/sessions/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/', ...(visits.has(`${server.url}runs/example-sim/`) ? ['runs/example-sim/', 'runs/example-sim/cells/cap2-rep1-ungated/'] : [])]) {
         await page.goto(`${server.url}${p}`);
+        await page.evaluate(`document.querySelectorAll('details.transcript').forEach((d) => { d.open = true; })`);
         const { scroll, width } = await page.evaluate<{ scroll: number; width: number }>('({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })');
         expect(scroll, p).toBeLessThanOrEqual(width);
         // The named tables stack: none of them scrolls sideways in its frame.
@@ -474,7 +486,7 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
 
   it('has 0 accessibility violations of any impact (axe-core) on a page of each type, in light and in dark', async () => {
     const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-    const pages = ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/root.1/verifier/1/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/', 'runs/golden/'];
+    const pages = ['', 'runs/fixture-run/', 'runs/fixture-run/cells/cap2-rep1-gated/', 'runs/fixture-run/cells/cap2-rep1-gated/sessions/', 'runs/fixture-run/cells/cap1-rep1-gated/sessions/', 'runs/golden/'];
     // The committed example's sweep and cell pages (a cell page of a recorded run, not the fixture's).
     if (visits.has(`${server.url}runs/example-sim/`)) pages.push('runs/example-sim/', 'runs/example-sim/cells/cap2-rep1-ungated/', 'runs/example-sim/cells/', 'runs/wide/', 'runs/wide/tables/table-cells/');
     // The dark scheme changes colour custom properties and nothing else, so in dark only the rules that read colours can differ: every rule runs in light, those in dark.
@@ -494,6 +506,8 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
         const page = await context.newPage();
         for (const p of pages) {
           await page.goto(`${server.url}${p}`);
+          // The folded transcripts of a sessions page are checked open.
+          await page.evaluate(`document.querySelectorAll('details.transcript').forEach((d) => { d.open = true; })`);
           await page.addScriptTag({ path: axe });
           const violations = await page.evaluate<Array<{ id: string; impact: string; nodes: number; first: string }>>(`axe.run(document, ${schemes[i]!.options}).then((r) =>
             r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: JSON.stringify(v.nodes[0] && v.nodes[0].target) })))`);

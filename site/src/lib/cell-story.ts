@@ -58,5 +58,5 @@ export function cellStories(cells: readonly CellRead[], report: Report): CellVie
 
 /** Only what a link shows: a session view also carries its totals and file. */
 function link(s: SessionView): SessionLink {
-  return { slug: s.slug, sessionId: s.sessionId, role: s.role, attempt: s.attempt, calls: s.calls, models: s.models, costUsd: s.costUsd, pages: s.pages };
+  return { slug: s.slug, sessionId: s.sessionId, role: s.role, attempt: s.attempt, calls: s.calls, models: s.models, costUsd: s.costUsd, pack: s.pack };
 }

@@ -17,8 +17,8 @@ export interface SessionLink {
   /** Models that answered. */
   models: string[];
   costUsd: number | null;
-  /** Pages of its own; 0: it has none (session-pages.ts) and is read on its cell's sessions page. */
-  pages: number;
+  /** The cell's sessions page its transcript starts on (session-pages.ts); 0: it has none, and its row on the first says where to read it. */
+  pack: number;
 }
 
 /** Where a session's page is: the cell whose folder holds its transcript, and whether it is the pair's shared build. */

@@ -1,3 +1,5 @@
+import { PAGE_CHARS } from './conversation.js';
+
 /**
  * Which sessions get pages of their own. A page per session repeated every transcript in
  * markup (100 smoke runs: 18,001 pages, 822 MB), so only the judgements a reviewer audits get
@@ -39,5 +41,46 @@ export function killedLeavesByPair(claims: ReadonlyArray<{ cellId: string; leaf:
 /** Whether a session gets a page of its own: a judgement, or any session of a leaf where a claim was killed. */
 export const getsPage = (sessionId: string, nodeId: string, killedLeaves: ReadonlySet<string>): boolean => hasPage(sessionId) || killedLeaves.has(nodeId);
 
-/** The element id of a session's entry on its cell's sessions page. */
+/** The element id of a session's entry on its cell's sessions pages: its row when it has no page, else the start of its transcript. */
 export const sessionAnchor = (slug: string): string => `session-${slug}`;
+
+/**
+ * Where a session's pages are read: folded, one after another, on its cell's sessions pages.
+ * A page of its own per session repeated the layout (banner, crumbs, facts: about 2 KB) and
+ * Astro's per-page work (about 3 ms) a hundred times a run; a cell's sessions page holds its
+ * sessions' pages in order until they pass PACK_CHARS, and the next go on its next page
+ * (`sessions/~page-2/`), so no page grows without bound. Anchors inside a transcript carry the
+ * session's number in the cell (`s3-m12`), since several transcripts share one page.
+ */
+export const PACK_CHARS = 4 * PAGE_CHARS;
+
+/** Places a cell's sessions on its sessions pages, in the order they are given. */
+export class SessionPacker {
+  private pack = 1;
+  private chars = 0;
+  private placed = 0;
+
+  /**
+   * The sessions page of each of a session's pages (`chars`: the characters each shows), and the
+   * session's number among the cell's placed sessions. No pages: no place (`packs` empty, number 0).
+   */
+  place(chars: readonly number[]): { packs: number[]; ordinal: number } {
+    if (chars.length === 0) return { packs: [], ordinal: 0 };
+    const packs = chars.map((n) => {
+      if (this.chars > 0 && this.chars + n > PACK_CHARS) {
+        this.pack += 1;
+        this.chars = 0;
+      }
+      this.chars += n;
+      return this.pack;
+    });
+    this.placed += 1;
+    return { packs, ordinal: this.placed };
+  }
+}
+
+/** An anchor inside a session's transcript (a message's `m12`, `calls`), made unique on its page by the session's number. */
+export const blockAnchor = (ordinal: number, anchor: string): string => `s${ordinal}-${anchor}`;
+
+/** The element id where one page of a session starts: the session's own anchor for its first, a numbered one after. */
+export const partAnchor = (slug: string, ordinal: number, page: number): string => (page === 1 ? sessionAnchor(slug) : blockAnchor(ordinal, `page-${page}`));

@@ -5,8 +5,8 @@ import { EngineEvent, GradeResult, NodeResult, Report } from '../../../harness/r
 import { TranscriptLine } from '../../../harness/run-file-schemas.js';
 import { CellId, pairOfCell, parseCellId, runPaths, sessionFileName } from '../../../harness/run-files.js';
 import { linkedCharts, type LinkedChart } from './linked-charts.js';
-import { conversation, paginate, type Block, type SessionTotals } from './conversation.js';
-import { getsPage, killedLeavesByPair } from './session-pages.js';
+import { blockSize, conversation, paginate, type Block, type SessionTotals } from './conversation.js';
+import { SessionPacker, getsPage, killedLeavesByPair } from './session-pages.js';
 import { TextStore, blockTexts, countSections, storeLongTexts } from './transcript-texts.js';
 import { cellStories, type CellRead } from './cell-story.js';
 import type { CellView, SessionView } from './site-views.js';
@@ -159,12 +159,14 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
   }
   // Two passes: the cell's sections are counted first, so a text shared by its sessions is cut the same way in each (transcript-texts.ts).
   const counts = countSections(parsed.flatMap((r) => [...blockTexts(r.blocks)]));
+  const packer = new SessionPacker();
   for (const { file, first, cut, blocks, totals } of parsed.splice(0)) {
     // A session without a page of its own (session-pages.ts) stores no texts: nothing would link them.
     const pages = getsPage(first.sessionId, first.nodeId, to.killedLeaves) ? paginate(storeLongTexts(blocks, to.sink, counts)) : [];
+    const { packs, ordinal } = packer.place(pages.map((blocks) => blocks.reduce((n, b) => n + blockSize(b), 0)));
     const session: SessionView = {
       run, cell: id, slug: sessionSlug(first.sessionId), sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
-      costUsd: costOf(first.sessionId), file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, totals, torn: cut,
+      costUsd: costOf(first.sessionId), file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, packs, pack: packs[0] ?? 0, ordinal, totals, torn: cut,
       review: reviewFields(events, { nodeId: first.nodeId, role: first.role, attempt: first.attempt }),
     };
     sessions.push(session);

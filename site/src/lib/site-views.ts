@@ -16,8 +16,12 @@ export interface SessionView extends SessionLink {
   nodeId: string;
   /** The transcript, relative to the data folder. */
   file: string;
-  /** Pages of its own: 0 for a session without one (session-pages.ts). */
+  /** Pages its transcript is cut into: 0 for a session without one (session-pages.ts). */
   pages: number;
+  /** The cell's sessions page each of those pages is on (SessionPacker). */
+  packs: number[];
+  /** Its number among the cell's sessions with pages, which its anchors carry (blockAnchor); 0 without. */
+  ordinal: number;
   totals: SessionTotals;
   torn: boolean;
   /** A merge review's or self-review's verdict and findings, from the cell's events (merge-story.ts); null for other sessions. */

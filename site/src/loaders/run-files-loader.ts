@@ -13,11 +13,11 @@ import { TextBundle, textsBundle } from '../lib/published-texts.js';
 import { cellView, clearViews, filesView, runView, sessionsView, transcriptsView, writeView, type RunFiles } from '../lib/views.js';
 
 /**
- * The content loader of the site's three collections (runs, cells, sessions). Astro 5 bundles
+ * The content loader of the site's two collections (runs, cells). Astro 5 bundles
  * zod 3 and the harness writes its files with zod 4, so nothing is validated by a collection
  * schema: readRun validates every staged file with the harness's own schemas. The loader
- * stores a small index entry per run, cell and session, and writes each one's view (see
- * views.ts) for its page. One pass over the runs serves the three collections.
+ * stores a small index entry per run and cell, and writes each one's view (see views.ts) for its
+ * pages, a cell's sessions in one view beside it. One pass over the runs serves both collections.
  */
 
 export interface RunEntry {
@@ -58,14 +58,6 @@ export interface CellEntry {
   /** The cell's run files published as downloads (run-downloads.ts). */
   files: CellDownload[];
 }
-export interface SessionEntry {
-  run: string;
-  cell: string;
-  slug: string;
-  pages: number;
-  /** The view of every paged session of the cell, this one under its slug (views.ts sessionsView). */
-  view: string;
-}
 export interface RunPage {
   name: string;
   report: Report;
@@ -75,11 +67,10 @@ export interface RunPage {
   moved: MovedTable[];
 }
 
-type Collection = 'runs' | 'cells' | 'sessions';
+type Collection = 'runs' | 'cells';
 interface Index {
   runs: RunEntry[];
   cells: CellEntry[];
-  sessions: SessionEntry[];
 }
 
 let once: Promise<Index> | undefined;
@@ -87,7 +78,7 @@ let once: Promise<Index> | undefined;
 async function prepare(context: LoaderContext): Promise<Index> {
   const dir = dataDir();
   await clearViews(dir);
-  const index: Index = { runs: [], cells: [], sessions: [] };
+  const index: Index = { runs: [], cells: [] };
   const written = new Set<string>();
   for (const name of await stagedRuns(dir)) {
     const files: RunFiles = { transcripts: 0 };
@@ -115,7 +106,6 @@ async function prepare(context: LoaderContext): Promise<Index> {
           cellSessions = { file, sessions: {} };
         }
         cellSessions.sessions[session.slug] = { session, pages };
-        index.sessions.push({ run: name, cell: session.cell, slug: session.slug, pages: pages.length, view: file });
       },
       text: (key, text) => {
         // Named by its content hash, so a text another run already stored is the same file: written once for the site.
@@ -179,8 +169,7 @@ async function load(collection: Collection, context: LoaderContext): Promise<voi
   const index = await once;
   context.store.clear();
   if (collection === 'runs') for (const e of index.runs) context.store.set({ id: e.name, data: { ...e } });
-  else if (collection === 'cells') for (const e of index.cells) context.store.set({ id: `${e.run}/${e.id}`, data: { ...e } });
-  else for (const e of index.sessions) context.store.set({ id: `${e.run}/${e.cell}/${e.slug}`, data: { ...e } });
+  else for (const e of index.cells) context.store.set({ id: `${e.run}/${e.id}`, data: { ...e } });
   context.logger.info(`${index[collection].length} ${collection} validated`);
 }
 

@@ -186,8 +186,8 @@ export async function readReport(runDir: string): Promise<Report> {
 /**
  * From claim to judge in two taps: on the sweep page, every killed claim that report.json locates
  * at a merge links to that merge's attempt on its cell page (tap 1), where the attempt names the
- * review that judged it (tap 2): a session page whose first fields are that review's verdict and
- * findings, as the cell's merge_review event recorded them. Returns the killed claims followed.
+ * review that judged it (tap 2): the review's place on its cell's sessions page, whose first fields
+ * are that review's verdict and findings, as the cell's merge_review event recorded them. Returns the killed claims followed.
  */
 export async function checkClaimToJudge(o: StoryCheck & { runDir: string }): Promise<number> {
   const page = await o.context.newPage();
@@ -216,7 +216,10 @@ export async function checkClaimToJudge(o: StoryCheck & { runDir: string }): Pro
       const reviewLink = attempt.locator('a[data-review-link]');
       expect(await reviewLink.count(), `${link.href}: the attempt names its review`).toBe(1);
       await reviewLink.click();
-      const fields = page.locator('[data-review]');
+      // Tap 2 lands on the review's own place on its cell's sessions page: the fields are the first thing in it, shown without a tap.
+      const landed = await page.evaluate<{ tag: string; folded: boolean } | null>(`(() => { const t = document.querySelector(':target'); const d = t && t.querySelector(':scope > details.transcript'); return t && { tag: t.tagName, folded: Boolean(d) && !d.open }; })()`);
+      expect(landed, page.url()).toEqual({ tag: 'SECTION', folded: true });
+      const fields = page.locator(':target > [data-review]');
       expect(await fields.isVisible(), page.url()).toBe(true);
       // The fields come before the transcript, and say what the event says.
       const events = (await readFile(runPaths(o.runDir).cell(link.cell).events, 'utf8')).split('\n').filter(Boolean).map((l) => EngineEvent.parse(JSON.parse(l)));
@@ -226,7 +229,7 @@ export async function checkClaimToJudge(o: StoryCheck & { runDir: string }): Pro
       const text = ((await fields.textContent()) ?? '').replace(/\s+/g, ' ');
       expect(text).toContain(review.accept === true ? 'accepted' : review.accept === false ? 'rejected' : 'escalated');
       for (const f of review.findings) expect(text).toContain(f.replace(/\s+/g, ' ').trim());
-      const before = await page.evaluate<boolean>(`(() => { const d = document.querySelector('[data-review]'); const c = document.querySelector('ol.conversation'); return !c || Boolean(d.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING); })()`);
+      const before = await page.evaluate<boolean>(`(() => { const t = document.querySelector(':target'); const d = t.querySelector('[data-review]'); const c = t.querySelector('ol.conversation'); return !c || Boolean(d.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING); })()`);
       expect(before).toBe(true);
       followed++;
     }

@@ -3,22 +3,25 @@ import { brotliDecompressSync } from 'node:zlib';
 import tar from 'tar-stream';
 
 /**
- * Browser checks of a session page as an auditor reads it (issue 21, "transcripts for
+ * Browser checks of a session's transcript as an auditor reads it (issue 21, "transcripts for
  * auditors"), for any recorded run: each returns the problems it found, [] when none, so a test
  * can expect([]) and show them all. Written as page scripts in strings, so the harness's types
  * need no DOM.
  */
 
 /**
- * On the open session page: every message has an anchor (an id); each tool result stands
- * directly under its call and names that call's id, linking to it; the call list at the top
- * links to anchors that exist (on this page, or on another page of the session); and every
+ * On the open sessions page, in the transcript that starts at the element `id` (a session's
+ * place: session-pages.ts sessionAnchor): every message has an anchor (an id); each tool result
+ * stands directly under its call and names that call's id, linking to it; the call list at the
+ * top links to anchors that exist (on this page, or on another page of the session); and every
  * collapsed text is cut at a line boundary or a space, never inside a word.
  */
-export async function auditTranscriptPage(page: Page): Promise<{ problems: string[]; calls: number; results: number; listed: number }> {
+export async function auditTranscriptPage(page: Page, id: string): Promise<{ problems: string[]; calls: number; results: number; listed: number }> {
   return page.evaluate<{ problems: string[]; calls: number; results: number; listed: number }>(`(() => {
     const problems = [];
-    const turns = Array.from(document.querySelectorAll('ol.conversation > li.turn'));
+    const root = document.getElementById(${JSON.stringify(id)});
+    if (!root) return { problems: ['no element with the id ' + ${JSON.stringify(id)}], calls: 0, results: 0, listed: 0 };
+    const turns = Array.from(root.querySelectorAll('ol.conversation > li.turn'));
     for (const [i, t] of turns.entries()) if (!t.id) problems.push('message ' + (i + 1) + ' has no anchor');
     const ids = new Set(turns.map((t) => t.id));
     const idOf = (el) => { const m = /id (\\S+)/.exec(el.querySelector('.who').textContent.replace(/\\s+/g, ' ')); return m ? m[1].replace(/,$/, '') : null; };
@@ -33,22 +36,22 @@ export async function auditTranscriptPage(page: Page): Promise<{ problems: strin
         else if (idOf(prev) !== link.textContent.trim()) problems.push(r.id + ': names call id ' + link.textContent + ' under call ' + idOf(prev));
       }
     }
-    const listed = Array.from(document.querySelectorAll('ol.calls a'));
+    const listed = Array.from(root.querySelectorAll('ol.calls a'));
     for (const a of listed) {
       const href = a.getAttribute('href');
       if (href.startsWith('#') && !ids.has(href.slice(1))) problems.push('the call list links to ' + href + ', which is not on the page');
     }
-    for (const head of Array.from(document.querySelectorAll('pre.head'))) {
+    for (const head of Array.from(root.querySelectorAll('pre.head'))) {
       const text = head.textContent;
       if (!/[\\n \\t]$/.test(text)) problems.push('a collapsed text is cut inside a line: ' + JSON.stringify(text.slice(-40)));
     }
-    return { problems, calls: turns.filter((t) => t.classList.contains('tool_call')).length, results: results.length, listed: document.querySelectorAll('ol.calls > li').length };
+    return { problems, calls: turns.filter((t) => t.classList.contains('tool_call')).length, results: results.length, listed: root.querySelectorAll('ol.calls > li').length };
   })()`);
 }
 
-/** The text files a session page links (its long texts, each kept once): absolute URL and link text. */
-export async function storedTextLinks(page: Page): Promise<Array<{ href: string; label: string }>> {
-  return page.evaluate<Array<{ href: string; label: string }>>(`Array.from(document.querySelectorAll('.stored-link a')).map((a) => ({ href: a.href, label: a.textContent }))`);
+/** The text files the transcript at the element `id` links (its long texts, each kept once): absolute URL and link text. */
+export async function storedTextLinks(page: Page, id: string): Promise<Array<{ href: string; label: string }>> {
+  return page.evaluate<Array<{ href: string; label: string }>>(`Array.from(document.getElementById(${JSON.stringify(id)}).querySelectorAll('.stored-link a')).map((a) => ({ href: a.href, label: a.textContent }))`);
 }
 
 /** The files of a run's transcripts download (a Brotli-compressed tar), by path. */

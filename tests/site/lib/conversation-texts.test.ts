@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../../site/src/lib/conversation.js';
-import { hasPage, roleOf, sessionAnchor } from '../../../site/src/lib/session-pages.js';
+import { PACK_CHARS, SessionPacker, blockAnchor, hasPage, partAnchor, roleOf, sessionAnchor } from '../../../site/src/lib/session-pages.js';
 import { TranscriptArchive } from '../../../site/src/lib/transcript-bundle.js';
 import { STORE_CHARS, SYSTEM_STORE_CHARS, TextStore, chunks, collapse, countSections, sections, storeLongTexts, textKey } from '../../../site/src/lib/transcript-texts.js';
 import { sessionUrl, sessionsUrl } from '../../../site/src/lib/urls.js';
@@ -109,13 +109,28 @@ describe('a run\'s transcripts download', () => {
   });
 });
 
-describe('which sessions have pages, and sessionUrl', () => {
-  it('gives the judgements pages and links every other session to its row on the cell\'s sessions page', () => {
+describe('which sessions have pages, where they are placed, and sessionUrl', () => {
+  it('gives the judgements pages and links every session to the start of its transcript on its sessions page, or to its row on the first', () => {
     expect(roleOf('gated/root/reviewer/2')).toBe('reviewer');
     expect(['root.1/verifier/1', 'gated/root/reviewer/1', 'ungated/root/self_reviewer/2'].map(hasPage)).toEqual([true, true, true]);
     expect(['root/planner/1', 'root.1/worker/1', 'root.1/drift_judge/3', 'root.1/checker/1', 'gated/root/merger/1'].map(hasPage)).toEqual([false, false, false, false, false]);
-    expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/verifier/1')).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}root.1/verifier/1/`);
-    expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/verifier/1', 2)).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}root.1/verifier/1/~page-2/`);
-    expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/checker/1')).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}#${sessionAnchor('root.1/checker/1')}`);
+    expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/verifier/1', 1)).toBe('/runs/r/cells/cap1-rep1-gated/sessions/#session-root.1/verifier/1');
+    expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/verifier/1', 3)).toBe('/runs/r/cells/cap1-rep1-gated/sessions/~page-3/#session-root.1/verifier/1');
+    expect(sessionUrl('r', 'cap1-rep1-gated', 'root.1/checker/1', 0)).toBe(`${sessionsUrl('r', 'cap1-rep1-gated')}#${sessionAnchor('root.1/checker/1')}`);
+    expect(sessionsUrl('r', 'c', 1)).toBe('/runs/r/cells/c/sessions/');
+  });
+
+  it('fills a sessions page up to PACK_CHARS, moves the next page of text to the next one, and numbers only the placed sessions', () => {
+    const packer = new SessionPacker();
+    const half = PACK_CHARS / 2;
+    expect(packer.place([half, half])).toEqual({ packs: [1, 1], ordinal: 1 });
+    // No pages: nothing placed, no number taken.
+    expect(packer.place([])).toEqual({ packs: [], ordinal: 0 });
+    // One character more than fits starts page 2; a session's own pages follow one another across the break.
+    expect(packer.place([1, PACK_CHARS, 1])).toEqual({ packs: [2, 3, 4], ordinal: 2 });
+    // A page larger than the budget still goes somewhere: alone, after the page it would overfill.
+    expect(packer.place([PACK_CHARS * 3])).toEqual({ packs: [5], ordinal: 3 });
+    expect(packer.place([10])).toEqual({ packs: [6], ordinal: 4 });
+    expect([blockAnchor(4, 'm12'), partAnchor('root/reviewer/1', 4, 1), partAnchor('root/reviewer/1', 4, 2)]).toEqual(['s4-m12', 'session-root/reviewer/1', 's4-page-2']);
   });
 });

@@ -8,14 +8,14 @@ import { hasPage, killedLeavesByPair } from '../../../site/src/lib/session-pages
 import { runFiles } from '../../../harness/index.js';
 
 const { pairOfCell } = runFiles;
-import { filesView, transcriptsView } from '../../../site/src/lib/views.js';
+import { filesView, sessionsView, transcriptsView } from '../../../site/src/lib/views.js';
 import { textsBundle } from '../../../site/src/lib/published-texts.js';
 import { writeRunFixture } from '../../support/run-fixture.js';
 import { archiveFiles } from '../checks/transcripts.js';
 
 /**
  * Astro bundles its content store into the build, so the loader keeps there only small index
- * entries and writes each page's view (a run's report, a cell's tree, a session's pages) beside
+ * entries and writes each page's view (a run's report, a cell's tree, its sessions' pages) beside
  * the staged data. Driven here with a stand-in for Astro's loader context.
  */
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
   expect(code).toBe(0);
   process.env.RDH_SITE_DATA = data;
   const { runFilesLoader } = await import('../../../site/src/loaders/run-files-loader.js');
-  for (const collection of ['runs', 'cells', 'sessions'] as const) await runFilesLoader(collection).load(context(collection));
+  for (const collection of ['runs', 'cells'] as const) await runFilesLoader(collection).load(context(collection));
 }, 120_000);
 
 afterAll(async () => {
@@ -51,11 +51,25 @@ afterAll(async () => {
 });
 
 describe('the content loader', () => {
-  it('stores one small index entry per run, cell and session, and each page\'s view beside the data', async () => {
+  it('stores one small index entry per run and cell, and each page\'s view beside the data', async () => {
     expect(stored.get('runs')!.size).toBe(1);
     expect(stored.get('cells')!.size).toBe(4);
-    // Sessions with pages of their own (the judgements, session-pages.ts) have entries; the rest none.
-    const entries = [...stored.get('sessions')!.values()] as Array<{ slug: string; cell: string; view: string; pages: number }>;
+    // A cell's sessions with pages (the judgements, session-pages.ts) are in its sessions view, in the order they are placed; the rest are not.
+    const cellIds = [...stored.get('cells')!.values()].map((c) => (c as { id: string }).id).sort();
+    type Placed = { slug: string; cell: string; view: string; pages: number; packs: number[]; ordinal: number };
+    const entries: Placed[] = [];
+    for (const cell of cellIds) {
+      const file = sessionsView('bulky-run', cell);
+      const views = JSON.parse(await readFile(path.join(data, file), 'utf8')) as Record<string, { session: Placed; pages: unknown[][] }>;
+      const placed = Object.values(views).map((v) => v.session);
+      // Numbered 1, 2, ... in order, each page on the same sessions page as the one before it or a later one.
+      expect(placed.map((x) => x.ordinal)).toEqual(placed.map((_, i) => i + 1));
+      const packs = placed.flatMap((x) => x.packs);
+      expect(packs).toEqual([...packs].sort((a, b) => a - b));
+      expect(packs[0]).toBe(1);
+      for (const v of Object.values(views)) expect([v.pages.length, v.session.packs.length]).toEqual([v.session.pages, v.session.pages]);
+      entries.push(...placed.map((x) => ({ ...x, view: file })));
+    }
     expect(entries.length).toBeGreaterThan(10);
     // ... and so do the sessions of the leaves whose claims were killed (either arm of the pair), the ones a killed claim is read from.
     const report = JSON.parse(await readFile(path.join(data, 'runs', 'bulky-run', 'report', 'report.json'), 'utf8')) as { claims: Array<{ cellId: string; leaf: string; survived: boolean }> };
@@ -69,31 +83,28 @@ describe('the content loader', () => {
     // The run entry carries its chart list and its headline strip (a few lines per level, for the
     // index card); nothing carries a report, a tree or a transcript.
     expect(Math.max(...sizes)).toBeLessThan(6_000);
-    expect(Math.max(...[...stored.get('cells')!.values(), ...stored.get('sessions')!.values()].map((e) => JSON.stringify(e).length))).toBeLessThan(3_000);
-    for (const e of entries) {
-      // A cell's paged sessions share one view, each under its slug.
-      const view = (JSON.parse(await readFile(path.join(data, e.view), 'utf8')) as Record<string, { pages: unknown[][] }>)[e.slug];
-      expect(view?.pages.length).toBe(e.pages);
-    }
+    expect(Math.max(...[...stored.get('cells')!.values()].map((e) => JSON.stringify(e).length))).toBeLessThan(3_000);
     const transcript = path.join(data, 'runs', 'bulky-run', 'cells', 'cap1-rep1-gated', 'transcripts', 'root.1%2Fworker%2F1.jsonl');
     // Each of the 40 tool outputs is stored once (a request line keeps only what it added).
     expect((await stat(transcript)).size).toBeGreaterThan(40 * 4000);
     // The bulky worker's leaf had a claim killed, so it has a page; a worker of a leaf whose claims survived has none (0 pages);
     // and the run's archive holds every transcript byte for byte.
     const gated = [...stored.get('cells')!.values()].find((c) => (c as { id: string }).id === 'cap1-rep1-gated') as { view: string };
-    const sessions = (JSON.parse(await readFile(path.join(data, gated.view), 'utf8')) as { sessions: Array<{ slug: string; pages: number }> }).sessions;
+    const sessions = (JSON.parse(await readFile(path.join(data, gated.view), 'utf8')) as { sessions: Array<{ slug: string; pages: number; pack: number }> }).sessions;
+    // The cell's view and its sessions view agree on where each transcript starts.
+    expect(sessions.filter((x) => x.pack > 0).map((x) => [x.slug, x.pack])).toEqual(entries.filter((e) => e.cell === 'cap1-rep1-gated').map((e) => [e.slug, e.packs[0]]));
     expect(killedLeaf({ slug: 'root.1/worker/1', cell: 'cap1-rep1-gated' })).toBe(true);
     expect(sessions.find((x) => x.slug === 'root.1/worker/1')!.pages).toBeGreaterThan(0);
     const pageless = sessions.filter((x) => !hasPage(x.slug) && !killedLeaf({ slug: x.slug, cell: 'cap1-rep1-gated' }));
     expect(pageless.length).toBeGreaterThan(0);
-    expect(pageless.map((x) => x.pages)).toEqual(pageless.map(() => 0));
+    expect(pageless.map((x) => [x.pages, x.pack])).toEqual(pageless.map(() => [0, 0]));
     const archive = await archiveFiles(await readFile(path.join(data, transcriptsView('bulky-run'))));
     expect(archive['cells/cap1-rep1-gated/transcripts/root.1%2Fworker%2F1.jsonl']).toBe(await readFile(transcript, 'utf8'));
     const files = JSON.parse(await readFile(path.join(data, filesView('bulky-run')), 'utf8')) as { transcripts: number };
     expect(files.transcripts).toBe(Object.keys(archive).length);
     // Every text a session's view stores by key is in the run's bundle, once.
     const keys = new Set<string>();
-    for (const e of entries) for (const m of (await readFile(path.join(data, e.view), 'utf8')).matchAll(/"kind":"stored","key":"([0-9a-f]+)"/g)) keys.add(m[1]!);
+    for (const e of entries.filter((x, i) => entries.findIndex((y) => y.view === x.view) === i)) for (const m of (await readFile(path.join(data, e.view), 'utf8')).matchAll(/"kind":"stored","key":"([0-9a-f]+)"/g)) keys.add(m[1]!);
     expect(keys.size).toBeGreaterThan(0);
     const bundled = (await readFile(path.join(data, textsBundle('bulky-run')), 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { key: string; text: string }));
     expect(bundled.map((t) => t.key).sort()).toEqual([...new Set(bundled.map((t) => t.key))].sort());
