@@ -31,12 +31,12 @@ async function pages(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => path.join(e.parentPath, e.name));
 }
 
-/** A session page: a transcript shown as a conversation (`cells/CELL/sessions/SLUG/.../index.html`, not the sessions list). */
-const isSessionPage = (rel: string) => /^cells\/[^/]+\/sessions\/.+\/index\.html$/.test(rel);
+/** A page showing a transcript as a conversation: a cell's sessions page (`cells/CELL/sessions/`, `.../~page-N/`) that holds one. */
+const isSessionPage = (rel: string, html: string) => /^cells\/[^/]+\/sessions\/(?:[^/]+\/)?index\.html$/.test(rel) && html.includes('<ol class="conversation"');
 
 /**
- * Every problem with the run's notices on the built site `dist`: a page of the run (each session
- * page among them, at least one) that does not show every expected notice, or shows one when
+ * Every problem with the run's notices on the built site `dist`: a page of the run (each page
+ * showing a transcript among them, at least one) that does not show every expected notice, or shows one when
  * none is expected; and the transcripts' archive without the notice file, or with one when none
  * is expected. [] when all hold.
  */
@@ -46,8 +46,9 @@ export async function licenceProblems(dist: string, run: string, expected: strin
   let sessionPages = 0;
   for (const file of await pages(root)) {
     const rel = path.relative(root, file).split(path.sep).join('/');
-    if (isSessionPage(rel)) sessionPages += 1;
-    const shown = shownNotices(await readFile(file, 'utf8'));
+    const html = await readFile(file, 'utf8');
+    if (isSessionPage(rel, html)) sessionPages += 1;
+    const shown = shownNotices(html);
     if (expected.length === 0) {
       if (shown !== null) problems.push(`${rel}: shows a licence notice, but the run's brief is SPEC.md alone`);
     } else if (shown === null) problems.push(`${rel}: shows no licence notice`);
