@@ -27,6 +27,8 @@ export const textsBundle = (run: string): string => path.join(STORED, `${run}.js
 /** A run's stored texts as the loader writes them: one JSON line `{key, text}` each. */
 export class TextBundle {
   private failed: Error | undefined;
+  /** The drain every caller that found the buffer full waits on: one listener, however many wait (Node warns past ten). */
+  private drained: Promise<void> | null = null;
 
   private constructor(private readonly stream: WriteStream) {
     stream.on('error', (error) => (this.failed ??= error));
@@ -44,7 +46,12 @@ export class TextBundle {
    */
   async add(key: string, text: string): Promise<void> {
     if (this.failed) throw this.failed;
-    if (!this.stream.write(`${JSON.stringify({ key, text })}\n`)) await once(this.stream, 'drain');
+    if (!this.stream.write(`${JSON.stringify({ key, text })}\n`)) {
+      this.drained ??= once(this.stream, 'drain').then(() => {
+        this.drained = null;
+      });
+    }
+    if (this.drained) await this.drained;
   }
 
   async close(): Promise<void> {

@@ -33,6 +33,26 @@ describe('publishTexts', () => {
     expect(await readFile(path.join(out, 'texts', `${c}.txt`), 'utf8')).toBe('{"a JSON": "line"}\r\n');
   });
 
+  it('keeps one drain listener however many texts wait on a full buffer (Node warns past ten), and loses none of them', async () => {
+    const data = path.join(tmp, 'data-many');
+    const bundle = await TextBundle.create(path.join(data, textsBundle('run-many')));
+    const warnings: string[] = [];
+    const warned = (w: Error) => warnings.push(w.name);
+    process.on('warning', warned);
+    try {
+      // Each text fills the stream's buffer (16 KB), so every add after the first waits on a drain.
+      const keys = Array.from({ length: 40 }, (_, i) => `e${String(i).padStart(2, '0')}`.repeat(8));
+      await Promise.all(keys.map((k) => bundle.add(k, `${k}\n`.repeat(1000))));
+      await bundle.close();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+      expect(await publishTexts(data, path.join(tmp, 'out-many'))).toBe(40);
+      expect((await readdir(path.join(tmp, 'out-many', 'texts'))).length).toBe(40);
+    } finally {
+      process.off('warning', warned);
+    }
+  });
+
   it('fails the build, not the process, when a bundle cannot be written', async () => {
     const folder = path.join(tmp, 'a-folder.jsonl');
     await mkdir(folder, { recursive: true });
