@@ -124,20 +124,36 @@ function pairAndAnchor(blocks: readonly Unanchored[]): Block[] {
   return out;
 }
 
+/** A session's figures from its transcript's lines: what its row and its page both print. */
+export function sessionTotals(lines: readonly TranscriptLine[]): SessionTotals {
+  const totals: SessionTotals = { calls: 0, errors: 0, usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 }, models: [], toolCalls: 0, firstAt: null, lastAt: null };
+  for (const line of lines) {
+    totals.firstAt ??= line.ts;
+    totals.lastAt = line.ts;
+    if (line.type === 'request') totals.calls += 1;
+    else if (line.type === 'response') {
+      if (!totals.models.includes(line.model)) totals.models.push(line.model);
+      totals.usage = {
+        inputTokens: totals.usage.inputTokens + line.usage.inputTokens,
+        outputTokens: totals.usage.outputTokens + line.usage.outputTokens,
+        cachedTokens: totals.usage.cachedTokens + line.usage.cachedTokens,
+      };
+      totals.toolCalls += line.toolCalls.length;
+    } else totals.errors += 1;
+  }
+  return totals;
+}
+
 /** The transcript's lines as blocks in reading order, with the session's totals. */
 export function conversation(lines: readonly TranscriptLine[]): { blocks: Block[]; totals: SessionTotals } {
   const blocks: Unanchored[] = [];
-  const totals: SessionTotals = { calls: 0, errors: 0, usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 }, models: [], toolCalls: 0, firstAt: null, lastAt: null };
   let shown: string[] = [];
   // Each call's rebuilt history (and its normal form), by call index.
   const histories: Array<{ raw: ChatMessage[]; normal: string[] }> = [];
   let call = 0;
   for (const line of lines) {
-    totals.firstAt ??= line.ts;
-    totals.lastAt = line.ts;
     if (line.type === 'request') {
       call += 1;
-      totals.calls += 1;
       // The line holds only what it added: its whole history is the first `sent` messages of
       // request `call - 1`'s history, then `added` (see TranscriptLine). A call index seen before
       // means a resumed session made that call again: the later lines supersede the earlier.
@@ -162,22 +178,14 @@ export function conversation(lines: readonly TranscriptLine[]): { blocks: Block[
       for (const m of history.slice(common)) blocks.push(...messageBlocks(m, call));
       shown = sent;
     } else if (line.type === 'response') {
-      if (!totals.models.includes(line.model)) totals.models.push(line.model);
-      totals.usage = {
-        inputTokens: totals.usage.inputTokens + line.usage.inputTokens,
-        outputTokens: totals.usage.outputTokens + line.usage.outputTokens,
-        cachedTokens: totals.usage.cachedTokens + line.usage.cachedTokens,
-      };
-      totals.toolCalls += line.toolCalls.length;
       blocks.push({ kind: 'reply', call, model: line.model, body: body(line.content), toolCalls: line.toolCalls.length, usage: line.usage, usageNote: line.usageNote, finishReason: line.finishReason, latencyMs: line.latencyMs });
       for (const tc of line.toolCalls) blocks.push(toolCallBlock(tc, call));
       shown = [...shown, normal({ role: 'assistant', content: line.content, toolCalls: line.toolCalls })];
     } else {
-      totals.errors += 1;
       blocks.push({ kind: 'error', call, model: line.model, code: line.code, message: line.message });
     }
   }
-  return { blocks: pairAndAnchor(blocks), totals };
+  return { blocks: pairAndAnchor(blocks), totals: sessionTotals(lines) };
 }
 
 const segmentsSize = (segments: readonly Segment[]): number => segments.reduce((n, s) => n + (s.kind === 'text' ? s.text.length : s.head.length + 200), 0);

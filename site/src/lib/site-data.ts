@@ -5,7 +5,7 @@ import { EngineEvent, GradeResult, NodeResult, Report } from '../../../harness/r
 import { TranscriptLine } from '../../../harness/run-file-schemas.js';
 import { CellId, pairOfCell, parseCellId, runPaths, sessionFileName } from '../../../harness/run-files.js';
 import { linkedCharts, type LinkedChart } from './linked-charts.js';
-import { blockSize, conversation, paginate, type Block, type SessionTotals } from './conversation.js';
+import { blockSize, conversation, paginate, sessionTotals, type Block, type SessionTotals } from './conversation.js';
 import { SessionPacker, getsPage, killedLeavesByPair } from './session-pages.js';
 import { TextStore, blockTexts, countSections, storeLongTexts } from './transcript-texts.js';
 import { cellStories, type CellRead } from './cell-story.js';
@@ -140,7 +140,8 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
   const sessions: SessionView[] = [];
   const slugs = new Set<string>();
   const raw: Array<{ name: string; text: string }> = [];
-  const parsed: Array<{ file: string; first: TranscriptLine; cut: boolean; blocks: Block[]; totals: SessionTotals }> = [];
+  // A session without a transcript shown (session-pages.ts) needs its figures only, not its conversation.
+  const parsed: Array<{ file: string; first: TranscriptLine; cut: boolean; blocks: Block[] | null; totals: SessionTotals }> = [];
   for (const file of (await readdir(paths.transcripts).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl')).sort()) {
     const shownFile = `${shown}/transcripts/${file}`;
     // Read synchronously: the loader has nothing else to do meanwhile, and each asynchronous read was four round trips to the thread pool that the loader sat idle through.
@@ -155,14 +156,14 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
     if (slugs.has(slug)) throw new RunFileInvalidError(`${shownFile}: two transcripts share one session`);
     slugs.add(slug);
     raw.push({ name: file, text });
-    parsed.push({ file, first, cut, ...conversation(records) });
+    parsed.push({ file, first, cut, ...(getsPage(first.sessionId, first.nodeId, to.killedLeaves) ? conversation(records) : { blocks: null, totals: sessionTotals(records) }) });
   }
-  // Two passes: the cell's sections are counted first, so a text shared by its sessions is cut the same way in each (transcript-texts.ts).
-  const counts = countSections(parsed.flatMap((r) => [...blockTexts(r.blocks)]));
+  // Two passes: the shown sessions' sections are counted first, so a text they share is cut the same way in each (transcript-texts.ts).
+  const counts = countSections(parsed.flatMap((r) => (r.blocks ? [...blockTexts(r.blocks)] : [])));
   const packer = new SessionPacker();
   for (const { file, first, cut, blocks, totals } of parsed.splice(0)) {
-    // A session without a page of its own (session-pages.ts) stores no texts: nothing would link them.
-    const pages = getsPage(first.sessionId, first.nodeId, to.killedLeaves) ? paginate(storeLongTexts(blocks, to.sink, counts)) : [];
+    // A session without a transcript shown stores no texts: nothing would link them.
+    const pages = blocks ? paginate(storeLongTexts(blocks, to.sink, counts)) : [];
     const { packs, ordinal } = packer.place(pages.map((blocks) => blocks.reduce((n, b) => n + blockSize(b), 0)));
     const session: SessionView = {
       run, cell: id, slug: sessionSlug(first.sessionId), sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
