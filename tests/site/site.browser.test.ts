@@ -324,6 +324,15 @@ describe.skipIf(!HAS_CHROMIUM)('the results site in Chromium', () => {
       id: tr.children[0].querySelector('.mono').textContent, result: tr.children[1].textContent.trim(), cases: tr.children[2].textContent.trim() }))`);
     expect(rows).toEqual(grade.requirements.map((r) => ({ id: r.id, result: r.pass ? 'pass' : 'fail', cases: `${r.passed}/${r.total}` })));
     expect(rows.filter((r) => r.result === 'fail').length).toBeGreaterThan(0);
+    // A child's claims, copied word for word from its parent's plan, are printed once, in that plan; the root's are printed whole.
+    const claimsAsWritten = await page.evaluate<Array<{ node: string; items: number; said: string }>>(`Array.from(document.querySelectorAll('li.node')).flatMap((li) => {
+      const h = Array.from(li.querySelectorAll(':scope > details h3')).find((x) => x.textContent === 'Claims as written');
+      return h ? [{ node: li.id, items: h.nextElementSibling.tagName === 'UL' ? h.nextElementSibling.children.length : 0, said: h.nextElementSibling.textContent.replace(/\\s+/g, ' ') }] : [];
+    })`);
+    expect(claimsAsWritten.find((c) => c.node === 'node-root')?.items).toBeGreaterThan(0);
+    const children = claimsAsWritten.filter((c) => c.node !== 'node-root');
+    expect(children.length).toBeGreaterThan(0);
+    for (const c of children) expect(c.said, c.node).toMatch(/^The \d+ claims? the plan of root.* gave it, word for word: listed there, under subtask \S+\.$/);
     // Each node links to its sessions.
     const nodes = await page.locator('li.node').count();
     const linked = await page.evaluate<number>(`Array.from(document.querySelectorAll('li.node')).filter((li) => li.querySelector(':scope > details a[href*="/sessions/"]')).length`);
