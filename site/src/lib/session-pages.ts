@@ -1,14 +1,14 @@
 import { PAGE_CHARS } from './conversation.js';
 
 /**
- * Which sessions get pages of their own. A page per session repeated every transcript in
- * markup (100 smoke runs: 18,001 pages, 822 MB), so only the judgements a reviewer audits get
- * one: the verifier's verdict on a leaf, and each merge's reviewer or self-reviewer. Every
- * other session (planner, worker, checker, merger, drift judge) is listed, with its figures,
- * on its cell's sessions page, and its transcript is in the run's raw transcripts download.
- * Measured on 100 copies of the example: judgements only, 1.5 MB a run; with the workers' pages
- * too, 1.85 MB (the goal is 150 MB for the 100). The sessions of the leaves whose claims were
- * killed get pages as well (getsPage): few, and the ones a reviewer opens from a killed claim.
+ * Which sessions have their transcript shown on the site. A page per session repeated every
+ * transcript in markup (100 smoke runs: 18,001 pages, 822 MB), so only the judgements a reviewer
+ * audits are shown: the verifier's verdict on a leaf, and each merge's reviewer or self-reviewer.
+ * Every other session (planner, worker, checker, merger, drift judge) is a row, with its
+ * figures, on its cell's first sessions page, and its transcript is in the run's raw transcripts
+ * download. The sessions of the leaves whose claims were killed are shown as well (getsPage):
+ * few, and the ones a reviewer opens from a killed claim. "Pages" below are a transcript's pages
+ * (conversation.ts paginate), which SessionPacker places on the cell's sessions pages.
  */
 export const PAGE_ROLES: ReadonlySet<string> = new Set(['verifier', 'reviewer', 'self_reviewer']);
 
