@@ -215,7 +215,10 @@ export async function checkClaimToJudge(o: StoryCheck & { runDir: string }): Pro
       expect(await attempt.isVisible(), link.href).toBe(true);
       const reviewLink = attempt.locator('a[data-review-link]');
       expect(await reviewLink.count(), `${link.href}: the attempt names its review`).toBe(1);
+      const reviewUrl = new URL((await reviewLink.getAttribute('href'))!, page.url()).href;
       await reviewLink.click();
+      // A sessions page is long: read it once it has loaded whole, not while its sections still stream in.
+      await page.waitForURL(reviewUrl, { waitUntil: 'load' });
       // Tap 2 lands on the review's own place on its cell's sessions page: the fields are the first thing in it, shown without a tap.
       const landed = await page.evaluate<{ tag: string; folded: boolean } | null>(`(() => { const t = document.querySelector(':target'); const d = t && t.querySelector(':scope > details.transcript'); return t && { tag: t.tagName, folded: Boolean(d) && !d.open }; })()`);
       expect(landed, page.url()).toEqual({ tag: 'SECTION', folded: true });
