@@ -167,7 +167,7 @@ async function readCell(dataDir: string, run: string, id: string, report: Report
     const { packs, ordinal } = packer.place(pages.map((blocks) => blocks.reduce((n, b) => n + blockSize(b), 0)));
     const session: SessionView = {
       run, cell: id, slug: sessionSlug(first.sessionId), sessionId: first.sessionId, nodeId: first.nodeId, role: first.role, attempt: first.attempt, calls: totals.calls, models: totals.models,
-      costUsd: costOf(first.sessionId), file: path.relative(dataDir, path.join(paths.transcripts, file)), pages: pages.length, packs, pack: packs[0] ?? 0, ordinal, totals, torn: cut,
+      costUsd: costOf(first.sessionId), file: path.relative(dataDir, path.join(paths.transcripts, file)), packs, pack: packs[0] ?? 0, ordinal, totals, torn: cut,
       review: reviewFields(events, { nodeId: first.nodeId, role: first.role, attempt: first.attempt }),
     };
     sessions.push(session);

@@ -16,9 +16,7 @@ export interface SessionView extends SessionLink {
   nodeId: string;
   /** The transcript, relative to the data folder. */
   file: string;
-  /** Pages its transcript is cut into: 0 for a session without one (session-pages.ts). */
-  pages: number;
-  /** The cell's sessions page each of those pages is on (SessionPacker). */
+  /** The cell's sessions page each page of its transcript is on (SessionPacker): none for a session without one (session-pages.ts). */
   packs: number[];
   /** Its number among the cell's sessions with pages, which its anchors carry (blockAnchor); 0 without. */
   ordinal: number;

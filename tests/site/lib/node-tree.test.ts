@@ -38,7 +38,7 @@ function find(root: NodeView, id: string): NodeView {
 function session(cell: string, sessionId: string, nodeId: string, attempt = 1): SessionView {
   const role = sessionId.split('/').at(-2)!;
   return {
-    run: 'r', cell, slug: sessionId, sessionId, nodeId, role, attempt, calls: 1, models: ['m'], costUsd: 0, file: `x/${sessionId}`, pages: 1, packs: [1], pack: 1, ordinal: 1, torn: false, review: null,
+    run: 'r', cell, slug: sessionId, sessionId, nodeId, role, attempt, calls: 1, models: ['m'], costUsd: 0, file: `x/${sessionId}`, packs: [1], pack: 1, ordinal: 1, torn: false, review: null,
     totals: { calls: 1, toolCalls: 0, errors: 0, models: ['m'], usage, firstAt: null, lastAt: null } as unknown as SessionView['totals'],
   };
 }

@@ -56,7 +56,7 @@ describe('the content loader', () => {
     expect(stored.get('cells')!.size).toBe(4);
     // A cell's sessions with pages (the judgements, session-pages.ts) are in its sessions view, in the order they are placed; the rest are not.
     const cellIds = [...stored.get('cells')!.values()].map((c) => (c as { id: string }).id).sort();
-    type Placed = { slug: string; cell: string; view: string; pages: number; packs: number[]; ordinal: number };
+    type Placed = { slug: string; cell: string; view: string; packs: number[]; ordinal: number };
     const entries: Placed[] = [];
     for (const cell of cellIds) {
       const file = sessionsView('bulky-run', cell);
@@ -67,7 +67,7 @@ describe('the content loader', () => {
       const packs = placed.flatMap((x) => x.packs);
       expect(packs).toEqual([...packs].sort((a, b) => a - b));
       expect(packs[0]).toBe(1);
-      for (const v of Object.values(views)) expect([v.pages.length, v.session.packs.length]).toEqual([v.session.pages, v.session.pages]);
+      for (const v of Object.values(views)) expect(v.session.packs.length).toBe(v.pages.length);
       entries.push(...placed.map((x) => ({ ...x, view: file })));
     }
     expect(entries.length).toBeGreaterThan(10);
@@ -90,14 +90,14 @@ describe('the content loader', () => {
     // The bulky worker's leaf had a claim killed, so it has a page; a worker of a leaf whose claims survived has none (0 pages);
     // and the run's archive holds every transcript byte for byte.
     const gated = [...stored.get('cells')!.values()].find((c) => (c as { id: string }).id === 'cap1-rep1-gated') as { view: string };
-    const sessions = (JSON.parse(await readFile(path.join(data, gated.view), 'utf8')) as { sessions: Array<{ slug: string; pages: number; pack: number }> }).sessions;
+    const sessions = (JSON.parse(await readFile(path.join(data, gated.view), 'utf8')) as { sessions: Array<{ slug: string; packs: number[]; pack: number }> }).sessions;
     // The cell's view and its sessions view agree on where each transcript starts.
     expect(sessions.filter((x) => x.pack > 0).map((x) => [x.slug, x.pack])).toEqual(entries.filter((e) => e.cell === 'cap1-rep1-gated').map((e) => [e.slug, e.packs[0]]));
     expect(killedLeaf({ slug: 'root.1/worker/1', cell: 'cap1-rep1-gated' })).toBe(true);
-    expect(sessions.find((x) => x.slug === 'root.1/worker/1')!.pages).toBeGreaterThan(0);
+    expect(sessions.find((x) => x.slug === 'root.1/worker/1')!.packs.length).toBeGreaterThan(0);
     const pageless = sessions.filter((x) => !hasPage(x.slug) && !killedLeaf({ slug: x.slug, cell: 'cap1-rep1-gated' }));
     expect(pageless.length).toBeGreaterThan(0);
-    expect(pageless.map((x) => [x.pages, x.pack])).toEqual(pageless.map(() => [0, 0]));
+    expect(pageless.map((x) => [x.packs.length, x.pack])).toEqual(pageless.map(() => [0, 0]));
     const archive = await archiveFiles(await readFile(path.join(data, transcriptsView('bulky-run'))));
     expect(archive['cells/cap1-rep1-gated/transcripts/root.1%2Fworker%2F1.jsonl']).toBe(await readFile(transcript, 'utf8'));
     const files = JSON.parse(await readFile(path.join(data, filesView('bulky-run')), 'utf8')) as { transcripts: number };
